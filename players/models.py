@@ -1,0 +1,23 @@
+"""A player is a person who may play in many events; what is per event lives in Registration."""
+
+from __future__ import annotations
+
+from django.db import models
+
+
+class Player(models.Model):
+    name = models.CharField(max_length=120)
+    country = models.CharField(max_length=2, blank=True, help_text="ISO 3166 two-letter code, e.g. PT")
+    ema_id = models.CharField("EMA id", max_length=20, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["ema_id"], condition=~models.Q(ema_id=""), name="unique_player_ema_id"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name

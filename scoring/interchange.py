@@ -1,0 +1,555 @@
+"""The whole event as JSON (``shared/specs/event-json.md``): export, all-or-nothing import, standings.
+
+``import_event`` checks the whole document first and reports every problem with its path in the
+document; it writes nothing unless the document is entirely valid.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+
+from players.models import Player
+from scoring.models import Appeal, AppealStatus, Hand, LateArrival, PaidTo, Penalty, TableTotals
+from scoring.rules.errors import HandInputError
+from scoring.rules.mcr import session as mcr
+from scoring.services import event_standings, tables_with_results
+from scoring.standings import StandingRow
+from tournaments.errors import ServiceError
+from tournaments.models import WINDS, Registration, Round, RuleSet, Seat, Table, Tournament
+from tournaments.services import PlayerRow, User, audit, bump_standings, clean_player_row
+
+FORMAT = "mahjong-event/1"
+SLUG_RE = re.compile(r"^[-a-zA-Z0-9_]{1,80}$")
+SUPPORTED_RULES = {RuleSet.MCR}
+
+
+class EventImportError(Exception):
+    """Every problem found in a document, each as "path: what is wrong"."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__(f"{len(problems)} problem(s)")
+        self.problems = problems
+
+
+# --- export --------------------------------------------------------------------------------------
+
+
+def export_event(tournament: Tournament) -> dict[str, Any]:
+    """The event as a JSON-ready dict in the spec's format, in a stable order."""
+    registrations = list(tournament.registrations.select_related("player").order_by("id"))
+    code_of = {r.pk: r.code for r in registrations}
+    settings: dict[str, Any] = dict(tournament.settings)
+    settings["sessions"] = tournament.num_sessions
+    if tournament.hands_per_session is not None:
+        settings["hands_per_session"] = tournament.hands_per_session
+    if tournament.session_minutes is not None:
+        settings["session_minutes"] = tournament.session_minutes
+    tables_by_round: dict[int, list[Table]] = {}
+    for table in tables_with_results(tournament):
+        tables_by_round.setdefault(table.round.number, []).append(table)
+    rounds = []
+    appeals = []
+    for round_ in tournament.rounds.order_by("number"):
+        tables = []
+        for table in tables_by_round.get(round_.number, []):
+            code_at = {seat.wind: code_of[seat.registration_id] for seat in table.seats.all()}
+            entry: dict[str, Any] = {
+                "number": table.number,
+                "seats": {w: code_at[w] for w in WINDS if w in code_at},
+            }
+            totals = next((t for t in table.totals_versions.all() if t.is_current), None)
+            if totals is not None:
+                entry["totals"] = {code_at[w]: totals.scores[w] for w in WINDS}
+            else:
+                entry["hands"] = [
+                    _export_hand(hand, code_at)
+                    for hand in sorted(table.hands.all(), key=lambda h: h.number)
+                    if hand.is_current and not hand.voided
+                ]
+            if table.totals_only:
+                entry["totals_only"] = True
+            penalties = list(table.penalties.all())
+            entry["penalties"] = [
+                {
+                    "player": code_of[p.registration_id],
+                    "points": p.points,
+                    "paid_to": p.paid_to,
+                    "rule": p.rule,
+                    "reason": p.reason,
+                }
+                for p in penalties
+            ]
+            entry["late"] = [
+                {"player": code_of[late.registration_id], "minutes": late.minutes}
+                for late in sorted(table.late_arrivals.all(), key=lambda item: code_of[item.registration_id])
+            ]
+            for index, penalty in enumerate(penalties):
+                for appeal in sorted(penalty.appeals.all(), key=lambda a: a.pk):
+                    appeals.append(
+                        {
+                            "round": round_.number,
+                            "table": table.number,
+                            "penalty": index,
+                            "status": appeal.status,
+                            "filed_minutes_after": appeal.filed_minutes_after,
+                        }
+                    )
+            tables.append(entry)
+        rounds.append({"number": round_.number, "tables": tables})
+    return {
+        "format": FORMAT,
+        "tournament": {
+            "name": tournament.name,
+            "slug": tournament.slug,
+            "rules": tournament.rules,
+            "settings": settings,
+        },
+        "players": [
+            {
+                "id": r.code,
+                "name": r.player.name,
+                "country": r.player.country,
+                "ema_id": r.player.ema_id,
+                "team": r.team,
+            }
+            for r in registrations
+        ],
+        "rounds": rounds,
+        "appeals": appeals,
+    }
+
+
+def _export_hand(hand: Hand, code_at: Mapping[str, str]) -> dict[str, Any]:
+    if not hand.winner:
+        data: dict[str, Any] = {"winner": None}
+    else:
+        data = {
+            "winner": code_at[hand.winner],
+            "discarder": code_at[hand.discarder] if hand.discarder else None,
+            "fan": hand.fan,
+        }
+    if hand.tiles is not None:
+        data["tiles"] = hand.tiles
+    return data
+
+
+# --- import: validation --------------------------------------------------------------------------
+
+
+@dataclass
+class _Checker:
+    problems: list[str]
+
+    def add(self, path: str, message: str) -> None:
+        self.problems.append(f"{path}: {message}")
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def validate_event(doc: Any) -> list[str]:
+    """Every problem in the document (empty when it can be imported)."""
+    check = _Checker([])
+    if not isinstance(doc, Mapping):
+        return ["$: the document must be a JSON object"]
+    if doc.get("format") != FORMAT:
+        check.add("format", f"must be {FORMAT!r}")
+    tournament = doc.get("tournament")
+    hands_limit: int | None = None
+    if not isinstance(tournament, Mapping):
+        check.add("tournament", "missing or not an object")
+    else:
+        if not isinstance(tournament.get("name"), str) or not tournament["name"].strip():
+            check.add("tournament.name", "missing")
+        if not isinstance(tournament.get("slug"), str) or not SLUG_RE.match(tournament["slug"]):
+            check.add("tournament.slug", "must be letters, digits, '-' or '_' (at most 80)")
+        rules = tournament.get("rules")
+        if rules not in RuleSet.values:
+            check.add("tournament.rules", f"must be one of {', '.join(RuleSet.values)}")
+        elif rules not in SUPPORTED_RULES:
+            check.add("tournament.rules", f"{rules} events cannot be imported yet (only mcr)")
+        settings = tournament.get("settings", {})
+        if not isinstance(settings, Mapping):
+            check.add("tournament.settings", "must be an object")
+        else:
+            for key in ("hands_per_session", "session_minutes", "sessions"):
+                if key in settings and not (_is_int(settings[key]) and 1 <= settings[key] <= 1000):
+                    check.add(f"tournament.settings.{key}", "must be a positive whole number")
+            hands_limit = (
+                settings.get("hands_per_session") if _is_int(settings.get("hands_per_session")) else None
+            )
+            if "hands_per_session" not in settings and "session_minutes" not in settings:
+                hands_limit = 16  # rule 74: a complete game is sixteen hands
+    players = doc.get("players")
+    ids: set[str] = set()
+    if not isinstance(players, list):
+        check.add("players", "missing or not a list")
+        players = []
+    for i, player in enumerate(players):
+        path = f"players[{i}]"
+        if not isinstance(player, Mapping):
+            check.add(path, "must be an object")
+            continue
+        pid = player.get("id")
+        if not isinstance(pid, str) or not pid.strip():
+            check.add(f"{path}.id", "missing")
+        elif pid in ids:
+            check.add(f"{path}.id", f"{pid!r} is used twice")
+        else:
+            ids.add(pid)
+        try:
+            clean_player_row(_player_row(player))
+        except ServiceError as error:
+            check.add(path, error.message)
+    rounds = doc.get("rounds", [])
+    if not isinstance(rounds, list):
+        check.add("rounds", "must be a list")
+        rounds = []
+    round_numbers: set[int] = set()
+    penalties_at: dict[tuple[int, int], int] = {}
+    for r, round_ in enumerate(rounds):
+        rpath = f"rounds[{r}]"
+        if not isinstance(round_, Mapping):
+            check.add(rpath, "must be an object")
+            continue
+        number = round_.get("number")
+        if not _is_int(number) or number < 1:
+            check.add(f"{rpath}.number", "must be a positive whole number")
+            continue
+        if number in round_numbers:
+            check.add(f"{rpath}.number", f"round {number} appears twice")
+        round_numbers.add(number)
+        seated: set[str] = set()
+        table_numbers: set[int] = set()
+        tables = round_.get("tables", [])
+        if not isinstance(tables, list):
+            check.add(f"{rpath}.tables", "must be a list")
+            continue
+        for t, table in enumerate(tables):
+            tpath = f"{rpath}.tables[{t}]"
+            if not isinstance(table, Mapping):
+                check.add(tpath, "must be an object")
+                continue
+            tnumber = table.get("number")
+            if not _is_int(tnumber) or tnumber < 1:
+                check.add(f"{tpath}.number", "must be a positive whole number")
+            elif tnumber in table_numbers:
+                check.add(f"{tpath}.number", f"table {tnumber} appears twice in this round")
+            else:
+                table_numbers.add(tnumber)
+            seats = table.get("seats")
+            if not isinstance(seats, Mapping) or set(seats) != set(WINDS):
+                check.add(f"{tpath}.seats", "must give a player for each of E, S, W, N")
+                continue
+            bad_seat = False
+            for wind in WINDS:
+                pid = seats[wind]
+                if pid not in ids:
+                    check.add(f"{tpath}.seats.{wind}", f"unknown player {pid!r}")
+                    bad_seat = True
+                elif pid in seated:
+                    check.add(f"{tpath}.seats.{wind}", f"player {pid!r} is seated twice in round {number}")
+                    bad_seat = True
+                seated.add(pid)
+            if bad_seat:
+                continue
+            wind_of = {pid: wind for wind, pid in seats.items()}
+            _check_table_results(check, tpath, table, wind_of, hands_limit)
+            if _is_int(tnumber):
+                penalties_at[number, tnumber] = len(table.get("penalties", []) or [])
+    appeals = doc.get("appeals", [])
+    if not isinstance(appeals, list):
+        check.add("appeals", "must be a list")
+        appeals = []
+    for a, appeal in enumerate(appeals):
+        apath = f"appeals[{a}]"
+        if not isinstance(appeal, Mapping):
+            check.add(apath, "must be an object")
+            continue
+        key = (appeal.get("round"), appeal.get("table"))
+        if key not in penalties_at:
+            check.add(apath, f"there is no table {key[1]!r} in round {key[0]!r}")
+            continue
+        index = appeal.get("penalty")
+        if not _is_int(index) or not 0 <= index < penalties_at[key]:
+            check.add(
+                f"{apath}.penalty", f"must be the index of one of that table's {penalties_at[key]} penalties"
+            )
+        if appeal.get("status") not in AppealStatus.values:
+            check.add(f"{apath}.status", f"must be one of {', '.join(AppealStatus.values)}")
+        minutes = appeal.get("filed_minutes_after", 0)
+        if not _is_int(minutes) or minutes < 0:
+            check.add(f"{apath}.filed_minutes_after", "must be a whole number of minutes")
+        elif minutes > 30:
+            check.add(
+                f"{apath}.filed_minutes_after", "an appeal must be filed within 30 minutes (MCR rule 94a)"
+            )
+    return check.problems
+
+
+def _player_row(player: Mapping[str, Any]) -> PlayerRow:
+    def text(key: str) -> str:
+        value = player.get(key, "")
+        return value if isinstance(value, str) else ("" if value is None else str(value))
+
+    return PlayerRow(name=text("name"), country=text("country"), ema_id=text("ema_id"), team=text("team"))
+
+
+def _check_table_results(
+    check: _Checker, tpath: str, table: Mapping[str, Any], wind_of: Mapping[str, str], hands_limit: int | None
+) -> None:
+    if "totals" in table and "hands" in table:
+        check.add(tpath, "give either hands or totals, not both")
+    if "totals" in table:
+        totals = table["totals"]
+        if not isinstance(totals, Mapping) or set(totals) != set(wind_of):
+            check.add(f"{tpath}.totals", "must give a score for each of the four seated players")
+        elif not all(_is_int(v) for v in totals.values()):
+            check.add(f"{tpath}.totals", "scores must be whole numbers")
+        elif sum(totals.values()) != 0:
+            check.add(f"{tpath}.totals", f"must sum to zero; they sum to {sum(totals.values())}")
+    hands = table.get("hands", [])
+    if not isinstance(hands, list):
+        check.add(f"{tpath}.hands", "must be a list")
+        hands = []
+    if hands_limit is not None and len(hands) > hands_limit:
+        check.add(f"{tpath}.hands", f"{len(hands)} hands, but the session allows {hands_limit}")
+    for h, hand in enumerate(hands):
+        hpath = f"{tpath}.hands[{h}]"
+        if not isinstance(hand, Mapping):
+            check.add(hpath, "must be an object")
+            continue
+        winner, discarder = hand.get("winner"), hand.get("discarder")
+        if winner is not None and winner not in wind_of:
+            check.add(f"{hpath}.winner", f"{winner!r} does not sit at this table")
+            continue
+        if discarder is not None and discarder not in wind_of:
+            check.add(f"{hpath}.discarder", f"{discarder!r} does not sit at this table")
+            continue
+        fan = hand.get("fan", 0 if winner is None else None)
+        if winner is not None and not _is_int(fan):
+            check.add(f"{hpath}.fan", "must be a whole number")
+            continue
+        outcome = mcr.HandOutcome(
+            winner=wind_of.get(winner) if winner else None,
+            discarder=wind_of.get(discarder) if discarder else None,
+            fan=fan if winner else 0,
+        )
+        try:
+            mcr.validate_hand(outcome)
+        except HandInputError as error:
+            check.add(hpath, error.message)
+            continue
+        if hand.get("tiles") is not None and winner is not None:
+            problem = _tiles_problem(hand["tiles"], fan)
+            if problem:
+                check.add(f"{hpath}.tiles", problem)
+    penalties = table.get("penalties", [])
+    if not isinstance(penalties, list):
+        check.add(f"{tpath}.penalties", "must be a list")
+        penalties = []
+    for p, penalty in enumerate(penalties):
+        ppath = f"{tpath}.penalties[{p}]"
+        if not isinstance(penalty, Mapping):
+            check.add(ppath, "must be an object")
+            continue
+        if penalty.get("player") not in wind_of:
+            check.add(f"{ppath}.player", f"{penalty.get('player')!r} does not sit at this table")
+        if not _is_int(penalty.get("points")) or penalty["points"] <= 0:
+            check.add(f"{ppath}.points", "must be a positive whole number")
+        if penalty.get("paid_to", "none") not in PaidTo.values:
+            check.add(f"{ppath}.paid_to", "must be 'each_other' or 'none'")
+    late = table.get("late", [])
+    if not isinstance(late, list):
+        check.add(f"{tpath}.late", "must be a list")
+        late = []
+    late_players: set[str] = set()
+    for index, item in enumerate(late):
+        lpath = f"{tpath}.late[{index}]"
+        if not isinstance(item, Mapping):
+            check.add(lpath, "must be an object")
+            continue
+        if item.get("player") not in wind_of:
+            check.add(f"{lpath}.player", f"{item.get('player')!r} does not sit at this table")
+        elif item["player"] in late_players:
+            check.add(f"{lpath}.player", "is listed late twice")
+        else:
+            late_players.add(item["player"])
+        if not _is_int(item.get("minutes")) or item["minutes"] < 0:
+            check.add(f"{lpath}.minutes", "must be a whole number of minutes")
+
+
+def _tiles_problem(tiles: Any, fan: int) -> str | None:
+    from scoring.rules.mcr import calculator
+
+    try:
+        result = calculator.score_request(tiles)
+    except HandInputError as error:
+        return error.message
+    flowers = tiles.get("flowers", 0) if isinstance(tiles, Mapping) else 0
+    basic = result["total"] - flowers
+    if basic != fan:
+        return f"the tiles score {basic} fan points but fan is {fan}"
+    return None
+
+
+# --- import: writing -----------------------------------------------------------------------------
+
+
+@transaction.atomic
+def import_event(doc: Any, *, replace: bool = False, acting_user: User = None) -> Tournament:
+    """Create the event of ``doc`` (or replace the one with its slug), or raise EventImportError."""
+    problems = validate_event(doc)
+    if not problems:
+        slug = doc["tournament"]["slug"]
+        existing = Tournament.objects.filter(slug=slug).first()
+        if existing is not None and not replace:
+            problems.append(
+                f"tournament.slug: an event {slug!r} already exists (use --replace to replace it)"
+            )
+    if problems:
+        raise EventImportError(problems)
+    if existing is not None:
+        _delete_event(existing)
+    info = doc["tournament"]
+    settings = dict(info.get("settings", {}))
+    hands_per_session = settings.pop("hands_per_session", None)
+    session_minutes = settings.pop("session_minutes", None)
+    if hands_per_session is None and session_minutes is None:
+        hands_per_session = 16
+    rounds_doc = sorted(doc.get("rounds", []), key=lambda r: r["number"])
+    sessions = settings.pop("sessions", max([r["number"] for r in rounds_doc], default=1))
+    tournament = Tournament.objects.create(
+        name=info["name"].strip(),
+        slug=info["slug"],
+        rules=info["rules"],
+        num_sessions=max(sessions, max([r["number"] for r in rounds_doc], default=1)),
+        hands_per_session=hands_per_session,
+        session_minutes=session_minutes,
+        settings=settings,
+    )
+    registrations: dict[str, Registration] = {}
+    for player in doc["players"]:
+        row = clean_player_row(_player_row(player))
+        person = Player.objects.filter(ema_id=row.ema_id).first() if row.ema_id else None
+        if person is None:
+            person = Player.objects.create(name=row.name, country=row.country, ema_id=row.ema_id)
+        registrations[player["id"]] = Registration.objects.create(
+            tournament=tournament, player=person, code=player["id"], team=row.team
+        )
+    rounds = {
+        n: Round.objects.create(tournament=tournament, number=n)
+        for n in range(1, tournament.num_sessions + 1)
+    }
+    penalty_index: dict[tuple[int, int], list[Penalty]] = {}
+    for round_doc in rounds_doc:
+        round_ = rounds[round_doc["number"]]
+        for table_doc in round_doc.get("tables", []):
+            table = _import_table(round_, table_doc, registrations, acting_user)
+            penalty_index[round_.number, table.number] = list(table.penalties.order_by("position"))
+        if round_doc.get("tables"):
+            from django.utils import timezone
+
+            round_.seated_at = timezone.now()
+            round_.save(update_fields=["seated_at"])
+    for appeal in doc.get("appeals", []):
+        Appeal.objects.create(
+            penalty=penalty_index[appeal["round"], appeal["table"]][appeal["penalty"]],
+            status=appeal["status"],
+            filed_minutes_after=appeal.get("filed_minutes_after", 0),
+        )
+    bump_standings(tournament)
+    audit(
+        tournament, acting_user, "import_event", f"Imported {tournament.name}", replaced=existing is not None
+    )
+    return tournament
+
+
+def _import_table(
+    round_: Round, table_doc: Mapping[str, Any], registrations: Mapping[str, Registration], acting_user: User
+) -> Table:
+    user = acting_user if acting_user is not None and acting_user.is_authenticated else None
+    table = Table.objects.create(
+        round=round_,
+        number=table_doc["number"],
+        totals_only=bool(table_doc.get("totals_only") or "totals" in table_doc),
+    )
+    wind_of = {}
+    for wind in WINDS:
+        pid = table_doc["seats"][wind]
+        Seat.objects.create(table=table, round=round_, registration=registrations[pid], wind=wind)
+        wind_of[pid] = wind
+    if "totals" in table_doc:
+        TableTotals.objects.create(
+            table=table,
+            scores={wind_of[pid]: score for pid, score in table_doc["totals"].items()},
+            entered_by=user,
+        )
+    Hand.objects.bulk_create(
+        Hand(
+            table=table,
+            number=number,
+            winner=wind_of[hand["winner"]] if hand.get("winner") else "",
+            discarder=wind_of[hand["discarder"]] if hand.get("winner") and hand.get("discarder") else "",
+            fan=hand.get("fan") if hand.get("winner") else None,
+            tiles=hand.get("tiles"),
+            entered_by=user,
+        )
+        for number, hand in enumerate(table_doc.get("hands", []), start=1)
+    )
+    for position, penalty in enumerate(table_doc.get("penalties", [])):
+        Penalty.objects.create(
+            table=table,
+            registration=registrations[penalty["player"]],
+            points=penalty["points"],
+            paid_to=penalty.get("paid_to", PaidTo.NONE),
+            rule=str(penalty.get("rule", ""))[:40],
+            reason=str(penalty.get("reason", ""))[:300],
+            position=position,
+            created_by=user,
+        )
+    for late in table_doc.get("late", []):
+        LateArrival.objects.create(
+            table=table, registration=registrations[late["player"]], minutes=late["minutes"], recorded_by=user
+        )
+    return table
+
+
+def _delete_event(tournament: Tournament) -> None:
+    """Remove an event and everything under it (PROTECT on registrations needs this order)."""
+    Appeal.objects.filter(penalty__table__round__tournament=tournament).delete()
+    Penalty.objects.filter(table__round__tournament=tournament).delete()
+    LateArrival.objects.filter(table__round__tournament=tournament).delete()
+    Seat.objects.filter(round__tournament=tournament).delete()
+    tournament.delete()
+
+
+# --- standings as data ---------------------------------------------------------------------------
+
+
+def standings_rows(tournament: Tournament) -> list[dict[str, Any]]:
+    """Standings in the spec's JSON shape, best first."""
+    names = {r.code: r.player.name for r in tournament.registrations.select_related("player")}
+    return [_standing_dict(row, names, tournament.uses_table_points) for row in event_standings(tournament)]
+
+
+def _standing_dict(row: StandingRow, names: Mapping[str, str], table_points: bool) -> dict[str, Any]:
+    data: dict[str, Any] = {"rank": row.rank, "player": row.player, "name": names.get(row.player, row.player)}
+    if table_points:
+        data["table_points"] = float(row.table_points or 0)
+    data["score"] = row.score
+    sessions = []
+    for line in row.sessions:
+        session: dict[str, Any] = {"round": line.round_number}
+        if table_points:
+            session["table_points"] = float(line.table_points or 0)
+        session["score"] = line.score
+        sessions.append(session)
+    data["sessions"] = sessions
+    return data

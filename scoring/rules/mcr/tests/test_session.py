@@ -1,0 +1,164 @@
+"""MCR session scoring, checked against Sloper's book (seeds/003_2541481d343502a5.txt)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from scoring.rules.errors import HandInputError
+from scoring.rules.mcr.session import (
+    SEATS,
+    HandOutcome,
+    PenaltyItem,
+    SessionInput,
+    late_penalty,
+    penalty_effect,
+    score_session,
+    settle_hand,
+    table_points,
+)
+
+
+def test_the_discarder_pays_basic_plus_eight_and_the_others_eight():
+    # Rule 67a/b (line ~2316): won by discard.
+    assert settle_hand(HandOutcome(winner="E", discarder="W", fan=12)) == {
+        "E": 36,
+        "S": -8,
+        "W": -20,
+        "N": -8,
+    }
+
+
+def test_on_self_draw_everyone_pays_basic_plus_eight():
+    # Rule 67c: won by self-pick.
+    assert settle_hand(HandOutcome(winner="S", discarder=None, fan=8)) == {
+        "E": -16,
+        "S": 48,
+        "W": -16,
+        "N": -16,
+    }
+
+
+def test_a_drawn_hand_scores_nothing():
+    # Rule 59 (line ~2270): nobody wins, each player scores 0.
+    assert settle_hand(HandOutcome(winner=None)) == dict.fromkeys(SEATS, 0)
+
+
+def test_it_refuses_a_hand_below_eight_fan():
+    # Rule 24 (line ~2206): the hand must be worth at least 8 points, flowers excluded.
+    with pytest.raises(HandInputError) as error:
+        settle_hand(HandOutcome(winner="E", discarder="S", fan=7))
+    assert error.value.code == "below_minimum"
+
+
+def test_it_refuses_a_winner_who_is_also_the_discarder():
+    with pytest.raises(HandInputError) as error:
+        settle_hand(HandOutcome(winner="N", discarder="N", fan=8))
+    assert error.value.code == "winner_is_discarder"
+
+
+outcomes = st.one_of(
+    st.just(HandOutcome(winner=None)),
+    st.builds(
+        HandOutcome,
+        winner=st.sampled_from(SEATS),
+        discarder=st.one_of(st.none(), st.sampled_from(SEATS)),
+        fan=st.integers(min_value=8, max_value=400),
+    ).filter(lambda o: o.winner != o.discarder),
+)
+
+
+@given(outcomes)
+def test_every_hand_is_zero_sum(outcome):
+    assert sum(settle_hand(outcome).values()) == 0
+
+
+def test_tied_high_scorers_share_four_and_two():
+    # Rule 71f (line ~2331): tied high scorers both earn 3 (3-3-1-0).
+    points = table_points({"E": 50, "S": 50, "W": -20, "N": -80})
+    assert points == {"E": 3, "S": 3, "W": 1, "N": 0}
+
+
+def test_a_tie_in_the_middle_splits_two_and_one():
+    points = table_points({"E": 50, "S": 0, "W": 0, "N": -50})
+    assert points == {"E": 4, "S": Fraction(3, 2), "W": Fraction(3, 2), "N": 0}
+
+
+def test_plain_places_earn_four_two_one_zero():
+    # Rule 71a-d (line ~2325).
+    assert table_points({"E": -5, "S": 30, "W": 10, "N": -35}) == {"E": 1, "S": 4, "W": 2, "N": 0}
+
+
+@given(st.lists(st.integers(min_value=-300, max_value=300), min_size=4, max_size=4))
+def test_a_sessions_table_points_total_seven(values):
+    scores = dict(zip(SEATS, values, strict=True))
+    points = table_points(scores)
+    assert sum(points.values()) == 7
+    # A higher score never earns fewer table points.
+    for a in SEATS:
+        for b in SEATS:
+            if scores[a] > scores[b]:
+                assert points[a] > points[b]
+
+
+def test_late_arrival_costs_ten_then_twenty_then_the_session():
+    # Rule 88 (line ~2451): <=10 min 10 points; <=15 min 20 points; more: forfeit.
+    assert late_penalty(7) == 10
+    assert late_penalty(10) == 10
+    assert late_penalty(11) == 20
+    assert late_penalty(15) == 20
+    assert late_penalty(16) is None
+
+
+def test_a_forfeiting_player_earns_no_table_points():
+    # Rule 88c: forfeits the game, earning 0 table points, even with the best score.
+    result = score_session(
+        SessionInput(totals={"E": 40, "S": 10, "W": -20, "N": -30}, late_minutes={"E": 20})
+    )
+    assert result.table_points["E"] == 0
+    assert result.table_points == {"E": 0, "S": 4, "W": 2, "N": 1}
+
+
+def test_a_false_hu_with_a_ready_hand_pays_ten_to_each_other_player():
+    # Rule 84a (line ~2395).
+    assert penalty_effect(PenaltyItem(seat="W", points=10, paid_to="each_other")) == {
+        "E": 10,
+        "S": 10,
+        "W": -30,
+        "N": 10,
+    }
+
+
+def test_a_deducted_penalty_is_taken_from_the_offender_only():
+    # Rule 79a (line ~2370): empty calling, second occurrence: 5 points.
+    assert penalty_effect(PenaltyItem(seat="S", points=5, paid_to="none")) == {
+        "E": 0,
+        "S": -5,
+        "W": 0,
+        "N": 0,
+    }
+
+
+def test_a_session_adds_hands_penalties_and_lateness():
+    session = SessionInput(
+        hands=(
+            HandOutcome(winner="E", discarder="W", fan=12),
+            HandOutcome(winner="S", discarder=None, fan=8),
+            HandOutcome(winner=None),
+        ),
+        penalties=(PenaltyItem(seat="N", points=10, paid_to="each_other"),),
+        late_minutes={"S": 7},
+    )
+    result = score_session(session)
+    # E: +36 -16 +10 = 30; S: -8 +48 +10 -10 (late) = 40; W: -20 -16 +10 = -26; N: -8 -16 -30 = -54
+    assert result.scores == {"E": 30, "S": 40, "W": -26, "N": -54}
+    assert result.table_points == {"S": 4, "E": 2, "W": 1, "N": 0}
+
+
+def test_totals_that_do_not_sum_to_zero_are_refused():
+    with pytest.raises(HandInputError) as error:
+        score_session(SessionInput(totals={"E": 10, "S": 0, "W": 0, "N": 0}))
+    assert error.value.code == "totals_not_zero_sum"

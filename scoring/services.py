@@ -1,0 +1,418 @@
+"""Every write of a result goes through a function here: validated by the rule engine, written in a
+transaction as a new version (never an edit in place), attributed and audited, standings bumped."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Max, Prefetch
+
+from scoring.models import Appeal, AppealStatus, Hand, LateArrival, PaidTo, Penalty, TableTotals
+from scoring.rules.errors import HandInputError
+from scoring.rules.mcr import session as mcr
+from scoring.standings import SessionLine, StandingRow, compute_standings
+from tournaments.errors import ServiceError
+from tournaments.models import WINDS, Registration, Round, Seat, Table, Tournament
+from tournaments.services import User, audit, bump_standings
+
+APPEAL_DEADLINE_MINUTES = 30  # MCR rule 94a (seeds/003_2541481d343502a5.txt, line ~2466)
+
+
+@dataclass(frozen=True)
+class HandEntry:
+    """What a referee enters for one MCR hand: seats are winds at the start of the session."""
+
+    winner: str | None
+    discarder: str | None = None
+    fan: int | None = None
+    tiles: dict[str, Any] | None = None
+
+
+def _lock_table(table: Table) -> Table:
+    """Take the table's row lock so two referees saving at once are serialised (PostgreSQL);
+    SQLite's IMMEDIATE transactions already serialise writers."""
+    return Table.objects.select_for_update().select_related("round__tournament").get(pk=table.pk)
+
+
+def current_hands(table: Table) -> list[Hand]:
+    return list(table.hands.filter(is_current=True, voided=False).order_by("number"))
+
+
+def _check_entry(entry: HandEntry) -> mcr.HandOutcome:
+    if entry.winner is None:
+        outcome = mcr.HandOutcome(winner=None, discarder=entry.discarder)
+    else:
+        if entry.fan is None:
+            raise ServiceError("Enter the winner's fan points.", code="fan_required")
+        outcome = mcr.HandOutcome(winner=entry.winner, discarder=entry.discarder, fan=entry.fan)
+    try:
+        mcr.validate_hand(outcome)
+    except HandInputError as error:
+        raise ServiceError(error.message[0].upper() + error.message[1:] + ".", code=error.code) from None
+    if entry.tiles is not None and entry.winner is not None:
+        _check_tiles_agree(entry)
+    return outcome
+
+
+def _check_tiles_agree(entry: HandEntry) -> None:
+    """Tiles stored with a hand must score the fan entered (issue 3's calculator)."""
+    from scoring.rules.mcr import calculator
+
+    try:
+        result = calculator.score_request(entry.tiles)
+    except HandInputError as error:
+        raise ServiceError(f"The tiles are not a valid hand: {error.message}.", code="bad_tiles") from None
+    basic = result["total"] - entry.tiles.get("flowers", 0)
+    if basic != entry.fan:
+        raise ServiceError(
+            f"The tiles score {basic} fan points (flowers excluded) but {entry.fan} was entered.",
+            code="fan_disagrees_with_tiles",
+        )
+
+
+def _seats_ready(table: Table) -> None:
+    if table.seats.count() != 4:
+        raise ServiceError("This table does not have four players seated.", code="table_not_seated")
+
+
+@transaction.atomic
+def record_hand(table: Table, entry: HandEntry, *, acting_user: User) -> Hand:
+    """Add the next hand at a table (MCR: rules 24, 59, 67 are checked by the rule engine)."""
+    table = _lock_table(table)
+    _seats_ready(table)
+    outcome = _check_entry(entry)
+    if table.totals_versions.filter(is_current=True).exists():
+        raise ServiceError(
+            "This table has reported session totals; hands can no longer be added.", code="has_totals"
+        )
+    if table.finished_at is not None:
+        raise ServiceError("This table is marked complete; reopen it to add hands.", code="table_finished")
+    limit = table.round.tournament.hands_per_session
+    played = table.hands.filter(is_current=True, voided=False).count()
+    if limit is not None and played >= limit:
+        raise ServiceError(
+            f"The session allows {limit} hands and {played} are entered.", code="too_many_hands"
+        )
+    last = table.hands.aggregate(Max("number"))["number__max"] or 0
+    hand = Hand.objects.create(
+        table=table,
+        number=last + 1,
+        winner=outcome.winner or "",
+        discarder=outcome.discarder or "",
+        fan=outcome.fan if outcome.winner else None,
+        tiles=entry.tiles,
+        entered_by=acting_user if acting_user is not None and acting_user.is_authenticated else None,
+    )
+    _after_write(
+        table, acting_user, "record_hand", f"hand {hand.number}: {describe(outcome)}", hand=hand.number
+    )
+    return hand
+
+
+@transaction.atomic
+def correct_hand(hand: Hand, entry: HandEntry, *, acting_user: User) -> Hand:
+    """Replace a hand's result by a new version; the old version stays, marked superseded."""
+    table = _lock_table(hand.table)
+    current = table.hands.select_for_update().get(number=hand.number, is_current=True)
+    outcome = _check_entry(entry)
+    Hand.objects.filter(pk=current.pk).update(is_current=False)
+    new = Hand.objects.create(
+        table=table,
+        number=current.number,
+        version=current.version + 1,
+        winner=outcome.winner or "",
+        discarder=outcome.discarder or "",
+        fan=outcome.fan if outcome.winner else None,
+        tiles=entry.tiles,
+        entered_by=acting_user if acting_user is not None and acting_user.is_authenticated else None,
+    )
+    _after_write(
+        table,
+        acting_user,
+        "correct_hand",
+        f"hand {new.number} corrected: {describe(outcome)}",
+        hand=new.number,
+        version=new.version,
+    )
+    return new
+
+
+@transaction.atomic
+def void_last_hand(table: Table, *, acting_user: User) -> Hand:
+    """Delete the last hand entered, as a new voided version (later hands' winds would shift otherwise)."""
+    table = _lock_table(table)
+    hands = current_hands(table)
+    if not hands:
+        raise ServiceError("There is no hand to delete.", code="no_hand")
+    if table.finished_at is not None:
+        raise ServiceError("This table is marked complete; reopen it first.", code="table_finished")
+    last = hands[-1]
+    Hand.objects.filter(pk=last.pk).update(is_current=False)
+    new = Hand.objects.create(
+        table=table,
+        number=last.number,
+        version=last.version + 1,
+        voided=True,
+        entered_by=acting_user if acting_user is not None and acting_user.is_authenticated else None,
+    )
+    _after_write(table, acting_user, "void_hand", f"hand {last.number} deleted", hand=last.number)
+    return new
+
+
+@transaction.atomic
+def record_totals(table: Table, scores: dict[str, int], *, acting_user: User) -> TableTotals:
+    """Session totals instead of hands, when the organiser allows it; they must sum to zero."""
+    table = _lock_table(table)
+    _seats_ready(table)
+    if not table.totals_only:
+        raise ServiceError(
+            "The organiser has not allowed totals only for this table.", code="totals_not_allowed"
+        )
+    if current_hands(table):
+        raise ServiceError(
+            "This table already has hands entered; delete them before reporting totals.", code="has_hands"
+        )
+    try:
+        mcr.score_session(mcr.SessionInput(totals=scores))
+    except HandInputError as error:
+        raise ServiceError(error.message[0].upper() + error.message[1:] + ".", code=error.code) from None
+    previous = table.totals_versions.filter(is_current=True).first()
+    if previous is not None:
+        TableTotals.objects.filter(pk=previous.pk).update(is_current=False)
+    totals = TableTotals.objects.create(
+        table=table,
+        version=(previous.version + 1) if previous else 1,
+        scores={seat: int(scores[seat]) for seat in WINDS},
+        entered_by=acting_user if acting_user is not None and acting_user.is_authenticated else None,
+    )
+    _after_write(table, acting_user, "record_totals", f"totals {totals.scores}", version=totals.version)
+    return totals
+
+
+@transaction.atomic
+def set_table_finished(table: Table, finished: bool, *, acting_user: User) -> None:
+    from django.utils import timezone
+
+    table = _lock_table(table)
+    if finished and not current_hands(table) and not table.totals_versions.filter(is_current=True).exists():
+        raise ServiceError(
+            "Enter at least one hand before marking the table complete.", code="nothing_entered"
+        )
+    Table.objects.filter(pk=table.pk).update(finished_at=timezone.now() if finished else None)
+    _after_write(
+        table,
+        acting_user,
+        "finish_table" if finished else "reopen_table",
+        "complete" if finished else "reopened",
+    )
+
+
+@transaction.atomic
+def add_penalty(
+    table: Table,
+    registration: Registration,
+    points: int,
+    *,
+    paid_to: str,
+    rule: str = "",
+    reason: str = "",
+    acting_user: User,
+) -> Penalty:
+    table = _lock_table(table)
+    if not table.seats.filter(registration=registration).exists():
+        raise ServiceError(f"{registration} does not sit at this table.", code="not_at_table")
+    if points <= 0:
+        raise ServiceError("Penalty points must be positive.", code="bad_penalty")
+    if paid_to not in PaidTo.values:
+        raise ServiceError("Choose how the penalty is paid.", code="bad_penalty")
+    position = table.penalties.count()
+    penalty = Penalty.objects.create(
+        table=table,
+        registration=registration,
+        points=points,
+        paid_to=paid_to,
+        rule=rule[:40],
+        reason=reason[:300],
+        position=position,
+        created_by=acting_user if acting_user is not None and acting_user.is_authenticated else None,
+    )
+    _after_write(
+        table, acting_user, "penalty", f"{registration}: {points} ({paid_to}) {rule}", penalty=penalty.pk
+    )
+    return penalty
+
+
+@transaction.atomic
+def record_late(table: Table, registration: Registration, minutes: int, *, acting_user: User) -> LateArrival:
+    table = _lock_table(table)
+    if not table.seats.filter(registration=registration).exists():
+        raise ServiceError(f"{registration} does not sit at this table.", code="not_at_table")
+    late, _ = LateArrival.objects.update_or_create(
+        table=table,
+        registration=registration,
+        defaults={
+            "minutes": minutes,
+            "recorded_by": acting_user if acting_user is not None and acting_user.is_authenticated else None,
+        },
+    )
+    _after_write(table, acting_user, "late", f"{registration} late {minutes} min", minutes=minutes)
+    return late
+
+
+@transaction.atomic
+def file_appeal(penalty: Penalty, *, minutes_after: int, statement: str = "", acting_user: User) -> Appeal:
+    """Rule 94a: an appeal must be submitted within 30 minutes of the judgment."""
+    if minutes_after > APPEAL_DEADLINE_MINUTES:
+        raise ServiceError(
+            f"An appeal must be filed within {APPEAL_DEADLINE_MINUTES} minutes of the judgment "
+            "(MCR rule 94a).",
+            code="appeal_too_late",
+        )
+    appeal = Appeal.objects.create(penalty=penalty, filed_minutes_after=minutes_after, statement=statement)
+    audit(penalty.table.round.tournament, acting_user, "appeal", f"Appeal against penalty {penalty.pk}")
+    return appeal
+
+
+@transaction.atomic
+def decide_appeal(appeal: Appeal, status: str, *, acting_user: User) -> Appeal:
+    if status not in (AppealStatus.UPHELD, AppealStatus.DENIED):
+        raise ServiceError("An appeal is decided as upheld or denied.", code="bad_status")
+    appeal.status = status
+    appeal.decided_by = acting_user if acting_user is not None and acting_user.is_authenticated else None
+    appeal.save(update_fields=["status", "decided_by"])
+    table = appeal.penalty.table
+    _after_write(table, acting_user, "decide_appeal", f"appeal {appeal.pk} {status}", appeal=appeal.pk)
+    return appeal
+
+
+def _after_write(table: Table, acting_user: User, action: str, summary: str, **data: Any) -> None:
+    tournament = table.round.tournament
+    bump_standings(tournament)
+    audit(
+        tournament,
+        acting_user,
+        action,
+        f"Session {table.round.number} table {table.number}: {summary}",
+        **data,
+    )
+
+
+def describe(outcome: mcr.HandOutcome) -> str:
+    if outcome.winner is None:
+        return "draw"
+    how = "self-drawn" if outcome.discarder is None else f"from {outcome.discarder}"
+    return f"{outcome.winner} wins {outcome.fan} {how}"
+
+
+# --- reading results -----------------------------------------------------------------------------
+
+
+def table_state(table: Table) -> str:
+    """ "not started", "in play" or "complete" (prefetch hands and totals for lists of tables)."""
+    hands = [h for h in table.hands.all() if h.is_current and not h.voided]
+    has_totals = any(t.is_current for t in table.totals_versions.all())
+    limit = table.round.tournament.hands_per_session
+    if has_totals or table.finished_at is not None or (limit is not None and len(hands) >= limit):
+        return "complete"
+    return "in play" if hands else "not started"
+
+
+def session_input(table: Table) -> mcr.SessionInput:
+    """The table's session in the rule engine's terms (prefetch seats, hands, totals, penalties)."""
+    seat_of = {seat.registration_id: seat.wind for seat in table.seats.all()}
+    hands = sorted((h for h in table.hands.all() if h.is_current and not h.voided), key=lambda h: h.number)
+    totals = next((t.scores for t in table.totals_versions.all() if t.is_current), None)
+    penalties = [
+        mcr.PenaltyItem(seat=seat_of[p.registration_id], points=p.points, paid_to=p.paid_to)
+        for p in table.penalties.all()
+        if not p.cancelled and p.registration_id in seat_of
+    ]
+    late = {
+        seat_of[item.registration_id]: item.minutes
+        for item in table.late_arrivals.all()
+        if item.registration_id in seat_of
+    }
+    return mcr.SessionInput(
+        hands=[
+            mcr.HandOutcome(winner=h.winner or None, discarder=h.discarder or None, fan=h.fan or 0)
+            for h in hands
+        ],
+        totals=totals,
+        penalties=penalties,
+        late_minutes=late,
+    )
+
+
+def result_prefetches() -> list[Any]:
+    return [
+        Prefetch("seats", queryset=Seat.objects.select_related("registration__player")),
+        Prefetch("hands", queryset=Hand.objects.filter(is_current=True, voided=False)),
+        Prefetch("totals_versions", queryset=TableTotals.objects.filter(is_current=True)),
+        Prefetch("penalties", queryset=Penalty.objects.prefetch_related("appeals")),
+        "late_arrivals",
+    ]
+
+
+def tables_with_results(tournament: Tournament, round_: Round | None = None) -> list[Table]:
+    tables = Table.objects.filter(round__tournament=tournament).select_related("round__tournament")
+    if round_ is not None:
+        tables = tables.filter(round=round_)
+    return list(tables.prefetch_related(*result_prefetches()).order_by("round__number", "number"))
+
+
+def session_result(table: Table) -> mcr.SessionResult:
+    return mcr.score_session(session_input(table))
+
+
+def event_standings(tournament: Tournament) -> list[StandingRow]:
+    """Standings over every table that has results (MCR rules 71 and 73)."""
+    lines: list[SessionLine] = []
+    for table in tables_with_results(tournament):
+        if table_state(table) == "not started":
+            continue
+        result = session_result(table)
+        for seat in table.seats.all():
+            lines.append(
+                SessionLine(
+                    player=seat.registration.code,
+                    round_number=table.round.number,
+                    table_number=table.number,
+                    score=result.scores[seat.wind],
+                    table_points=result.table_points[seat.wind] if tournament.uses_table_points else None,
+                    forfeit=seat.wind in result.forfeits,
+                )
+            )
+    codes = tournament.registrations.values_list("code", flat=True)
+    return compute_standings(lines, codes, use_table_points=tournament.uses_table_points)
+
+
+def running_scores(table: Table) -> list[dict[str, Any]]:
+    """Per hand: the settlement and the running total of each starting seat, for the referee page."""
+    totals = dict.fromkeys(WINDS, 0)
+    rows = []
+    for hand in sorted(
+        (h for h in table.hands.all() if h.is_current and not h.voided), key=lambda h: h.number
+    ):
+        delta = mcr.settle_hand(
+            mcr.HandOutcome(winner=hand.winner or None, discarder=hand.discarder or None, fan=hand.fan or 0)
+        )
+        for seat in WINDS:
+            totals[seat] += delta[seat]
+        rows.append({"hand": hand, "delta": delta, "totals": dict(totals)})
+    return rows
+
+
+def names_by_code(tournament: Tournament) -> dict[str, Registration]:
+    return {r.code: r for r in tournament.registrations.select_related("player")}
+
+
+def penalties_by_table(tournament: Tournament) -> dict[int, list[Penalty]]:
+    grouped: dict[int, list[Penalty]] = defaultdict(list)
+    for penalty in Penalty.objects.filter(table__round__tournament=tournament).select_related(
+        "registration__player"
+    ):
+        grouped[penalty.table_id].append(penalty)
+    return grouped

@@ -1,0 +1,164 @@
+"""Events and their structure: Tournament, Registration, Round (a session), Table and Seat."""
+
+from __future__ import annotations
+
+from django.conf import settings as django_settings
+from django.db import models
+
+from players.models import Player
+
+WINDS = ("E", "S", "W", "N")
+WIND_CHOICES = [("E", "East"), ("S", "South"), ("W", "West"), ("N", "North")]
+
+
+class RuleSet(models.TextChoices):
+    MCR = "mcr", "Chinese Official (MCR)"
+    NMJL = "nmjl", "American (NMJL)"
+    BABCOCK = "babcock", "Classical: Babcock 1923"
+    CHINESE_1920S = "chinese-1920s", "Classical: 1920s Chinese rule book"
+    FOSTER = "foster", "Classical: Foster 1923"
+
+
+class Tournament(models.Model):
+    name = models.CharField(max_length=200)
+    slug = models.SlugField(max_length=80, unique=True)
+    rules = models.CharField(max_length=20, choices=RuleSet.choices, default=RuleSet.MCR)
+    start_date = models.DateField(null=True, blank=True)
+    end_date = models.DateField(null=True, blank=True)
+    num_sessions = models.PositiveSmallIntegerField("sessions", default=4)
+    hands_per_session = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="MCR rule 74: a full game is 16 hands; leave empty for a time limit"
+    )
+    session_minutes = models.PositiveSmallIntegerField(
+        "time limit per session (minutes)", null=True, blank=True
+    )
+    settings = models.JSONField(default=dict, blank=True)
+    standings_version = models.PositiveIntegerField(default=0, editable=False)
+    created_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-start_date", "name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def uses_table_points(self) -> bool:
+        return self.rules == RuleSet.MCR
+
+
+class Registration(models.Model):
+    """A player entered in one event; ``code`` is the player's id in the event's JSON (e.g. "p1")."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="registrations")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="registrations")
+    code = models.CharField(max_length=40)
+    team = models.CharField(max_length=120, blank=True)
+    checked_in = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["player__name"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="one_registration_per_player"),
+            models.UniqueConstraint(fields=["tournament", "code"], name="unique_registration_code"),
+        ]
+
+    def __str__(self) -> str:
+        return self.player.name
+
+
+class Role(models.TextChoices):
+    ORGANISER = "organiser", "Organiser"
+    REFEREE = "referee", "Referee"
+
+
+class EventRole(models.Model):
+    """Who may do what in one event: organisers run it, referees enter results."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="roles")
+    user = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="event_roles"
+    )
+    role = models.CharField(max_length=20, choices=Role.choices)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "user", "role"], name="unique_event_role")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.role} of {self.tournament}"
+
+
+class Round(models.Model):
+    """One session of play (MCR: a game, rule 74); called a round in the JSON interchange."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    seated_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="unique_round_number")]
+
+    def __str__(self) -> str:
+        return f"Session {self.number}"
+
+
+class Table(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+    totals_only = models.BooleanField(
+        default=False, help_text="The organiser allows this table to report session totals only"
+    )
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [models.UniqueConstraint(fields=["round", "number"], name="unique_table_number")]
+
+    def __str__(self) -> str:
+        return f"Table {self.number}"
+
+
+class Seat(models.Model):
+    """Where a player sits at the start of the session; rotation within it follows the rules."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seats")
+    registration = models.ForeignKey(Registration, on_delete=models.PROTECT, related_name="seats")
+    wind = models.CharField(max_length=1, choices=WIND_CHOICES)
+
+    class Meta:
+        ordering = ["table__number", "wind"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "wind"], name="one_player_per_seat"),
+            models.UniqueConstraint(fields=["round", "registration"], name="one_seat_per_player_per_round"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.registration} {self.wind} at {self.table}"
+
+
+class AuditEntry(models.Model):
+    """Who changed what, when: one row per service write."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit_entries")
+    actor = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    action = models.CharField(max_length=60)
+    summary = models.CharField(max_length=300)
+    data = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name_plural = "audit entries"
+
+    def __str__(self) -> str:
+        return self.summary

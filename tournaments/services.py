@@ -1,0 +1,401 @@
+"""Every write to events, players and seating goes through a function here, in a transaction,
+attributed to ``acting_user`` and written to the audit log."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.text import slugify
+
+from players.models import Player
+from tournaments.errors import ServiceError
+from tournaments.models import (
+    WINDS,
+    AuditEntry,
+    EventRole,
+    Registration,
+    Role,
+    Round,
+    RuleSet,
+    Seat,
+    Table,
+    Tournament,
+)
+
+User = AbstractBaseUser | AnonymousUser | None
+MAX_SESSIONS = 50
+
+
+def audit(tournament: Tournament, actor: User, action: str, summary: str, **data: Any) -> None:
+    AuditEntry.objects.create(
+        tournament=tournament,
+        actor=actor if actor is not None and actor.is_authenticated else None,
+        action=action,
+        summary=summary[:300],
+        data=data,
+    )
+
+
+def bump_standings(tournament: Tournament) -> None:
+    """Mark the event's standings as changed (readers cache by this version)."""
+    Tournament.objects.filter(pk=tournament.pk).update(standings_version=F("standings_version") + 1)
+
+
+@dataclass(frozen=True)
+class EventDetails:
+    name: str
+    slug: str = ""
+    rules: str = RuleSet.MCR
+    start_date: date | None = None
+    end_date: date | None = None
+    num_sessions: int = 4
+    hands_per_session: int | None = 16
+    session_minutes: int | None = None
+    settings: dict[str, Any] = field(default_factory=dict)
+
+
+def _check_event_details(details: EventDetails) -> None:
+    if not details.name.strip():
+        raise ServiceError("The event needs a name.", code="name_required")
+    if details.rules not in RuleSet.values:
+        raise ServiceError(f"Unknown rule set {details.rules!r}.", code="bad_rules")
+    if not 1 <= details.num_sessions <= MAX_SESSIONS:
+        raise ServiceError(f"Sessions must be between 1 and {MAX_SESSIONS}.", code="bad_sessions")
+    if details.hands_per_session is None and details.session_minutes is None:
+        raise ServiceError("Set hands per session or a time limit per session.", code="session_length")
+    if details.hands_per_session is not None and not 1 <= details.hands_per_session <= 64:
+        raise ServiceError("Hands per session must be between 1 and 64.", code="bad_hands")
+    if details.start_date and details.end_date and details.end_date < details.start_date:
+        raise ServiceError("The event cannot end before it starts.", code="bad_dates")
+
+
+@transaction.atomic
+def create_tournament(details: EventDetails, *, acting_user: User) -> Tournament:
+    """Create an event with its sessions; the creator becomes its organiser."""
+    _check_event_details(details)
+    slug = details.slug or slugify(details.name)[:80]
+    if not slug:
+        raise ServiceError("The event needs a web address (slug) of letters and digits.", code="bad_slug")
+    if Tournament.objects.filter(slug=slug).exists():
+        raise ServiceError(f"An event with the address {slug!r} already exists.", code="slug_taken")
+    creator = acting_user if acting_user is not None and acting_user.is_authenticated else None
+    tournament = Tournament.objects.create(
+        name=details.name.strip(),
+        slug=slug,
+        rules=details.rules,
+        start_date=details.start_date,
+        end_date=details.end_date,
+        num_sessions=details.num_sessions,
+        hands_per_session=details.hands_per_session,
+        session_minutes=details.session_minutes,
+        settings=details.settings,
+        created_by=creator,
+    )
+    Round.objects.bulk_create(
+        Round(tournament=tournament, number=n) for n in range(1, details.num_sessions + 1)
+    )
+    if creator is not None:
+        EventRole.objects.create(tournament=tournament, user=creator, role=Role.ORGANISER)
+    audit(tournament, acting_user, "create_event", f"Created {tournament.name}", slug=slug)
+    return tournament
+
+
+@transaction.atomic
+def grant_role(tournament: Tournament, user: AbstractBaseUser, role: str, *, acting_user: User) -> None:
+    EventRole.objects.get_or_create(tournament=tournament, user=user, role=role)
+    audit(tournament, acting_user, "grant_role", f"{user} is {role}", user=str(user), role=role)
+
+
+# --- players -------------------------------------------------------------------------------------
+
+COUNTRY_RE = re.compile(r"^[A-Z]{2}$")
+EMA_ID_RE = re.compile(r"^\d{8}$")
+
+
+@dataclass(frozen=True)
+class PlayerRow:
+    name: str
+    country: str = ""
+    ema_id: str = ""
+    team: str = ""
+    code: str = ""
+
+
+def clean_player_row(row: PlayerRow) -> PlayerRow:
+    """Normalise one player's details, or raise a ServiceError saying what is wrong."""
+    name = " ".join(row.name.split())
+    if not name:
+        raise ServiceError("name is missing", code="name_required")
+    if len(name) > 120:
+        raise ServiceError("name is longer than 120 characters", code="name_too_long")
+    country = row.country.strip().upper()
+    if country and not COUNTRY_RE.match(country):
+        raise ServiceError(f"country {row.country!r} is not a two-letter code such as PT", code="bad_country")
+    ema_id = row.ema_id.strip()
+    if ema_id and not EMA_ID_RE.match(ema_id):
+        raise ServiceError(f"EMA id {row.ema_id!r} is not 8 digits", code="bad_ema_id")
+    return PlayerRow(
+        name=name, country=country, ema_id=ema_id, team=row.team.strip()[:120], code=row.code.strip()
+    )
+
+
+def _next_code(tournament: Tournament) -> str:
+    used = set(tournament.registrations.values_list("code", flat=True))
+    number = len(used) + 1
+    while f"p{number}" in used:
+        number += 1
+    return f"p{number}"
+
+
+def _register(tournament: Tournament, row: PlayerRow) -> Registration:
+    player = None
+    if row.ema_id:
+        player = Player.objects.filter(ema_id=row.ema_id).first()
+    if player is None:
+        player = Player.objects.create(name=row.name, country=row.country, ema_id=row.ema_id)
+    if Registration.objects.filter(tournament=tournament, player=player).exists():
+        raise ServiceError(f"{row.name} is already registered", code="already_registered")
+    code = row.code or _next_code(tournament)
+    if Registration.objects.filter(tournament=tournament, code=code).exists():
+        raise ServiceError(f"player id {code!r} is already used in this event", code="code_taken")
+    return Registration.objects.create(tournament=tournament, player=player, code=code, team=row.team)
+
+
+@transaction.atomic
+def register_player(tournament: Tournament, row: PlayerRow, *, acting_user: User) -> Registration:
+    registration = _register(tournament, clean_player_row(row))
+    bump_standings(tournament)
+    audit(
+        tournament, acting_user, "register", f"Registered {registration.player.name}", code=registration.code
+    )
+    return registration
+
+
+@dataclass
+class ImportReport:
+    created: list[Registration] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+
+HEADER_ALIASES = {
+    "name": "name",
+    "player": "name",
+    "country": "country",
+    "ema_id": "ema_id",
+    "ema id": "ema_id",
+    "ema": "ema_id",
+    "team": "team",
+    "club": "team",
+}
+
+
+def read_player_table(content: bytes, filename: str) -> list[dict[str, str]]:
+    """Rows of a CSV or XLSX player list as dicts keyed by normalised header names."""
+    if filename.lower().endswith(".xlsx"):
+        import openpyxl
+
+        try:
+            workbook = openpyxl.load_workbook(io.BytesIO(content), read_only=True, data_only=True)
+        except Exception as error:  # openpyxl raises many types for a broken file
+            raise ServiceError(
+                f"This is not a readable XLSX workbook ({error.__class__.__name__}).", code="bad_file"
+            ) from None
+        sheet = workbook.worksheets[0]
+        raw_rows = [
+            ["" if cell is None else str(cell) for cell in row] for row in sheet.iter_rows(values_only=True)
+        ]
+        workbook.close()
+    else:
+        try:
+            text = content.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise ServiceError(
+                "The file is not UTF-8 text; save it as CSV UTF-8 or XLSX.", code="bad_file"
+            ) from None
+        try:
+            dialect = csv.Sniffer().sniff(text[:2048], delimiters=",;\t")
+        except csv.Error:
+            dialect = csv.excel
+        raw_rows = list(csv.reader(io.StringIO(text), dialect))
+    raw_rows = [row for row in raw_rows if any(cell.strip() for cell in row)]
+    if not raw_rows:
+        raise ServiceError("The file has no rows.", code="empty_file")
+    header = [HEADER_ALIASES.get(cell.strip().lower(), cell.strip().lower()) for cell in raw_rows[0]]
+    if "name" not in header:
+        raise ServiceError("The first row must be a header with at least a 'name' column.", code="no_header")
+    return [dict(zip(header, (cell.strip() for cell in row), strict=False)) for row in raw_rows[1:]]
+
+
+@transaction.atomic
+def import_players(
+    tournament: Tournament, content: bytes, filename: str, *, acting_user: User
+) -> ImportReport:
+    """Register every player of a CSV/XLSX list, or none: each bad row is reported with its reason."""
+    report = ImportReport()
+    rows = read_player_table(content, filename)
+    seen_names: set[str] = set()
+    seen_ema: set[str] = set()
+    registered = {name.lower() for name in tournament.registrations.values_list("player__name", flat=True)}
+    cleaned: list[PlayerRow] = []
+    for line, data in enumerate(rows, start=2):
+        try:
+            row = clean_player_row(
+                PlayerRow(
+                    name=data.get("name", ""),
+                    country=data.get("country", ""),
+                    ema_id=data.get("ema_id", ""),
+                    team=data.get("team", ""),
+                )
+            )
+        except ServiceError as error:
+            report.errors.append(f"Row {line}: {error.message}.")
+            continue
+        key = row.name.lower()
+        if key in seen_names or key in registered:
+            report.errors.append(f"Row {line}: {row.name} appears twice (or is already registered).")
+            continue
+        if row.ema_id and row.ema_id in seen_ema:
+            report.errors.append(f"Row {line}: EMA id {row.ema_id} appears twice.")
+            continue
+        seen_names.add(key)
+        if row.ema_id:
+            seen_ema.add(row.ema_id)
+        cleaned.append(row)
+    if report.errors:
+        return report
+    for row in cleaned:
+        report.created.append(_register(tournament, row))
+    bump_standings(tournament)
+    audit(tournament, acting_user, "import_players", f"Imported {len(cleaned)} players", count=len(cleaned))
+    return report
+
+
+@transaction.atomic
+def set_checked_in(registration: Registration, checked_in: bool, *, acting_user: User) -> None:
+    Registration.objects.filter(pk=registration.pk).update(checked_in=checked_in)
+    registration.checked_in = checked_in
+    audit(
+        registration.tournament,
+        acting_user,
+        "check_in" if checked_in else "check_out",
+        f"{registration.player.name} {'checked in' if checked_in else 'not checked in'}",
+    )
+
+
+# --- seating -------------------------------------------------------------------------------------
+
+
+def round_has_results(round_: Round) -> bool:
+    from scoring.models import Hand, TableTotals
+
+    return (
+        Hand.objects.filter(table__round=round_).exists()
+        or TableTotals.objects.filter(table__round=round_).exists()
+    )
+
+
+def seating_players(tournament: Tournament) -> list[Registration]:
+    """Who is seated: the checked-in players, or everyone when nobody has been checked in yet."""
+    registrations = list(tournament.registrations.select_related("player").order_by("id"))
+    checked_in = [r for r in registrations if r.checked_in]
+    return checked_in or registrations
+
+
+def previous_rounds(round_: Round) -> list[list[list[str]]]:
+    """Seatings of the earlier sessions as lists of tables of registration codes in seat order."""
+    history: list[list[list[str]]] = []
+    for earlier in round_.tournament.rounds.filter(number__lt=round_.number).order_by("number"):
+        tables: dict[int, dict[str, str]] = {}
+        for seat in Seat.objects.filter(round=earlier).select_related("table", "registration"):
+            tables.setdefault(seat.table.number, {})[seat.wind] = seat.registration.code
+        if tables:
+            history.append([[tables[n][w] for w in WINDS if w in tables[n]] for n in sorted(tables)])
+    return history
+
+
+def plan_tables(
+    codes: Sequence[str], history: Sequence[Sequence[Sequence[str]]], *, seed: int
+) -> list[list[str]]:
+    """Tables of four for one more session, avoiding earlier opponents, with the seating engine."""
+    from tournaments import seating_bridge
+
+    return seating_bridge.next_round(codes, history, seed=seed)
+
+
+@transaction.atomic
+def generate_seating(round_: Round, *, acting_user: User, seed: int = 0) -> list[Table]:
+    """Seat the session's players at tables of four (replacing an unplayed earlier plan)."""
+    tournament = round_.tournament
+    if round_has_results(round_):
+        raise ServiceError(
+            f"Session {round_.number} already has results; its seating can no longer be changed.",
+            code="round_has_results",
+        )
+    players = seating_players(tournament)
+    if not players:
+        raise ServiceError("Register players before seating a session.", code="no_players")
+    if len(players) % 4:
+        raise ServiceError(
+            f"{len(players)} players cannot sit at tables of four: check in or register "
+            f"{4 - len(players) % 4} more (a substitute), or check out {len(players) % 4}.",
+            code="not_multiple_of_four",
+        )
+    by_code = {r.code: r for r in players}
+    tables_codes = plan_tables(sorted(by_code), previous_rounds(round_), seed=seed + round_.number)
+    round_.tables.all().delete()
+    tables = []
+    for number, codes in enumerate(tables_codes, start=1):
+        table = Table.objects.create(round=round_, number=number)
+        Seat.objects.bulk_create(
+            Seat(table=table, round=round_, registration=by_code[code], wind=wind)
+            for wind, code in zip(WINDS, codes, strict=True)
+        )
+        tables.append(table)
+    round_.seated_at = timezone.now()
+    round_.save(update_fields=["seated_at"])
+    bump_standings(tournament)
+    audit(tournament, acting_user, "seat_round", f"Seated session {round_.number}", tables=len(tables))
+    return tables
+
+
+@transaction.atomic
+def seat_table(
+    round_: Round,
+    number: int,
+    seats: dict[str, Registration],
+    *,
+    acting_user: User,
+    totals_only: bool = False,
+) -> Table:
+    """Seat one table as given (used by the event import)."""
+    table = Table.objects.create(round=round_, number=number, totals_only=totals_only)
+    Seat.objects.bulk_create(
+        Seat(table=table, round=round_, registration=registration, wind=wind)
+        for wind, registration in seats.items()
+    )
+    if round_.seated_at is None:
+        round_.seated_at = timezone.now()
+        round_.save(update_fields=["seated_at"])
+    return table
+
+
+@transaction.atomic
+def set_totals_only(table: Table, allowed: bool, *, acting_user: User) -> None:
+    Table.objects.filter(pk=table.pk).update(totals_only=allowed)
+    table.totals_only = allowed
+    audit(
+        table.round.tournament,
+        acting_user,
+        "totals_only",
+        f"Session {table.round.number} table {table.number}: totals only {'allowed' if allowed else 'off'}",
+    )
