@@ -59,7 +59,7 @@ def _bool(data: Mapping[str, Any], key: str, default: bool = False) -> bool:
 
 def _seats(data: Mapping[str, Any], key: str) -> frozenset[str]:
     value = data.get(key, [])
-    if not isinstance(value, list):
+    if not isinstance(value, list) or not all(isinstance(seat, str) for seat in value):
         raise HandInputError(f'field {key!r} must be a list of seats such as ["W"]', code="bad_field")
     return frozenset(value)
 
