@@ -522,11 +522,7 @@ def _import_table(
 
 
 def _delete_event(tournament: Tournament) -> None:
-    """Remove an event and everything under it (PROTECT on registrations needs this order)."""
-    Appeal.objects.filter(penalty__table__round__tournament=tournament).delete()
-    Penalty.objects.filter(table__round__tournament=tournament).delete()
-    LateArrival.objects.filter(table__round__tournament=tournament).delete()
-    Seat.objects.filter(round__tournament=tournament).delete()
+    """Remove an event and everything under it (registrations are RESTRICTed, so they go with it)."""
     tournament.delete()
 
 

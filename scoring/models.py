@@ -80,7 +80,7 @@ class PaidTo(models.TextChoices):
 
 class Penalty(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="penalties")
-    registration = models.ForeignKey(Registration, on_delete=models.PROTECT, related_name="penalties")
+    registration = models.ForeignKey(Registration, on_delete=models.RESTRICT, related_name="penalties")
     points = models.PositiveIntegerField()
     paid_to = models.CharField(max_length=12, choices=PaidTo.choices, default=PaidTo.NONE)
     rule = models.CharField(max_length=40, blank=True)
@@ -106,7 +106,7 @@ class LateArrival(models.Model):
     """Lateness at a session: MCR rule 88 turns the minutes into points or a forfeit."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="late_arrivals")
-    registration = models.ForeignKey(Registration, on_delete=models.PROTECT, related_name="late_arrivals")
+    registration = models.ForeignKey(Registration, on_delete=models.RESTRICT, related_name="late_arrivals")
     minutes = models.PositiveSmallIntegerField()
     recorded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"

@@ -79,8 +79,14 @@ def _seats_ready(table: Table) -> None:
 
 
 @transaction.atomic
-def record_hand(table: Table, entry: HandEntry, *, acting_user: User) -> Hand:
-    """Add the next hand at a table (MCR: rules 24, 59, 67 are checked by the rule engine)."""
+def record_hand(
+    table: Table, entry: HandEntry, *, acting_user: User, expected_number: int | None = None
+) -> Hand:
+    """Add the next hand at a table (MCR: rules 24, 59, 67 are checked by the rule engine).
+
+    ``expected_number`` makes entry idempotent: a form posted twice (double click, retry on a bad
+    connection) is refused the second time instead of adding the hand again.
+    """
     table = _lock_table(table)
     _seats_ready(table)
     outcome = _check_entry(entry)
@@ -95,6 +101,11 @@ def record_hand(table: Table, entry: HandEntry, *, acting_user: User) -> Hand:
     if limit is not None and played >= limit:
         raise ServiceError(
             f"The session allows {limit} hands and {played} are entered.", code="too_many_hands"
+        )
+    if expected_number is not None and expected_number != played + 1:
+        raise ServiceError(
+            f"Hand {expected_number} was already entered; the page was out of date and nothing was added.",
+            code="already_entered",
         )
     last = table.hands.aggregate(Max("number"))["number__max"] or 0
     hand = Hand.objects.create(
@@ -416,3 +427,9 @@ def penalties_by_table(tournament: Tournament) -> dict[int, list[Penalty]]:
     ):
         grouped[penalty.table_id].append(penalty)
     return grouped
+
+
+def describe_hand(hand: Hand) -> str:
+    return describe(
+        mcr.HandOutcome(winner=hand.winner or None, discarder=hand.discarder or None, fan=hand.fan or 0)
+    )

@@ -130,7 +130,7 @@ class Seat(models.Model):
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seats")
-    registration = models.ForeignKey(Registration, on_delete=models.PROTECT, related_name="seats")
+    registration = models.ForeignKey(Registration, on_delete=models.RESTRICT, related_name="seats")
     wind = models.CharField(max_length=1, choices=WIND_CHOICES)
 
     class Meta:

@@ -1,1 +1,17 @@
-urlpatterns: list = []
+from django.urls import path
+
+from tournaments import views_organiser as views
+
+urlpatterns = [
+    path("", views.dashboard, name="manage_dashboard"),
+    path("new/", views.create_event, name="manage_create_event"),
+    path("<slug:slug>/", views.event_dashboard, name="manage_event"),
+    path("<slug:slug>/players/", views.players, name="manage_players"),
+    path("<slug:slug>/players/<str:code>/check-in/", views.check_in, name="manage_check_in"),
+    path("<slug:slug>/sessions/<int:number>/", views.session, name="manage_session"),
+    path(
+        "<slug:slug>/sessions/<int:number>/tables/<int:table>/totals-only/",
+        views.totals_only,
+        name="manage_totals_only",
+    ),
+]

@@ -189,3 +189,30 @@ def score_session(session: SessionInput) -> SessionResult:
     return SessionResult(
         scores=scores, table_points=table_points(scores, forfeits), forfeits=frozenset(forfeits)
     )
+
+
+# Rule 75d (line ~2343): the seat each starting seat moves to at the start of each round (quan).
+SEAT_BY_ROUND = {
+    "E": ("E", "S", "N", "W"),
+    "S": ("S", "E", "W", "N"),
+    "W": ("W", "N", "E", "S"),
+    "N": ("N", "W", "S", "E"),
+}
+HANDS_PER_ROUND = 4  # rule 74c: four hands in each round, each player dealing once
+
+
+def winds_for_hand(hand_index: int) -> tuple[str, dict[str, str]]:
+    """The prevalent wind and each starting seat's seat wind in hand ``hand_index`` (0-based).
+
+    Rule 74b-d (line ~2338): the deal passes counterclockwise after every hand (E, S, W, N seats deal
+    in turn) and the rounds are East, South, West, North; rule 75 (line ~2340) moves the players
+    between rounds. A session longer than sixteen hands starts again from the East round.
+    """
+    if hand_index < 0:
+        raise ValueError("hand_index must be 0 or more")
+    quan, dealer_position = divmod(hand_index % (4 * HANDS_PER_ROUND), HANDS_PER_ROUND)
+    winds = {}
+    for start, seats in SEAT_BY_ROUND.items():
+        position = SEATS.index(seats[quan])
+        winds[start] = SEATS[(position - dealer_position) % 4]
+    return SEATS[quan], winds

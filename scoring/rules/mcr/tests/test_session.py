@@ -19,6 +19,7 @@ from scoring.rules.mcr.session import (
     score_session,
     settle_hand,
     table_points,
+    winds_for_hand,
 )
 
 
@@ -162,3 +163,45 @@ def test_totals_that_do_not_sum_to_zero_are_refused():
     with pytest.raises(HandInputError) as error:
         score_session(SessionInput(totals={"E": 10, "S": 0, "W": 0, "N": 0}))
     assert error.value.code == "totals_not_zero_sum"
+
+
+def test_in_the_first_hand_everyone_holds_their_starting_wind():
+    prevalent, winds = winds_for_hand(0)
+    assert prevalent == "E"
+    assert winds == {"E": "E", "S": "S", "W": "W", "N": "N"}
+
+
+def test_the_deal_passes_to_the_south_seat_after_the_first_hand():
+    # Rule 74b (line ~2338): the dice move to the next counterclockwise player, who becomes East.
+    _, winds = winds_for_hand(1)
+    assert winds == {"E": "N", "S": "E", "W": "S", "N": "W"}
+
+
+def test_players_change_seats_as_rule_75_says_at_each_new_round():
+    # Rule 75a: at the South round East and South exchange seats; North and West exchange seats.
+    prevalent, winds = winds_for_hand(4)
+    assert prevalent == "S"
+    assert winds == {"E": "S", "S": "E", "W": "N", "N": "W"}
+    # Rule 75b: at the West round original East sits North, North sits East, West sits South.
+    prevalent, winds = winds_for_hand(8)
+    assert prevalent == "W"
+    assert winds == {"E": "N", "S": "W", "W": "E", "N": "S"}
+    # Rule 75d: original North moves N, W, S, E (ends in the East seat for the North round).
+    prevalent, winds = winds_for_hand(12)
+    assert prevalent == "N"
+    assert winds["N"] == "E"
+    assert winds["W"] == "S"
+
+
+@given(st.integers(min_value=0, max_value=63))
+def test_every_hand_has_four_different_seat_winds(index):
+    _, winds = winds_for_hand(index)
+    assert sorted(winds.values()) == sorted(SEATS)
+
+
+def test_each_player_deals_four_times_in_a_full_game():
+    # Rule 74c: in each round four hands are played, with each player acting as dealer once.
+    dealers = [next(s for s, w in winds_for_hand(i)[1].items() if w == "E") for i in range(16)]
+    assert {seat: dealers.count(seat) for seat in SEATS} == dict.fromkeys(SEATS, 4)
+    for quan in range(4):
+        assert sorted(dealers[quan * 4 : quan * 4 + 4]) == sorted(SEATS)

@@ -1,0 +1,43 @@
+# Two commands do all set-up: `make run` and `make test` (see README).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PORT ?= 8000
+
+.PHONY: run test lint bench venv dev-venv clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+$(VENV)/.installed: requirements.txt | $(BIN)/python
+	$(BIN)/pip install --quiet -r requirements.txt
+	touch $@
+
+$(VENV)/.installed-dev: requirements.txt requirements-dev.txt | $(BIN)/python
+	$(BIN)/pip install --quiet -r requirements-dev.txt
+	touch $@ $(VENV)/.installed
+
+venv: $(VENV)/.installed
+dev-venv: $(VENV)/.installed-dev
+
+run: venv
+	DEBUG=1 $(BIN)/python manage.py migrate --noinput
+	DEBUG=1 $(BIN)/python manage.py load_demo
+	@echo "Serving on http://127.0.0.1:$(PORT)/"
+	DEBUG=1 $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
+
+test: dev-venv
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/python -m pytest
+
+lint: dev-venv
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+bench: dev-venv
+	$(BIN)/python bench/run_all.py
+
+clean:
+	rm -rf $(VENV) db.sqlite3 db.sqlite3-wal db.sqlite3-shm staticfiles

@@ -1,0 +1,64 @@
+"""Shared fixtures: users with roles, a seated MCR event, the demo event."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+@pytest.fixture
+def organiser(db):
+    return get_user_model().objects.create_user("olga", password="pw-olga-123")
+
+
+@pytest.fixture
+def referee(db):
+    return get_user_model().objects.create_user("rick", password="pw-rick-123")
+
+
+@pytest.fixture
+def stranger(db):
+    return get_user_model().objects.create_user("sam", password="pw-sam-123")
+
+
+@pytest.fixture
+def event(organiser, referee):
+    """An MCR event with 8 registered players, 2 sessions of 4 hands, session 1 seated."""
+    from tournaments import services
+    from tournaments.models import Role
+
+    tournament = services.create_tournament(
+        services.EventDetails(name="Test Open", slug="test-open", num_sessions=2, hands_per_session=4),
+        acting_user=organiser,
+    )
+    services.grant_role(tournament, referee, Role.REFEREE, acting_user=organiser)
+    for index, name in enumerate(["Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hu"], start=1):
+        services.register_player(
+            tournament, services.PlayerRow(name=name, team=f"T{index % 4}"), acting_user=organiser
+        )
+    services.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
+    return tournament
+
+
+@pytest.fixture
+def table(event):
+    return event.rounds.get(number=1).tables.get(number=1)
+
+
+@pytest.fixture
+def demo_event(db):
+    from scoring.interchange import import_event
+
+    with (FIXTURES / "demo-mcr.json").open(encoding="utf-8") as handle:
+        return import_event(json.load(handle))
+
+
+@pytest.fixture
+def spec_example():
+    with (FIXTURES / "spec-example.json").open(encoding="utf-8") as handle:
+        return json.load(handle)

@@ -1,0 +1,170 @@
+"""The event JSON of shared/specs/event-json.md: import, export, standings."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+from django.core.management import call_command
+
+from scoring.interchange import EventImportError, export_event, import_event, standings_rows
+from tournaments.models import Tournament
+
+
+@pytest.mark.django_db
+def test_the_spec_example_imports_and_its_standings_follow_the_rules(spec_example):
+    tournament = import_event(spec_example)
+    rows = standings_rows(tournament)
+    # p1 (E) wins 12 from p3: +36/-8/-20/-8 (rule 67a-b); p2 (S) self-draws 8: +48/-16 x3 (rule 67c);
+    # a draw; p4's rule-84a penalty is cancelled by the upheld appeal; p2 was 7 min late: -10 (rule 88a).
+    assert [(r["player"], r["score"], r["table_points"]) for r in rows] == [
+        ("p2", 30, 4.0),
+        ("p1", 20, 2.0),
+        ("p4", -24, 1.0),
+        ("p3", -36, 0.0),
+    ]
+    assert [r["rank"] for r in rows] == [1, 2, 3, 4]
+    assert rows[0]["sessions"] == [{"round": 1, "table_points": 4.0, "score": 30}]
+    assert rows[0]["name"] == "Bruno Costa"
+
+
+@pytest.mark.django_db
+def test_export_then_import_into_an_empty_database_gives_the_same_json(demo_event):
+    first = export_event(demo_event)
+    Tournament.objects.all().delete()
+    from players.models import Player
+
+    Player.objects.all().delete()
+    again = export_event(import_event(copy.deepcopy(first)))
+    assert json.dumps(again, sort_keys=True) == json.dumps(first, sort_keys=True)
+
+
+@pytest.mark.django_db
+def test_a_bad_document_reports_every_problem_with_its_path_and_writes_nothing(spec_example):
+    doc = copy.deepcopy(spec_example)
+    table = doc["rounds"][0]["tables"][0]
+    table["hands"][0]["fan"] = 6
+    table["hands"][1]["winner"] = "p9"
+    table["seats"]["N"] = "p4"
+    table["penalties"][0]["paid_to"] = "everyone"
+    doc["appeals"][0]["penalty"] = 3
+    doc["players"][2]["country"] = "Portugal"
+    with pytest.raises(EventImportError) as error:
+        import_event(doc)
+    problems = "\n".join(error.value.problems)
+    assert "rounds[0].tables[0].hands[0]" in problems and "rule 24" in problems
+    assert "rounds[0].tables[0].hands[1].winner" in problems
+    assert "rounds[0].tables[0].penalties[0].paid_to" in problems
+    assert "appeals[0].penalty" in problems
+    assert "players[2]" in problems
+    assert not Tournament.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_player_seated_twice_in_a_round_is_reported(spec_example):
+    doc = copy.deepcopy(spec_example)
+    doc["rounds"][0]["tables"][0]["seats"]["N"] = "p1"
+    with pytest.raises(EventImportError) as error:
+        import_event(doc)
+    assert any("seated twice" in p for p in error.value.problems)
+
+
+@pytest.mark.django_db
+def test_totals_that_do_not_sum_to_zero_are_reported(spec_example):
+    doc = copy.deepcopy(spec_example)
+    table = doc["rounds"][0]["tables"][0]
+    del table["hands"]
+    table["totals"] = {"p1": 52, "p2": -20, "p3": -12, "p4": -19}
+    with pytest.raises(EventImportError) as error:
+        import_event(doc)
+    assert any("sum to zero" in p for p in error.value.problems)
+
+
+@pytest.mark.django_db
+def test_a_table_may_report_totals_only(spec_example):
+    doc = copy.deepcopy(spec_example)
+    table = doc["rounds"][0]["tables"][0]
+    del table["hands"]
+    table["penalties"] = []
+    table["late"] = []
+    doc["appeals"] = []
+    table["totals"] = {"p1": 52, "p2": -20, "p3": -12, "p4": -20}
+    rows = standings_rows(import_event(doc))
+    assert [(r["player"], r["table_points"]) for r in rows] == [
+        ("p1", 4.0),
+        ("p3", 2.0),
+        ("p2", 0.5),
+        ("p4", 0.5),
+    ]
+
+
+@pytest.mark.django_db
+def test_import_refuses_an_existing_slug_unless_replacing(spec_example):
+    import_event(copy.deepcopy(spec_example))
+    with pytest.raises(EventImportError):
+        import_event(copy.deepcopy(spec_example))
+    doc = copy.deepcopy(spec_example)
+    doc["tournament"]["name"] = "Renamed"
+    assert import_event(doc, replace=True).name == "Renamed"
+    assert Tournament.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_the_import_command_exits_1_and_lists_problems(tmp_path, capsys):
+    path = tmp_path / "bad.json"
+    path.write_text('{"format": "mahjong-event/1", "players": 3}')
+    with pytest.raises(SystemExit) as exit_info:
+        call_command("import_event", str(path))
+    assert exit_info.value.code == 1
+    err = capsys.readouterr().err
+    assert "Nothing was imported" in err
+    assert "tournament: missing" in err
+    assert "players: missing or not a list" in err
+
+
+@pytest.mark.django_db
+def test_the_import_command_reports_broken_json(tmp_path, capsys):
+    path = tmp_path / "broken.json"
+    path.write_text("{not json")
+    with pytest.raises(SystemExit):
+        call_command("import_event", str(path))
+    assert "not valid JSON" in capsys.readouterr().err
+
+
+@pytest.mark.django_db
+def test_standings_command_writes_json_csv_xlsx_and_pdf(demo_event, tmp_path, capsys):
+    call_command("standings", "demo-mcr", "--format", "json")
+    rows = json.loads(capsys.readouterr().out)
+    assert len(rows) == 16
+    assert rows[0]["rank"] == 1
+    assert sum(r["table_points"] for r in rows) == 7 * 4 * 2  # 4 tables x 2 played sessions
+
+    call_command("standings", "demo-mcr", "--format", "csv", "--output", str(tmp_path / "s.csv"))
+    lines = (tmp_path / "s.csv").read_text().splitlines()
+    assert lines[0].startswith("Rank,Player id,Name,Table points,Score")
+    assert len(lines) == 17
+
+    import openpyxl
+
+    call_command("standings", "demo-mcr", "--format", "xlsx", "--output", str(tmp_path / "s.xlsx"))
+    sheet = openpyxl.load_workbook(tmp_path / "s.xlsx").active
+    assert sheet["C1"].value == "Name"
+    assert sheet["C2"].value == rows[0]["name"]
+    assert sheet.max_row == 17
+
+    from pypdf import PdfReader
+
+    call_command("standings", "demo-mcr", "--format", "pdf", "--output", str(tmp_path / "s.pdf"))
+    text = PdfReader(tmp_path / "s.pdf").pages[0].extract_text()
+    assert "standings" in text
+    assert rows[0]["name"].split()[0] in text
+
+
+@pytest.mark.django_db
+def test_export_command_prints_sorted_json(demo_event, capsys):
+    call_command("export_event", "demo-mcr")
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["format"] == "mahjong-event/1"
+    assert len(doc["rounds"]) == 3
+    assert len(doc["rounds"][0]["tables"][0]["hands"]) == 16

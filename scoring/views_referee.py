@@ -1,0 +1,268 @@
+"""Referee pages: pick a table, enter its hands (or totals), penalties, lateness and appeals."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from scoring import services
+from scoring.forms import AppealForm, HandForm, LateForm, PenaltyForm, TotalsForm
+from scoring.models import Appeal, Hand, Penalty
+from scoring.rules.mcr.session import winds_for_hand
+from tournaments.access import event_for, table_of
+from tournaments.errors import ServiceError
+from tournaments.models import WINDS, Role, Table
+
+WIND_NAMES = dict(zip(WINDS, ("East", "South", "West", "North"), strict=True))
+
+
+@login_required
+def index(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = event_for(request, slug, Role.REFEREE)
+    tables = services.tables_with_results(tournament)
+    rounds = []
+    for round_ in tournament.rounds.all():
+        mine = [t for t in tables if t.round_id == round_.pk]
+        rounds.append(
+            {"round": round_, "tables": [{"table": t, "state": services.table_state(t)} for t in mine]}
+        )
+    return render(request, "scoring/referee/index.html", {"tournament": tournament, "rounds": rounds})
+
+
+def _seat_choices(table: Table) -> list[tuple[str, str]]:
+    by_wind = {seat.wind: seat for seat in table.seats.all()}
+    return [
+        (w, f"{by_wind[w].registration.player.name} ({WIND_NAMES[w]} seat)") for w in WINDS if w in by_wind
+    ]
+
+
+def _player_choices(table: Table) -> list[tuple[str, str]]:
+    return [(str(seat.registration.code), seat.registration.player.name) for seat in table.seats.all()]
+
+
+def _table_context(table: Table, **forms: Any) -> dict[str, Any]:
+    tournament = table.round.tournament
+    rows = services.running_scores(table)
+    by_wind = {seat.wind: seat for seat in table.seats.all()}
+    next_index = len(rows)
+    prevalent, winds = winds_for_hand(next_index)
+    for index, row in enumerate(rows):
+        row["position"] = index + 1
+        row["winds"] = winds_for_hand(index)[1]
+    state = services.table_state(table)
+    result = services.session_result(table)
+    seats = [
+        {
+            "start": w,
+            "name": by_wind[w].registration.player.name,
+            "wind_now": winds[w],
+            "total": result.scores[w],
+            "table_points": float(result.table_points[w]),
+        }
+        for w in WINDS
+        if w in by_wind
+    ]
+    limit = tournament.hands_per_session
+    return {
+        "tournament": tournament,
+        "table": table,
+        "seats": seats,
+        "rows": rows,
+        "state": state,
+        "next_number": next_index + 1,
+        "prevalent": WIND_NAMES[prevalent],
+        "can_add": state != "complete" and not any(t.is_current for t in table.totals_versions.all()),
+        "limit": limit,
+        "totals": next((t for t in table.totals_versions.all() if t.is_current), None),
+        "penalties": list(table.penalties.all()),
+        "late": list(table.late_arrivals.all()),
+        "wind_names": WIND_NAMES,
+        **forms,
+    }
+
+
+def _forms(table: Table, data: Any = None, which: str = "") -> dict[str, Any]:
+    seats = _seat_choices(table)
+    players = _player_choices(table)
+    return {
+        "hand_form": HandForm(data if which == "hand" else None, seats=seats),
+        "totals_form": TotalsForm(data if which == "totals" else None, seats=seats),
+        "penalty_form": PenaltyForm(data if which == "penalty" else None, players=players),
+        "late_form": LateForm(data if which == "late" else None, players=players),
+    }
+
+
+def _load_table(request: HttpRequest, slug: str, number: int, table_number: int) -> Table:
+    tournament = event_for(request, slug, Role.REFEREE)
+    table = table_of(tournament, number, table_number)
+    return next(t for t in services.tables_with_results(tournament, table.round) if t.pk == table.pk)
+
+
+@login_required
+def table_page(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+    table_obj = _load_table(request, slug, number, table)
+    which = request.POST.get("form", "") if request.method == "POST" else ""
+    forms = _forms(table_obj, request.POST, which)
+    if request.method == "POST":
+        try:
+            done = _handle_post(request, table_obj, which, forms)
+        except ServiceError as error:
+            target = forms.get(f"{which}_form")
+            if target is not None:
+                target.add_error(None, error.message)
+            else:
+                messages.error(request, error.message)
+            done = False
+        if done:
+            return redirect("referee_table", slug=slug, number=number, table=table)
+        table_obj = _load_table(request, slug, number, table)
+    context = _table_context(table_obj, **forms)
+    context["hand_form"].initial["expected_number"] = context["next_number"]
+    status = 200 if request.method == "GET" or not which else 422
+    return render(request, "scoring/referee/table.html", context, status=status)
+
+
+def _handle_post(request: HttpRequest, table: Table, which: str, forms: dict[str, Any]) -> bool:
+    user = request.user
+    registrations = {seat.registration.code: seat.registration for seat in table.seats.all()}
+    if which == "hand":
+        form = forms["hand_form"]
+        if not form.is_valid():
+            return False
+        data = form.cleaned_data
+        hand = services.record_hand(
+            table,
+            services.HandEntry(
+                winner=data["winner"], discarder=data["discarder"], fan=data["fan"], tiles=data["tiles"]
+            ),
+            acting_user=user,
+            expected_number=data.get("expected_number"),
+        )
+        messages.success(request, f"Hand saved ({services.describe_hand(hand)}).")
+        return True
+    if which == "totals":
+        form = forms["totals_form"]
+        if not form.is_valid():
+            return False
+        services.record_totals(table, {w: form.cleaned_data[w] for w in WINDS}, acting_user=user)
+        messages.success(request, "Session totals saved.")
+        return True
+    if which == "penalty":
+        form = forms["penalty_form"]
+        if not form.is_valid():
+            return False
+        data = form.cleaned_data
+        services.add_penalty(
+            table,
+            registrations[data["player"]],
+            data["points"],
+            paid_to=data["paid_to"],
+            rule=data["rule"],
+            reason=data["reason"],
+            acting_user=user,
+        )
+        messages.success(request, "Penalty recorded.")
+        return True
+    if which == "late":
+        form = forms["late_form"]
+        if not form.is_valid():
+            return False
+        services.record_late(
+            table, registrations[form.cleaned_data["player"]], form.cleaned_data["minutes"], acting_user=user
+        )
+        messages.success(request, "Lateness recorded.")
+        return True
+    if which == "void":
+        services.void_last_hand(table, acting_user=user)
+        messages.success(request, "Last hand deleted (kept in the history).")
+        return True
+    if which in ("finish", "reopen"):
+        services.set_table_finished(table, which == "finish", acting_user=user)
+        messages.success(request, "Table marked complete." if which == "finish" else "Table reopened.")
+        return True
+    messages.error(request, "Unknown action.")
+    return True
+
+
+@login_required
+def correct_hand(request: HttpRequest, slug: str, number: int, table: int, hand: int) -> HttpResponse:
+    table_obj = _load_table(request, slug, number, table)
+    current = get_object_or_404(Hand, table=table_obj, number=hand, is_current=True, voided=False)
+    initial = {
+        "how": "draw" if not current.winner else ("self" if not current.discarder else "discard"),
+        "winner": current.winner,
+        "discarder": current.discarder,
+        "fan": current.fan,
+    }
+    form = HandForm(request.POST or None, initial=initial, seats=_seat_choices(table_obj))
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            services.correct_hand(
+                current,
+                services.HandEntry(
+                    winner=data["winner"], discarder=data["discarder"], fan=data["fan"], tiles=data["tiles"]
+                ),
+                acting_user=request.user,
+            )
+        except ServiceError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(request, "Hand corrected; the earlier version is kept in the history.")
+            return redirect("referee_table", slug=slug, number=number, table=table)
+    history = (
+        Hand.objects.filter(table=table_obj, number=hand).select_related("entered_by").order_by("version")
+    )
+    return render(
+        request,
+        "scoring/referee/correct_hand.html",
+        {
+            "tournament": table_obj.round.tournament,
+            "table": table_obj,
+            "hand": current,
+            "form": form,
+            "history": history,
+        },
+    )
+
+
+@login_required
+def appeal(request: HttpRequest, slug: str, number: int, table: int, penalty: int) -> HttpResponse:
+    table_obj = _load_table(request, slug, number, table)
+    penalty_obj = get_object_or_404(Penalty, table=table_obj, pk=penalty)
+    form = AppealForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.file_appeal(
+                penalty_obj,
+                minutes_after=form.cleaned_data["minutes_after"],
+                statement=form.cleaned_data["statement"],
+                acting_user=request.user,
+            )
+        except ServiceError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(request, "Appeal filed.")
+            return redirect("referee_table", slug=slug, number=number, table=table)
+    return render(
+        request,
+        "scoring/referee/appeal.html",
+        {"tournament": table_obj.round.tournament, "table": table_obj, "penalty": penalty_obj, "form": form},
+    )
+
+
+@login_required
+@require_POST
+def decide_appeal(request: HttpRequest, slug: str, number: int, table: int, appeal: int) -> HttpResponse:
+    table_obj = _load_table(request, slug, number, table)
+    appeal_obj = get_object_or_404(Appeal, penalty__table=table_obj, pk=appeal)
+    try:
+        services.decide_appeal(appeal_obj, request.POST.get("status", ""), acting_user=request.user)
+    except ServiceError as error:
+        messages.error(request, error.message)
+    return redirect("referee_table", slug=slug, number=number, table=table)

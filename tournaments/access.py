@@ -1,0 +1,44 @@
+"""Access helpers: every view gets its event through one of these (404 when absent, 403 when not allowed)."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest
+from django.shortcuts import get_object_or_404
+
+from tournaments.models import EventRole, Role, Round, Table, Tournament
+
+
+def has_role(user: AbstractBaseUser | AnonymousUser, tournament: Tournament, role: str) -> bool:
+    """Organisers may do everything referees may; superusers may do everything."""
+    if not user.is_authenticated:
+        return False
+    if user.is_superuser:
+        return True
+    roles = set(EventRole.objects.filter(tournament=tournament, user=user).values_list("role", flat=True))
+    return role in roles or Role.ORGANISER in roles
+
+
+def public_event(slug: str) -> Tournament:
+    return get_object_or_404(Tournament, slug=slug)
+
+
+def event_for(request: HttpRequest, slug: str, role: str) -> Tournament:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    if not has_role(request.user, tournament, role):
+        raise PermissionDenied("You do not have that role in this event.")
+    return tournament
+
+
+def round_of(tournament: Tournament, number: int) -> Round:
+    return get_object_or_404(Round, tournament=tournament, number=number)
+
+
+def table_of(tournament: Tournament, round_number: int, table_number: int) -> Table:
+    return get_object_or_404(
+        Table.objects.select_related("round__tournament"),
+        round__tournament=tournament,
+        round__number=round_number,
+        number=table_number,
+    )

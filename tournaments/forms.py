@@ -1,0 +1,68 @@
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth import get_user_model
+
+from tournaments.models import RuleSet
+
+
+class EventForm(forms.Form):
+    name = forms.CharField(max_length=200)
+    slug = forms.SlugField(
+        max_length=80, required=False, help_text="Web address; made from the name if empty"
+    )
+    rules = forms.ChoiceField(choices=RuleSet.choices, initial=RuleSet.MCR)
+    start_date = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    end_date = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    num_sessions = forms.IntegerField(label="Sessions", min_value=1, max_value=50, initial=4)
+    hands_per_session = forms.IntegerField(
+        min_value=1,
+        max_value=64,
+        required=False,
+        initial=16,
+        help_text="MCR rule 74: a full game is 16 hands",
+    )
+    session_minutes = forms.IntegerField(
+        label="Time limit per session (minutes)", min_value=10, max_value=600, required=False
+    )
+
+    def clean(self) -> dict:
+        data = super().clean()
+        if not data.get("hands_per_session") and not data.get("session_minutes"):
+            raise forms.ValidationError("Set hands per session, a time limit per session, or both.")
+        return data
+
+
+class PlayerForm(forms.Form):
+    name = forms.CharField(max_length=120)
+    country = forms.CharField(max_length=2, required=False, help_text="Two letters, e.g. PT")
+    ema_id = forms.CharField(label="EMA id", max_length=8, required=False)
+    team = forms.CharField(max_length=120, required=False)
+
+
+class PlayerImportForm(forms.Form):
+    file = forms.FileField(help_text="CSV or XLSX with a header row: name, country, ema_id, team")
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if not upload.name.lower().endswith((".csv", ".xlsx", ".txt")):
+            raise forms.ValidationError("Upload a .csv or .xlsx file.")
+        if upload.size > 2 * 1024 * 1024:
+            raise forms.ValidationError("The file is larger than 2 MB.")
+        return upload
+
+
+class SeatingForm(forms.Form):
+    seed = forms.IntegerField(min_value=0, max_value=10**9, initial=0, required=False)
+
+
+class StaffForm(forms.Form):
+    username = forms.CharField(max_length=150)
+    role = forms.ChoiceField(choices=[("referee", "Referee"), ("organiser", "Organiser")])
+
+    def clean_username(self) -> object:
+        username = self.cleaned_data["username"]
+        user = get_user_model().objects.filter(username=username).first()
+        if user is None:
+            raise forms.ValidationError(f"No account named {username!r}.")
+        return user

@@ -1,0 +1,34 @@
+"""django-tables2 tables for the public pages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import django_tables2 as tables
+
+
+def _points(value: Any) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+class StandingsTable(tables.Table):
+    rank = tables.Column(verbose_name="#", attrs={"td": {"class": "num"}})
+    name = tables.Column(verbose_name="Player")
+    country = tables.Column(verbose_name="", orderable=False)
+    table_points = tables.Column(verbose_name="Table pts", attrs={"td": {"class": "num"}})
+    score = tables.Column(verbose_name="Score", attrs={"td": {"class": "num"}})
+
+    class Meta:
+        attrs = {"class": "standings"}
+        order_by = "rank"
+        template_name = "django_tables2/table.html"
+
+    def render_table_points(self, value: Any) -> str:
+        return _points(value)
+
+
+class ScoreStandingsTable(StandingsTable):
+    """Rule sets ranked by score alone (NMJL tournament points, classical totals)."""
+
+    class Meta(StandingsTable.Meta):
+        exclude = ("table_points",)

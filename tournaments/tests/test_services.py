@@ -1,0 +1,129 @@
+"""Event set-up through the services: players, import, check-in, seating."""
+
+from __future__ import annotations
+
+import io
+from itertools import combinations
+
+import pytest
+
+from tournaments import services
+from tournaments.errors import ServiceError
+from tournaments.models import Registration
+
+
+def test_the_creator_of_an_event_becomes_its_organiser(organiser):
+    tournament = services.create_tournament(services.EventDetails(name="Club Night"), acting_user=organiser)
+    assert tournament.slug == "club-night"
+    assert tournament.rounds.count() == 4
+    assert tournament.roles.get().user == organiser
+
+
+def test_an_event_needs_hands_or_a_time_limit(organiser):
+    with pytest.raises(ServiceError) as error:
+        services.create_tournament(
+            services.EventDetails(name="X", hands_per_session=None, session_minutes=None),
+            acting_user=organiser,
+        )
+    assert error.value.code == "session_length"
+
+
+def test_a_csv_import_registers_everyone(event, organiser):
+    content = b"name,country,ema_id,team\nZoe Park,KR,12345678,Seoul\nYan Li,CN,,\n"
+    report = services.import_players(event, content, "players.csv", acting_user=organiser)
+    assert report.errors == []
+    assert [r.player.name for r in report.created] == ["Zoe Park", "Yan Li"]
+    assert report.created[0].player.ema_id == "12345678"
+
+
+def test_a_csv_with_bad_rows_imports_nothing_and_names_each_row(event, organiser):
+    before = Registration.objects.count()
+    content = b"name,country,ema_id\nGood Player,PT,\n,PT,\nBad Country,Portugal,\nBad Ema,PT,12ab\nAna,PT,\n"
+    report = services.import_players(event, content, "players.csv", acting_user=organiser)
+    assert report.created == []
+    assert report.errors == [
+        "Row 3: name is missing.",
+        "Row 4: country 'Portugal' is not a two-letter code such as PT.",
+        "Row 5: EMA id '12ab' is not 8 digits.",
+        "Row 6: Ana appears twice (or is already registered).",
+    ]
+    assert Registration.objects.count() == before
+
+
+def test_an_xlsx_list_imports_like_a_csv(event, organiser):
+    import openpyxl
+
+    workbook = openpyxl.Workbook()
+    workbook.active.append(["Name", "Country", "EMA ID", "Team"])
+    workbook.active.append(["Xu Ming", "CN", None, "Beijing"])
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    report = services.import_players(event, buffer.getvalue(), "list.xlsx", acting_user=organiser)
+    assert [r.team for r in report.created] == ["Beijing"]
+
+
+def test_a_file_that_is_not_a_workbook_gets_a_clear_message(event, organiser):
+    with pytest.raises(ServiceError) as error:
+        services.import_players(event, b"not a zip", "list.xlsx", acting_user=organiser)
+    assert error.value.code == "bad_file"
+
+
+def test_seating_puts_every_checked_in_player_at_one_table(event, organiser):
+    round_ = event.rounds.get(number=2)
+    tables = services.generate_seating(round_, acting_user=organiser)
+    seated = [seat.registration_id for table in tables for seat in table.seats.all()]
+    assert len(tables) == 2
+    assert sorted(seated) == sorted(event.registrations.values_list("id", flat=True))
+
+
+def test_the_second_session_avoids_first_session_opponents_when_it_can(organiser):
+    tournament = services.create_tournament(
+        services.EventDetails(name="Sixteen", num_sessions=2), acting_user=organiser
+    )
+    for n in range(16):
+        services.register_player(tournament, services.PlayerRow(name=f"Player {n}"), acting_user=organiser)
+    rounds = list(tournament.rounds.order_by("number"))
+    meetings = set()
+    repeats = 0
+    for round_ in rounds:
+        for table in services.generate_seating(round_, acting_user=organiser):
+            ids = sorted(table.seats.values_list("registration_id", flat=True))
+            for pair in combinations(ids, 2):
+                repeats += pair in meetings
+                meetings.add(pair)
+    assert repeats == 0
+
+
+def test_seating_refuses_a_number_of_players_not_divisible_by_four(event, organiser):
+    services.register_player(event, services.PlayerRow(name="Ninth"), acting_user=organiser)
+    with pytest.raises(ServiceError) as error:
+        services.generate_seating(event.rounds.get(number=2), acting_user=organiser)
+    assert error.value.code == "not_multiple_of_four"
+    assert "9 players" in error.value.message
+
+
+def test_checked_in_players_are_the_ones_seated(event, organiser):
+    registrations = list(event.registrations.order_by("id"))
+    for registration in registrations[:4]:
+        services.set_checked_in(registration, True, acting_user=organiser)
+    tables = services.generate_seating(event.rounds.get(number=2), acting_user=organiser)
+    assert len(tables) == 1
+
+
+def test_a_session_with_results_cannot_be_reseated(event, organiser, referee):
+    from scoring.services import HandEntry, record_hand
+
+    round_ = event.rounds.get(number=1)
+    record_hand(round_.tables.first(), HandEntry(winner=None), acting_user=referee)
+    with pytest.raises(ServiceError) as error:
+        services.generate_seating(round_, acting_user=organiser)
+    assert error.value.code == "round_has_results"
+
+
+def test_a_player_cannot_be_registered_twice_by_ema_id(event, organiser):
+    services.register_player(event, services.PlayerRow(name="Kim", ema_id="10000001"), acting_user=organiser)
+    with pytest.raises(ServiceError) as error:
+        services.register_player(
+            event, services.PlayerRow(name="Kim L.", ema_id="10000001"), acting_user=organiser
+        )
+    assert error.value.code == "already_registered"

@@ -1,0 +1,203 @@
+"""Organiser pages: create events, register and check in players, seat sessions, watch the tables."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from scoring.services import table_state, tables_with_results
+from tournaments import services
+from tournaments.access import event_for, round_of, table_of
+from tournaments.errors import ServiceError
+from tournaments.forms import EventForm, PlayerForm, PlayerImportForm, SeatingForm, StaffForm
+from tournaments.models import EventRole, Registration, Role, Tournament
+
+
+@login_required
+def dashboard(request: HttpRequest) -> HttpResponse:
+    if request.user.is_superuser:
+        events = Tournament.objects.all()
+    else:
+        events = Tournament.objects.filter(roles__user=request.user).distinct()
+    return render(request, "tournaments/organiser/dashboard.html", {"tournaments": events})
+
+
+@login_required
+def create_event(request: HttpRequest) -> HttpResponse:
+    form = EventForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            tournament = services.create_tournament(
+                services.EventDetails(
+                    name=data["name"],
+                    slug=data["slug"],
+                    rules=data["rules"],
+                    start_date=data["start_date"],
+                    end_date=data["end_date"],
+                    num_sessions=data["num_sessions"],
+                    hands_per_session=data["hands_per_session"],
+                    session_minutes=data["session_minutes"],
+                ),
+                acting_user=request.user,
+            )
+        except ServiceError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(request, f"Created {tournament.name}.")
+            return redirect("manage_event", slug=tournament.slug)
+    return render(request, "tournaments/organiser/create_event.html", {"form": form})
+
+
+def _sessions_overview(tournament: Tournament) -> list[dict]:
+    tables = tables_with_results(tournament)
+    sessions = []
+    for round_ in tournament.rounds.all():
+        mine = [t for t in tables if t.round_id == round_.pk]
+        states = [table_state(t) for t in mine]
+        sessions.append(
+            {
+                "round": round_,
+                "tables": len(mine),
+                "complete": states.count("complete"),
+                "in_play": states.count("in play"),
+                "not_started": states.count("not started"),
+            }
+        )
+    return sessions
+
+
+@login_required
+def event_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = event_for(request, slug, Role.ORGANISER)
+    staff_form = StaffForm(request.POST or None)
+    if request.method == "POST" and staff_form.is_valid():
+        services.grant_role(
+            tournament,
+            staff_form.cleaned_data["username"],
+            staff_form.cleaned_data["role"],
+            acting_user=request.user,
+        )
+        messages.success(request, "Role granted.")
+        return redirect("manage_event", slug=slug)
+    registrations = tournament.registrations.all()
+    return render(
+        request,
+        "tournaments/organiser/event.html",
+        {
+            "tournament": tournament,
+            "sessions": _sessions_overview(tournament),
+            "registered": registrations.count(),
+            "checked_in": registrations.filter(checked_in=True).count(),
+            "staff": EventRole.objects.filter(tournament=tournament).select_related("user"),
+            "staff_form": staff_form,
+            "audit": tournament.audit_entries.select_related("actor")[:15],
+        },
+    )
+
+
+@login_required
+def players(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = event_for(request, slug, Role.ORGANISER)
+    form = PlayerForm(request.POST if "add" in request.POST else None)
+    import_form = PlayerImportForm(
+        request.POST if "import" in request.POST else None,
+        request.FILES if "import" in request.POST else None,
+    )
+    import_errors: list[str] = []
+    if request.method == "POST" and "add" in request.POST and form.is_valid():
+        try:
+            registration = services.register_player(
+                tournament, services.PlayerRow(**form.cleaned_data), acting_user=request.user
+            )
+        except ServiceError as error:
+            form.add_error(None, error.message[0].upper() + error.message[1:] + ".")
+        else:
+            messages.success(request, f"Registered {registration.player.name} as {registration.code}.")
+            return redirect("manage_players", slug=slug)
+    if request.method == "POST" and "import" in request.POST and import_form.is_valid():
+        upload = import_form.cleaned_data["file"]
+        try:
+            report = services.import_players(tournament, upload.read(), upload.name, acting_user=request.user)
+        except ServiceError as error:
+            import_errors = [error.message]
+        else:
+            if report.errors:
+                import_errors = report.errors
+            else:
+                messages.success(request, f"Imported {len(report.created)} players.")
+                return redirect("manage_players", slug=slug)
+    registrations = tournament.registrations.select_related("player").order_by("player__name")
+    return render(
+        request,
+        "tournaments/organiser/players.html",
+        {
+            "tournament": tournament,
+            "registrations": registrations,
+            "form": form,
+            "import_form": import_form,
+            "import_errors": import_errors,
+        },
+    )
+
+
+@login_required
+@require_POST
+def check_in(request: HttpRequest, slug: str, code: str) -> HttpResponse:
+    tournament = event_for(request, slug, Role.ORGANISER)
+    registration = get_object_or_404(Registration, tournament=tournament, code=code)
+    services.set_checked_in(registration, request.POST.get("checked_in") == "1", acting_user=request.user)
+    if request.htmx:
+        return render(
+            request, "tournaments/organiser/_check_in.html", {"tournament": tournament, "r": registration}
+        )
+    return redirect("manage_players", slug=slug)
+
+
+@login_required
+def session(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    tournament = event_for(request, slug, Role.ORGANISER)
+    round_ = round_of(tournament, number)
+    form = SeatingForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            tables = services.generate_seating(
+                round_, acting_user=request.user, seed=form.cleaned_data["seed"] or 0
+            )
+        except ServiceError as error:
+            messages.error(request, error.message)
+        else:
+            messages.success(request, f"Session {number} seated at {len(tables)} tables.")
+        return redirect("manage_session", slug=slug, number=number)
+    tables = tables_with_results(tournament, round_)
+    return render(
+        request,
+        "tournaments/organiser/session.html",
+        {
+            "tournament": tournament,
+            "round": round_,
+            "form": form,
+            "tables": [
+                {"table": t, "state": table_state(t), "seats": sorted(t.seats.all(), key=_wind_order)}
+                for t in tables
+            ],
+            "has_results": services.round_has_results(round_),
+        },
+    )
+
+
+def _wind_order(seat) -> int:
+    return "ESWN".index(seat.wind)
+
+
+@login_required
+@require_POST
+def totals_only(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+    tournament = event_for(request, slug, Role.ORGANISER)
+    services.set_totals_only(
+        table_of(tournament, number, table), request.POST.get("allowed") == "1", acting_user=request.user
+    )
+    return redirect("manage_session", slug=slug, number=number)

@@ -1,0 +1,112 @@
+"""Pages anyone can read: events, seating, results per table and standings (phone-friendly)."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django_tables2 import RequestConfig
+
+from scoring.exports import STANDINGS_EXPORTS
+from scoring.interchange import standings_rows
+from scoring.services import running_scores, session_result, table_state, tables_with_results
+from tournaments.access import has_role, public_event, round_of
+from tournaments.models import WINDS, Role, Tournament
+from tournaments.tables import ScoreStandingsTable, StandingsTable
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "tournaments/home.html", {"tournaments": Tournament.objects.all()})
+
+
+def event(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = public_event(slug)
+    rounds = list(tournament.rounds.all())
+    return render(
+        request,
+        "tournaments/event.html",
+        {
+            "tournament": tournament,
+            "rounds": rounds,
+            "players": tournament.registrations.count(),
+            "is_organiser": has_role(request.user, tournament, Role.ORGANISER),
+            "is_referee": has_role(request.user, tournament, Role.REFEREE),
+        },
+    )
+
+
+def seat_rows(table) -> list[dict]:
+    by_wind = {seat.wind: seat for seat in table.seats.all()}
+    return [{"wind": w, "seat": by_wind[w]} for w in WINDS if w in by_wind]
+
+
+def seating(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    tournament = public_event(slug)
+    round_ = round_of(tournament, number)
+    tables = tables_with_results(tournament, round_)
+    by_player = sorted(
+        (
+            {"name": s.registration.player.name, "table": t.number, "wind": s.get_wind_display()}
+            for t in tables
+            for s in t.seats.all()
+        ),
+        key=lambda item: item["name"].lower(),
+    )
+    return render(
+        request,
+        "tournaments/seating.html",
+        {
+            "tournament": tournament,
+            "round": round_,
+            "rounds": tournament.rounds.all(),
+            "tables": [{"table": t, "seats": seat_rows(t)} for t in tables],
+            "by_player": by_player,
+        },
+    )
+
+
+def results(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    tournament = public_event(slug)
+    round_ = round_of(tournament, number)
+    cards = []
+    for table in tables_with_results(tournament, round_):
+        state = table_state(table)
+        result = session_result(table) if state != "not started" else None
+        seats = seat_rows(table)
+        for row in seats:
+            if result is not None:
+                row["score"] = result.scores[row["wind"]]
+                row["table_points"] = float(result.table_points[row["wind"]])
+        cards.append({"table": table, "state": state, "seats": seats, "hands": running_scores(table)})
+    return render(
+        request,
+        "tournaments/results.html",
+        {"tournament": tournament, "round": round_, "rounds": tournament.rounds.all(), "cards": cards},
+    )
+
+
+def standings(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = public_event(slug)
+    rows = standings_rows(tournament)
+    countries = {r.code: r.player.country for r in tournament.registrations.select_related("player")}
+    for row in rows:
+        row["country"] = countries.get(row["player"], "")
+    table_class = StandingsTable if tournament.uses_table_points else ScoreStandingsTable
+    table = table_class(rows)
+    RequestConfig(request, paginate=False).configure(table)
+    template = "tournaments/_standings_table.html" if request.htmx else "tournaments/standings.html"
+    return render(
+        request,
+        template,
+        {"tournament": tournament, "table": table, "formats": list(STANDINGS_EXPORTS)},
+    )
+
+
+def standings_download(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
+    tournament = public_event(slug)
+    export = STANDINGS_EXPORTS.get(fmt)
+    if export is None:
+        raise Http404("Unknown format")
+    filename, content_type, content = export(tournament).render()
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
