@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -153,3 +154,18 @@ def test_zeroes_are_white_dragons_without_a_suit_rule_37():
     data = card_data(pattern="FF 2027 2222 7777", colours="- g r r")
     hand = load_card(data).hand("t-1")
     assert all(variant.groups[1][1] == WHITE for variant in hand.variants)
+
+
+def test_the_example_card_in_the_format_document_loads():
+    doc = Path(__file__).resolve().parents[4] / "docs" / "nmjl-card-format.md"
+    text = doc.read_text(encoding="utf-8")
+    example = text.split("```json", 1)[1].split("```", 1)[0]
+    card = load_card(example)
+    assert [hand.id for hand in card.hands] == ["2468-1", "sp-1"]
+    assert card.hand("sp-1").singles_and_pairs is True
+
+
+def test_a_lone_colour_dragon_may_be_any_dragon_rule_36():
+    card = load_sample_cards()["sample-2027"]
+    dragons = {variant.groups[-1][0] for variant in card.hand("wind-3").variants}
+    assert dragons == {RED, WHITE, GREEN}
