@@ -14,7 +14,7 @@ def _points(value: Any) -> str:
 class StandingsTable(tables.Table):
     rank = tables.Column(verbose_name="#", attrs={"td": {"class": "num"}})
     name = tables.Column(verbose_name="Player")
-    country = tables.Column(verbose_name="", orderable=False)
+    country = tables.Column(verbose_name="", orderable=False, default="")
     table_points = tables.Column(verbose_name="Table pts", attrs={"td": {"class": "num"}})
     score = tables.Column(verbose_name="Score", attrs={"td": {"class": "num"}})
 

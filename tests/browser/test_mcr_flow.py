@@ -1,0 +1,102 @@
+"""Organiser seats a session, a referee enters it, everyone sees the standings: in real Chromium."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def unseated_event():
+    from tournaments import services
+    from tournaments.models import Role
+
+    users = get_user_model().objects
+    organiser = users.create_user("olga", password="pw-olga-123")
+    referee = users.create_user("rick", password="pw-rick-123")
+    tournament = services.create_tournament(
+        services.EventDetails(name="Browser Open", slug="browser-open", num_sessions=2, hands_per_session=4),
+        acting_user=organiser,
+    )
+    services.grant_role(tournament, referee, Role.REFEREE, acting_user=organiser)
+    for name in ["Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hu"]:
+        services.register_player(tournament, services.PlayerRow(name=name), acting_user=organiser)
+    return tournament
+
+
+def log_in(page, base: str, username: str, password: str) -> None:
+    page.goto(f"{base}/accounts/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", password)
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{base}/**")
+
+
+def test_organiser_seats_referee_enters_and_the_public_sees_standings(
+    page, phone, live_server, unseated_event
+):
+    base = live_server.url
+    log_in(page, base, "olga", "pw-olga-123")
+    page.goto(f"{base}/manage/browser-open/sessions/1/")
+    page.click("text=Generate seating")
+    page.wait_for_selector("text=Session 1 seated at 2 tables")
+    assert page.locator(".card h3").count() == 2
+
+    page.click("text=Log out")
+    log_in(page, base, "rick", "pw-rick-123")
+    page.goto(f"{base}/referee/browser-open/")
+    page.click("text=Table 1")
+    names = {}
+    for wind in "ESWN":
+        names[wind] = (
+            page.locator("table.scoreboard tbody tr")
+            .nth("ESWN".index(wind))
+            .locator("td")
+            .nth(1)
+            .inner_text()
+        )
+
+    # Hand 1: East wins 16 from West. Hand 2: South self-draws 8. Hand 3: draw. Hand 4: East wins 8 from North.
+    hands = [
+        ("discard", "E", "W", "16"),
+        ("self", "S", None, "8"),
+        ("draw", None, None, None),
+        ("discard", "E", "N", "8"),
+    ]
+    for how, winner, discarder, fan in hands:
+        page.check(f"input[name=how][value={how}]")
+        if winner:
+            page.select_option("select[name=winner]", winner)
+        if discarder:
+            page.select_option("select[name=discarder]", discarder)
+        if fan:
+            page.fill("input[name=fan]", fan)
+        page.click("text=Save hand")
+        page.wait_for_selector("text=Hand saved")
+
+    # A fan below 8 would have been refused; the table is now complete after four hands.
+    assert page.locator(".state.complete").first.is_visible()
+    # E: +40 -16 +32 = 56; S: -8 +48 -8 = 32; W: -24 -16 -8 = -48; N: -8 -16 -16 = -40
+    assert page.locator('td[data-seat="E"]').inner_text() == "56"
+    assert page.locator('td[data-seat="W"]').inner_text() == "-48"
+
+    phone.goto(f"{base}/e/browser-open/standings/")
+    first_row = phone.locator("table.standings tbody tr").first
+    assert names["E"] in first_row.inner_text()
+    assert "4" in first_row.inner_text()
+    phone.screenshot(path=str(_artifact("standings-phone.png")), full_page=True)
+
+    phone.goto(f"{base}/e/browser-open/seating/1/")
+    phone.fill("#find", names["S"][:3])
+    visible = phone.locator("#by-player tbody tr:visible")
+    assert names["S"] in visible.first.inner_text()
+
+
+def _artifact(name: str):
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parents[2] / "test-artifacts"
+    folder.mkdir(exist_ok=True)
+    return folder / name

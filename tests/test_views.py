@@ -1,0 +1,211 @@
+"""Every page answers for the roles that may see it, refuses the others, and never answers 500."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from scoring.models import Hand
+
+pytestmark = pytest.mark.django_db
+
+
+def public_urls(slug: str) -> list[str]:
+    return [
+        reverse("home"),
+        reverse("event", args=[slug]),
+        reverse("seating", args=[slug, 1]),
+        reverse("results", args=[slug, 1]),
+        reverse("standings", args=[slug]),
+        reverse("standings", args=[slug]) + "?sort=-score",
+        reverse("standings_download", args=[slug, "csv"]),
+        reverse("standings_download", args=[slug, "xlsx"]),
+        reverse("standings_download", args=[slug, "pdf"]),
+    ]
+
+
+def organiser_urls(slug: str) -> list[str]:
+    return [
+        reverse("manage_dashboard"),
+        reverse("manage_event", args=[slug]),
+        reverse("manage_players", args=[slug]),
+        reverse("manage_session", args=[slug, 1]),
+    ]
+
+
+def referee_urls(slug: str) -> list[str]:
+    return [reverse("referee_index", args=[slug]), reverse("referee_table", args=[slug, 1, 1])]
+
+
+def test_public_pages_answer_anyone(client, demo_event):
+    for url in public_urls(demo_event.slug):
+        assert client.get(url).status_code == 200, url
+
+
+def test_public_seating_lists_every_player_with_table_and_seat(client, demo_event):
+    page = client.get(reverse("seating", args=[demo_event.slug, 1])).content.decode()
+    for registration in demo_event.registrations.select_related("player"):
+        assert registration.player.name.replace("'", "&#x27;") in page
+
+
+def test_standings_page_shows_the_leader_first(client, demo_event):
+    from scoring.interchange import standings_rows
+
+    leader = standings_rows(demo_event)[0]["name"]
+    page = client.get(reverse("standings", args=[demo_event.slug])).content.decode()
+    assert page.index(leader) < page.index(standings_rows(demo_event)[-1]["name"].replace("'", "&#x27;"))
+
+
+def test_htmx_polling_gets_only_the_standings_table(client, demo_event):
+    response = client.get(reverse("standings", args=[demo_event.slug]), headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    assert b"<html" not in response.content
+    assert b"<table" in response.content
+
+
+def test_organiser_and_referee_pages_need_a_login(client, event):
+    for url in organiser_urls(event.slug) + referee_urls(event.slug):
+        response = client.get(url)
+        assert response.status_code == 302 and "/accounts/login/" in response["Location"], url
+
+
+def test_organiser_pages_answer_the_organiser(client, event, organiser):
+    client.force_login(organiser)
+    for url in organiser_urls(event.slug) + referee_urls(event.slug):
+        assert client.get(url).status_code == 200, url
+
+
+def test_referee_pages_answer_the_referee_but_organiser_pages_do_not(client, event, referee):
+    client.force_login(referee)
+    for url in referee_urls(event.slug):
+        assert client.get(url).status_code == 200, url
+    for url in organiser_urls(event.slug)[1:]:
+        assert client.get(url).status_code == 403, url
+
+
+def test_a_stranger_gets_403_on_an_events_staff_pages(client, event, stranger):
+    client.force_login(stranger)
+    for url in organiser_urls(event.slug)[1:] + referee_urls(event.slug):
+        assert client.get(url).status_code == 403, url
+
+
+def test_unknown_events_sessions_and_tables_are_404(client, event, organiser):
+    client.force_login(organiser)
+    for url in [
+        reverse("event", args=["nope"]),
+        reverse("seating", args=[event.slug, 99]),
+        reverse("referee_table", args=[event.slug, 1, 99]),
+        reverse("standings_download", args=[event.slug, "doc"]),
+    ]:
+        assert client.get(url).status_code == 404, url
+
+
+def test_the_referee_enters_a_hand_and_sees_the_running_score(client, table, referee):
+    client.force_login(referee)
+    url = reverse("referee_table", args=[table.round.tournament.slug, 1, 1])
+    response = client.post(
+        url,
+        {
+            "form": "hand",
+            "how": "discard",
+            "winner": "E",
+            "discarder": "W",
+            "fan": "12",
+            "expected_number": "1",
+        },
+    )
+    assert response.status_code == 302
+    page = client.get(url).content.decode()
+    assert 'data-seat="E">36<' in page
+    assert 'data-seat="W">-20<' in page
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"how": "discard", "winner": "E", "discarder": "W", "fan": "7"}, "at least 8 fan points"),
+        ({"how": "discard", "winner": "E", "discarder": "E", "fan": "8"}, "cannot also be the discarder"),
+        ({"how": "discard", "winner": "E", "fan": "8"}, "Choose who discarded"),
+        ({"how": "self", "fan": "8"}, "Choose the winner"),
+        ({"how": "self", "winner": "E", "fan": "lots"}, "Enter a whole number"),
+        ({"how": "self", "winner": "Z", "fan": "8"}, "Select a valid choice"),
+        ({"how": "self", "winner": "E", "fan": "8", "tiles": "{broken"}, "tiles could not be read"),
+    ],
+)
+def test_bad_hands_get_a_clear_message_and_nothing_is_saved(client, table, referee, data, message):
+    client.force_login(referee)
+    url = reverse("referee_table", args=[table.round.tournament.slug, 1, 1])
+    response = client.post(url, {"form": "hand", **data})
+    assert response.status_code == 422
+    assert message in response.content.decode()
+    assert not Hand.objects.exists()
+
+
+def test_a_double_submitted_hand_is_saved_once(client, table, referee):
+    client.force_login(referee)
+    url = reverse("referee_table", args=[table.round.tournament.slug, 1, 1])
+    data = {"form": "hand", "how": "self", "winner": "N", "fan": "8", "expected_number": "1"}
+    client.post(url, data)
+    response = client.post(url, data)
+    assert response.status_code == 422
+    assert "already entered" in response.content.decode()
+    assert Hand.objects.count() == 1
+
+
+def test_the_organiser_creates_an_event_and_registers_a_player(client, organiser):
+    client.force_login(organiser)
+    response = client.post(
+        reverse("manage_create_event"),
+        {"name": "Autumn Cup", "slug": "", "rules": "mcr", "num_sessions": "3", "hands_per_session": "16"},
+    )
+    assert response.status_code == 302
+    response = client.post(
+        reverse("manage_players", args=["autumn-cup"]), {"add": "1", "name": "Mei", "country": "cn"}
+    )
+    assert response.status_code == 302
+    page = client.get(reverse("manage_players", args=["autumn-cup"])).content.decode()
+    assert "Mei" in page and "CN" in page
+
+
+def test_an_event_form_without_hands_or_time_limit_is_refused(client, organiser):
+    client.force_login(organiser)
+    response = client.post(reverse("manage_create_event"), {"name": "X", "rules": "mcr", "num_sessions": "3"})
+    assert response.status_code == 200
+    assert "Set hands per session" in response.content.decode()
+
+
+def test_a_bad_player_list_shows_each_bad_row(client, event, organiser):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    client.force_login(organiser)
+    upload = SimpleUploadedFile(
+        "list.csv", b"name,country\nOk Person,PT\nBad,Portugal\n", content_type="text/csv"
+    )
+    response = client.post(reverse("manage_players", args=[event.slug]), {"import": "1", "file": upload})
+    page = response.content.decode()
+    assert "Nothing was imported" in page
+    assert "Row 3: country" in page
+    assert not event.registrations.filter(player__name="Ok Person").exists()
+
+
+def test_checking_in_by_htmx_returns_the_button_only(client, event, organiser):
+    client.force_login(organiser)
+    registration = event.registrations.first()
+    response = client.post(
+        reverse("manage_check_in", args=[event.slug, registration.code]),
+        {"checked_in": "1"},
+        headers={"HX-Request": "true"},
+    )
+    assert response.status_code == 200
+    assert b"<html" not in response.content
+    registration.refresh_from_db()
+    assert registration.checked_in
+
+
+def test_seating_with_a_wrong_player_count_shows_the_reason(client, event, organiser):
+    from tournaments.services import PlayerRow, register_player
+
+    register_player(event, PlayerRow(name="Ninth"), acting_user=organiser)
+    client.force_login(organiser)
+    response = client.post(reverse("manage_session", args=[event.slug, 2]), {"seed": "1"}, follow=True)
+    assert "9 players cannot sit at tables of four" in response.content.decode()
