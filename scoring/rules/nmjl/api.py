@@ -13,6 +13,7 @@ from typing import Any
 
 from scoring.rules.errors import HandInputError
 from scoring.rules.nmjl.card import Card, CardHand, load_sample_cards
+from scoring.rules.nmjl.matcher import Match, check_hand, close_hands, match_hand
 from scoring.rules.nmjl.outcome import DeathChallenge, FalseMahjong, Outcome
 from scoring.rules.nmjl.payments import payments
 from scoring.rules.nmjl.tournament import TournamentScheme, tournament_points
@@ -35,6 +36,8 @@ FIELDS = frozenset(
         "events",
         "scheme",
         "late",
+        "tiles",
+        "exposures",
     }
 )
 EVENT_FIELDS = {
@@ -80,6 +83,33 @@ def _card_hand(data: Mapping[str, Any], cards: Mapping[str, Card]) -> tuple[Card
     if not isinstance(hand_id, str):
         raise HandInputError(f"field 'hand' must be a hand id, not {hand_id!r}", code="bad_field")
     return card, card.hand(hand_id)
+
+
+def _hand_from_tiles(
+    data: Mapping[str, Any], card: Card | None, hand: CardHand | None
+) -> tuple[CardHand, Match]:
+    """Optional ``tiles`` (all 14) and ``exposures`` of the winner: check them against the card (rules 23, 81)
+    and find the hand when none is named (the winner names hers, rule 66d: the highest value is taken)."""
+    if card is None:
+        raise HandInputError("fields 'tiles' and 'exposures' need 'card' (the card id)", code="missing_field")
+    if "tiles" not in data:
+        raise HandInputError(
+            "field 'exposures' needs 'tiles' (all 14 tiles of the hand)", code="missing_field"
+        )
+    if data.get("won_by") not in ("discard", "self_pick"):
+        raise HandInputError("fields 'tiles' and 'exposures' describe a winning hand", code="bad_field")
+    tiles, exposures = data["tiles"], data.get("exposures", [])
+    if hand is not None:
+        return hand, check_hand(card, hand.id, tiles, exposures)
+    matches = match_hand(card, tiles, exposures)
+    if not matches:
+        misses = close_hands(card, tiles, exposures)
+        hint = f"; closest is {misses[0].hand_id}: {'; '.join(misses[0].reasons)}" if misses else ""
+        raise HandInputError(
+            f"the tiles make no hand on card {card.id!r} (rule 23){hint}", code="hand_not_made"
+        )
+    best = max(matches, key=lambda match: (match.value, not match.singles_and_pairs))
+    return card.hand(best.hand_id), best
 
 
 def _value(data: Mapping[str, Any], card: Card | None, hand: CardHand | None) -> int | None:
@@ -165,6 +195,21 @@ def parse_outcome(data: Any, *, cards: Mapping[str, Card] | None = None) -> tupl
             f"field 'mode' must be 'payments' or 'tournament', not {mode!r}", code="bad_field"
         )
     card, hand = _card_hand(data, _sample_cards() if cards is None else cards)
+    jokerless = _bool(data, "jokerless")
+    exposures = data.get("winner_exposures")
+    if "tiles" in data or "exposures" in data:
+        hand, match = _hand_from_tiles(data, card, hand)
+        if "jokerless" in data and jokerless != match.jokerless:
+            raise HandInputError(
+                f"jokerless is {jokerless} but the tiles say {match.jokerless}", code="bad_field"
+            )
+        jokerless = match.jokerless
+        shown = len(data.get("exposures", []))
+        if exposures is not None and exposures != shown:
+            raise HandInputError(
+                f"winner_exposures is {exposures!r} but {shown} exposures are given", code="bad_field"
+            )
+        exposures = shown
     value = _value(data, card, hand)
     singles_and_pairs = _bool(data, "singles_and_pairs", hand.singles_and_pairs if hand else False)
     if hand is not None and singles_and_pairs != hand.singles_and_pairs:
@@ -172,7 +217,6 @@ def parse_outcome(data: Any, *, cards: Mapping[str, Card] | None = None) -> tupl
             f"singles_and_pairs is {singles_and_pairs} but hand {hand.id!r} says {hand.singles_and_pairs}",
             code="bad_field",
         )
-    exposures = data.get("winner_exposures")
     if hand is not None and hand.concealed:
         if exposures not in (None, 0):
             raise HandInputError(
@@ -202,7 +246,7 @@ def parse_outcome(data: Any, *, cards: Mapping[str, Card] | None = None) -> tupl
         value=value,
         winner=data.get("winner"),
         discarder=discarder,
-        jokerless=_bool(data, "jokerless"),
+        jokerless=jokerless,
         singles_and_pairs=singles_and_pairs,
         winner_exposures=exposures,
         dead=_seats(data, "dead"),

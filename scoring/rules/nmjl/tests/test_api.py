@@ -217,3 +217,61 @@ def test_any_input_gives_points_or_a_clear_error_never_a_crash(data):
         assert exc.message
     else:
         assert set(result["points"]) == {"E", "S", "W", "N"}
+
+
+QUINT_TILES = ["F", "F", "J", "J", "4z", "4z", "4z", "4z", "J", "5m", "5m", "5m", "5m", "J"]
+
+
+def test_the_winners_tiles_give_the_hand_value_and_jokers_rules_23_71_73():
+    data = request(
+        value=None, card="sample-2027", lowest_value=None, tiles=QUINT_TILES, winner_exposures=None
+    )
+    assert score_request(data) == {"points": {"E": 180, "S": -90, "W": -70, "N": -20}}
+    natural = ["2s"] * 3 + ["4s"] * 3 + ["6s"] * 4 + ["8s"] * 4
+    data = request(
+        value=None,
+        card="sample-2027",
+        tiles=natural,
+        exposures=[["8s"] * 4],
+        winner_exposures=None,
+        jokerless=None,
+    )
+    assert score_request(dict(data, mode="tournament")) == {"points": {"E": 45, "S": 0, "W": 0, "N": 0}}
+    assert score_request(data)["points"]["S"] == -100
+
+
+def test_the_winners_tiles_count_the_exposures_for_the_discard_penalty_line_1566():
+    natural = ["2s"] * 3 + ["4s"] * 3 + ["6s"] * 4 + ["8s"] * 4
+    exposures = [["2s"] * 3, ["4s"] * 3]
+    data = request(
+        mode="tournament", value=None, card="sample-2027", tiles=natural, exposures=exposures, jokerless=None
+    )
+    assert score_request(data)["points"]["S"] == -10
+    assert "2 exposures are given" in error(dict(data, winner_exposures=1)).message
+
+
+def test_a_joker_in_a_pair_is_a_clear_error_rule_81():
+    tiles = ["F", "F", "2m", "2m", "2m", "2m", "4m", "J", "6s", "6s", "6s", "6s", "6z", "6z"]
+    data = request(value=None, card="sample-2027", lowest_value=None, tiles=tiles, winner_exposures=None)
+    found = error(data)
+    assert found.code == "hand_not_made"
+    assert "2468-2" in found.message and "never used in a pair" in found.message
+    found = error(dict(data, hand="2468-2"))
+    assert "never used in a pair" in found.message
+
+
+def test_more_than_four_natural_tiles_of_a_kind_is_a_clear_error_rule_3():
+    tiles = ["2s"] * 5 + ["4s"] * 2 + ["6s"] * 4 + ["8s"] * 3
+    found = error(request(value=None, card="sample-2027", tiles=tiles, winner_exposures=None))
+    assert found.code == "fifth_copy" and "only 4 of 2s" in found.message
+
+
+def test_jokerless_must_agree_with_the_tiles_rule_73():
+    data = request(value=None, card="sample-2027", tiles=QUINT_TILES, winner_exposures=None, jokerless=True)
+    assert "the tiles say False" in error(data).message
+
+
+def test_tiles_need_a_card_and_a_win():
+    assert "need 'card'" in error(request(tiles=QUINT_TILES)).message
+    data = {"mode": "payments", "won_by": "wall", "card": "sample-2027", "tiles": QUINT_TILES}
+    assert "winning hand" in error(data).message
