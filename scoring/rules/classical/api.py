@@ -11,14 +11,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from scoring.rules.classical.scoring import ClassicalScore, score_hand
-from scoring.rules.classical.settlement import settle
+from scoring.rules.classical.settlement import running_totals, settle
 from scoring.rules.errors import HandInputError
 from scoring.rules.tiles import parse_hand
 
 RULE_SETS = ("babcock", "chinese-1920s", "foster")
 OVERRIDES = ("only_possible_place", "loose_tile", "robbing_kong", "last_tile")
 
-__all__ = ["RULE_SETS", "ClassicalScore", "score_hand", "score_request", "settle"]
+__all__ = ["RULE_SETS", "ClassicalScore", "running_totals", "score_hand", "score_request", "settle"]
 
 
 def _optional_bool(data: Mapping[str, Any], name: str) -> bool | None:

@@ -247,8 +247,6 @@ def table_for(rules: str, options: Mapping[str, Any] | None = None) -> Table:
             changes["bouquet_doubles"] = _whole(name, value, 0, 3)
         else:
             changes[name] = _bool(name, value)
-    if changes.get("round_wind") and table.round_wind_pair == 0 and rules == "foster":
-        changes["round_wind_pair"] = 2
     table = replace(table, **changes)
     if table.reformed_count:
         # Foster, question 14 (line 123): every count a quarter; 10-point bonuses (2.5) become doubles

@@ -4,19 +4,20 @@ Babcock ``000_...txt`` lines 352-406 (with worked settlements I and II); the Chi
 ``004_...txt`` line 114; Foster ``001_...txt`` laws 55 and 60 (lines 229, 239). East pays and receives
 double. Options: ``round_to`` (pay to the nearest ten, Babcock line 1204), ``losers_settle`` (false: the
 losers' scores cancel when a limit hand wins, line 1199), ``method: "new"`` with ``discarder`` (the
-New Method, line 1168) and ``stakes_limit`` (Foster question 11, line 117: a limit on what one player
-pays another).
+New Method, line 1168), ``stakes_limit`` (Foster question 11, line 117: a limit on what one player
+pays another) and ``dead`` (players holding a Dead Hand, Babcock line 442, Foster's foul hand, law 70:
+they score nothing, pay the winner and every other player his full score, and nobody pays them).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from scoring.rules.classical.rulesets import RULE_BOOKS
 from scoring.rules.errors import HandInputError
 
-SETTLE_OPTIONS = ("round_to", "losers_settle", "method", "discarder", "stakes_limit")
+SETTLE_OPTIONS = ("round_to", "losers_settle", "method", "discarder", "stakes_limit", "dead")
 
 
 def _bad(message: str) -> HandInputError:
@@ -71,6 +72,9 @@ def settle(
     discarder = options.get("discarder")
     if discarder is not None and (discarder not in scores or discarder == winner):
         raise _bad(f"discarder {discarder!r} must be one of the losing players")
+    dead = options.get("dead", [])
+    if not isinstance(dead, list) or any(player not in scores or player == winner for player in dead):
+        raise _bad("dead must be a list of the losing players whose hands are dead")
 
     result = dict.fromkeys(scores, 0)
     if winner is None:
@@ -97,8 +101,26 @@ def settle(
     losers = [player for player in players if player != winner]
     for position, first in enumerate(losers):
         for second in losers[position + 1 :]:
+            if first in dead or second in dead:
+                live = second if first in dead else first
+                if live not in dead:
+                    payer = first if first in dead else second
+                    pay(payer, live, scores[live], method != "new" and east in (payer, live))
+                continue
             high, low = (first, second) if scores[first] >= scores[second] else (second, first)
             difference = scores[high] - scores[low]
             if difference:
                 pay(low, high, difference, method != "new" and east in (high, low))
     return result
+
+
+def running_totals(settlements: Iterable[Mapping[str, int]]) -> dict[str, int]:
+    """Each player's net result over many hands, the ranking score of a classical event.
+
+    Babcock's progressive game (line 1262) enters each player's plus or minus and totals them.
+    """
+    totals: dict[str, int] = {}
+    for settlement in settlements:
+        for player, amount in settlement.items():
+            totals[player] = totals.get(player, 0) + amount
+    return totals

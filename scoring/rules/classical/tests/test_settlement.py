@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from scoring.rules.classical.api import RULE_SETS, score_request
-from scoring.rules.classical.settlement import settle
+from scoring.rules.classical.settlement import running_totals, settle
 from scoring.rules.errors import HandInputError
 
 
@@ -49,6 +49,23 @@ def test_in_the_new_method_a_drawn_winning_tile_is_paid_double_by_all_000_line_1
 def test_three_players_settle_the_same_way_000_line_1227():
     # N wins 10: E pays 20, S pays 10; S pays E twice the difference of 20.
     assert settle({"E": 20, "S": 0, "N": 10}, "N", "E", "babcock") == {"E": 20, "S": -50, "N": 30}
+
+
+def test_a_dead_hand_scores_nothing_pays_everyone_and_is_paid_by_nobody_000_line_442():
+    # S wins 30; W is dead (whatever his tiles); E has 8, N 4.
+    result = settle({"E": 8, "S": 30, "W": 50, "N": 4}, "S", "E", "babcock", options={"dead": ["W"]})
+    # W pays S 30, E 2 x 8 and N 4; N pays E 2 x (8 - 4); E pays S 60, N pays S 30.
+    assert result == {"E": -60 + 16 + 8, "S": 120, "W": -30 - 16 - 4, "N": -30 + 4 - 8}
+
+
+def test_running_totals_add_each_players_results_over_the_hands_000_line_1268():
+    hands = [
+        settle({"E": 48, "S": 16, "W": 4, "N": 0}, "E", "E", "babcock"),
+        settle({"N": 28, "W": 112, "E": 44, "S": 12}, "N", "E", "babcock"),
+    ]
+    totals = running_totals(hands)
+    assert totals == {"E": 288 - 128, "S": -68 - 192, "W": -104 + 208, "N": -116 + 112}
+    assert sum(totals.values()) == 0
 
 
 @pytest.mark.parametrize(
