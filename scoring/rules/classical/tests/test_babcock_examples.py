@@ -57,6 +57,9 @@ def test_fig_17_drawing_the_two_of_characters_in_the_only_place_makes_36_002_lin
 
 
 def test_fig_17_held_by_west_doubles_to_64_or_72_when_the_two_is_drawn_002_line_16():
+    # The score sheet (000 line 517) doubles three of the own Wind "concealed", but here the West Winds
+    # are exposed and doubled, as are South's in Fig. 19 (line 37) and East's in Fig. 27 (000 line 831):
+    # we follow the examples and double exposed sets of the own Wind too.
     assert total(hand("777m 22m 45s", *fig17(), win="6s", seat_wind="W")) == 64
     assert total(hand("777m 2m 456s", *fig17(), win="2m", self_drawn=True, seat_wind="W")) == 72
 

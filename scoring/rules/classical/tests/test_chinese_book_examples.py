@@ -186,3 +186,19 @@ def test_the_only_place_is_the_shape_of_the_filled_set_a_pair_a_middle_or_one_si
     assert chinese(hand("345m 7z", *base, win="7z")) == 20  # forming a pair
     assert chinese(hand("12m 77z", *base, win="3m")) == 20  # one side
     assert chinese(hand("23m 77z", *base, win="4m")) == 18  # open at both ends
+
+
+def test_the_doubling_table_misprints_44_doubled_six_times_as_2876_for_2816_004_line_317():
+    # Every other entry of the table (lines 310-325) is the score times 2, 4, ... 64. A hand of 44
+    # points (10 + concealed White and Green Dragons and own South Winds 24 + both own flowers 8 +
+    # drawn 2) with six doubles (two Dragons, own Wind, one suit with honours, both own flowers).
+    data = hand(
+        "555z 66z 222z 123m 99m",
+        win="6z",
+        self_drawn=True,
+        seat_wind="S",
+        flower_tiles=["f2", "s2"],
+        options={"limit": None},
+    )
+    result = score(data, RULES)
+    assert (result["points"], result["doubles"], result["total"]) == (44, 6, 2816)
