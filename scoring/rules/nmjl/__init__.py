@@ -11,7 +11,8 @@ from scoring.rules.nmjl.api import parse_outcome, score_request
 from scoring.rules.nmjl.card import Card, CardHand, Family, load_card, load_card_file, load_sample_cards
 from scoring.rules.nmjl.matcher import Match, NearMiss, check_hand, close_hands, match_hand
 from scoring.rules.nmjl.outcome import DeathChallenge, FalseMahjong, Outcome
-from scoring.rules.nmjl.payments import payments
+from scoring.rules.nmjl.payments import Transfer, bettor_transfers, net, payments, transfers
+from scoring.rules.nmjl.rotation import Game, schedule
 from scoring.rules.nmjl.tournament import PRESETS, TournamentScheme, round_totals, tournament_points
 
 __all__ = [
@@ -21,19 +22,25 @@ __all__ = [
     "DeathChallenge",
     "FalseMahjong",
     "Family",
+    "Game",
     "Match",
     "NearMiss",
     "Outcome",
     "TournamentScheme",
+    "Transfer",
+    "bettor_transfers",
     "check_hand",
     "close_hands",
     "load_card",
     "load_card_file",
     "load_sample_cards",
     "match_hand",
+    "net",
     "parse_outcome",
     "payments",
     "round_totals",
+    "schedule",
     "score_request",
     "tournament_points",
+    "transfers",
 ]

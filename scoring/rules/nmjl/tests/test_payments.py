@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from scoring.rules.errors import HandInputError
 from scoring.rules.nmjl.outcome import SEATS, DeathChallenge, FalseMahjong, Outcome
-from scoring.rules.nmjl.payments import payments
+from scoring.rules.nmjl.payments import bettor_transfers, net, payments, transfers
 
 
 def pts(**fields) -> dict[str, int]:
@@ -259,3 +259,61 @@ def test_only_the_winner_gains_from_the_hand_itself_rules_72_and_108(outcome):
     result = payments(plain)
     for seat, amount in result.items():
         assert amount <= 0 or seat == outcome.winner
+
+
+def test_payments_are_itemised_with_their_rule_for_the_score_sheet_rules_72_104():
+    challenge = DeathChallenge(challenger="N", challenged="W", challenged_was_dead=True)
+    outcome = Outcome(
+        won_by="discard", value=25, winner="E", discarder="S", lowest_value=25, challenges=(challenge,)
+    )
+    assert [(t.payer, t.payee, t.amount, t.rule) for t in transfers(outcome)] == [
+        ("S", "E", 50, "72"),
+        ("W", "E", 25, "72"),
+        ("N", "E", 25, "72"),
+        ("W", "N", 25, "104"),
+    ]
+
+
+def test_a_bettor_on_the_winner_is_paid_what_each_nonwinner_paid_the_winner_rule_127_line_1526():
+    outcome = Outcome(won_by="discard", value=25, winner="E", discarder="S", jokerless=True)
+    assert net(bettor_transfers(outcome, "E"), (*SEATS, "bettor")) == {
+        "E": 0,
+        "S": -100,
+        "W": -50,
+        "N": -50,
+        "bettor": 200,
+    }
+
+
+def test_a_bettor_on_the_discarder_pays_what_the_discarder_paid_rule_127():
+    outcome = Outcome(won_by="discard", value=25, winner="E", discarder="S")
+    assert net(bettor_transfers(outcome, "S", bettor="Esther")) == {
+        "E": 50,
+        "S": 0,
+        "W": 0,
+        "N": 0,
+        "Esther": -50,
+    }
+
+
+def test_a_bettor_shares_the_penalties_of_her_player_rule_127():
+    outcome = Outcome(won_by="discard", value=25, winner="E", discarder="W", out_of_turn_by="W")
+    assert net(bettor_transfers(outcome, "W"))["bettor"] == -100
+    assert net(bettor_transfers(outcome, "N"), ("bettor",))["bettor"] == 0
+
+
+def test_a_bettor_who_predicted_a_wall_game_is_paid_the_lowest_value_by_each_player_rule_128():
+    assert net(bettor_transfers(Outcome(won_by="wall", lowest_value=25), "wall"))["bettor"] == 100
+    assert bettor_transfers(Outcome(won_by="self_pick", value=25, winner="E"), "wall") == []
+    with pytest.raises(HandInputError):
+        bettor_transfers(Outcome(won_by="wall"), "wall")
+    with pytest.raises(HandInputError):
+        bettor_transfers(Outcome(won_by="wall"), "X")
+
+
+@given(outcomes(), st.sampled_from([*SEATS, "wall"]))
+def test_a_bettor_ends_up_exactly_as_the_player_she_bet_on_rule_127(outcome, bet):
+    result = net(bettor_transfers(outcome, bet), (*SEATS, "bettor"))
+    assert sum(result.values()) == 0
+    if bet != "wall":
+        assert result["bettor"] == payments(outcome)[bet]
