@@ -53,9 +53,9 @@ def settle(
     for player, score in scores.items():
         if not isinstance(player, str) or isinstance(score, bool) or not isinstance(score, int) or score < 0:
             raise _bad(f"the score of {player!r} must be a whole number of 0 or more, not {score!r}")
-    if east not in scores:
+    if not isinstance(east, str) or east not in scores:
         raise _bad(f"east {east!r} is not one of the players {', '.join(scores)}")
-    if winner is not None and winner not in scores:
+    if winner is not None and (not isinstance(winner, str) or winner not in scores):
         raise _bad(f"winner {winner!r} is not one of the players {', '.join(scores)}")
     step = options.get("round_to", 1)
     if isinstance(step, bool) or not isinstance(step, int) or step < 1:
@@ -70,10 +70,14 @@ def settle(
     if method not in ("east_double", "new"):
         raise _bad(f'method must be "east_double" or "new", not {method!r}')
     discarder = options.get("discarder")
-    if discarder is not None and (discarder not in scores or discarder == winner):
+    if discarder is not None and (
+        not isinstance(discarder, str) or discarder not in scores or discarder == winner
+    ):
         raise _bad(f"discarder {discarder!r} must be one of the losing players")
     dead = options.get("dead", [])
-    if not isinstance(dead, list) or any(player not in scores or player == winner for player in dead):
+    if not isinstance(dead, list) or any(
+        not isinstance(player, str) or player not in scores or player == winner for player in dead
+    ):
         raise _bad("dead must be a list of the losing players whose hands are dead")
 
     result = dict.fromkeys(scores, 0)

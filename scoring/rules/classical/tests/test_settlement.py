@@ -79,6 +79,9 @@ def test_running_totals_add_each_players_results_over_the_hands_000_line_1268():
         ({"winner": "E", "east": "E"}, "missing field 'scores'"),
         ({"scores": {"E": 1, "S": 2}, "winner": "E", "east": "E", "options": {"round": 10}}, "unknown"),
         ([1, 2], "settle must be an object"),
+        ({"scores": {"E": 1, "S": 2}, "winner": ["E"], "east": "E"}, "winner ['E']"),
+        ({"scores": {"E": 1, "S": 2}, "winner": "E", "east": {}}, "east {}"),
+        ({"scores": {"E": 1, "S": 2}, "winner": "E", "east": "E", "options": {"dead": ["E"]}}, "dead"),
     ],
 )
 def test_a_bad_settlement_is_a_clear_error(settle_request, words):
