@@ -41,7 +41,7 @@ from scoring.rules.mcr.decompose import (
     waits_only_for,
 )
 from scoring.rules.mcr.fan_patterns import chow_options, pung_options
-from scoring.rules.mcr.fan_table import EXCLUSIONS, FAN_NUMBER, FAN_POINTS, FANS, FanDefinition
+from scoring.rules.mcr.fan_table import FAN_NUMBER, FAN_POINTS, FANS, FanDefinition, drop_excluded
 from scoring.rules.tiles import WIND_TILE_BY_LETTER, Hand, parse_hand, tile_code
 
 __all__ = [
@@ -363,10 +363,8 @@ _RawReading = tuple[str, tuple[SetTuple, ...], int]
 
 def _finish(candidates: _Occurrences) -> tuple[int, _Occurrences]:
     """Drop every fan that a present fan may not combine with (rule 95 item c, rule 64a); total."""
-    excluded: set[str] = set()
-    for name in candidates:
-        excluded.update(EXCLUSIONS.get(name, ()))
-    kept = {name: where for name, where in candidates.items() if name not in excluded}
+    allowed = drop_excluded(candidates)
+    kept = {name: where for name, where in candidates.items() if name in allowed}
     return sum(FAN_POINTS[name] * len(where) for name, where in kept.items()), kept
 
 

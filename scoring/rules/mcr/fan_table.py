@@ -7,6 +7,7 @@ section B (lines 4038-4048) for the principle of implied inclusions. Pure Python
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import NamedTuple
 
 
@@ -228,3 +229,16 @@ def _check_names() -> None:
 
 
 _check_names()
+
+
+def drop_excluded(names: Iterable[str]) -> set[str]:
+    """The fans left when every fan present removes those it may not combine with.
+
+    Exclusions are taken from all fans present, a removed one included: a fan implied by an implied
+    fan is implied too (e.g. Nine Gates implies Full Flush, which implies No Honors; rule 64a).
+    """
+    present = set(names)
+    excluded: set[str] = set()
+    for name in present:
+        excluded |= EXCLUSIONS.get(name, frozenset())
+    return present - excluded
