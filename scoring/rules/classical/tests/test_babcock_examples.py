@@ -483,3 +483,16 @@ def test_in_the_chinese_game_one_suit_hands_double_only_when_completed_000_line_
 def test_in_the_chinese_game_three_sets_of_dragons_score_the_limit_000_line_1101():
     data = hand("555z 666z 777z 45m 99p", win="6m")
     assert total(data | {"options": {"chinese_game": True}}) == 300
+
+
+def test_winning_on_the_last_loose_tile_scores_both_bonuses_000_line_428():
+    data = hand("23m 99s", kong("7p"), pung("1z"), chow("456s"), win="4m", self_drawn=True, kong_related=True)
+    items = score(data | {"last_wall_tile": True})["items"]
+    assert "For winning on the loose tile after a set of fours 10" in items
+    assert "For winning on the last tile drawn 10" in items
+
+
+def test_winning_on_the_discard_after_the_last_tile_earns_no_bonus_000_line_430():
+    data = hand("23m 99s", pung("7p"), pung("1z"), chow("456s"), win="4m", last_wall_tile=True)
+    assert not any("last tile" in item for item in score(data)["items"])
+    assert any("last tile" in item for item in score(data | {"self_drawn": True})["items"])
