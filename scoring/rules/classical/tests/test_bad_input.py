@@ -17,9 +17,11 @@ def error_for(data, rules="babcock"):
     return error.value
 
 
-def test_a_good_hand_scores_under_every_rule_set():
+def test_a_good_hand_scores_under_every_rule_set_with_the_specs_fields():
     for rules in RULE_SETS:
-        assert score_request(GOOD, rules)["total"] > 0
+        result = score_request(GOOD, rules)
+        assert set(result) == {"points", "doubles", "total", "items"}
+        assert result["total"] > 0
 
 
 @pytest.mark.parametrize(
