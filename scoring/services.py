@@ -13,6 +13,7 @@ from django.db.models import Max, Prefetch
 from scoring.models import Appeal, AppealStatus, Hand, LateArrival, PaidTo, Penalty, TableTotals
 from scoring.rules.errors import HandInputError
 from scoring.rules.mcr import session as mcr
+from scoring.rulesets import EventRules, HandRecord, SessionTotals, check_totals, rules_for
 from scoring.standings import SessionLine, StandingRow, compute_standings
 from tournaments.errors import ServiceError
 from tournaments.models import WINDS, Registration, Round, Seat, Table, Tournament
@@ -23,12 +24,21 @@ APPEAL_DEADLINE_MINUTES = 30  # MCR rule 94a (seeds/003_2541481d343502a5.txt, li
 
 @dataclass(frozen=True)
 class HandEntry:
-    """What a referee enters for one MCR hand: seats are winds at the start of the session."""
+    """What a referee enters for one hand; seats are winds at the start of the session.
+
+    MCR uses ``fan`` (and optionally ``tiles``); NMJL and the classical rule sets put their details in
+    ``data`` (see :mod:`scoring.rulesets`).
+    """
 
     winner: str | None
     discarder: str | None = None
     fan: int | None = None
     tiles: dict[str, Any] | None = None
+    data: dict[str, Any] | None = None
+
+
+def event_rules(tournament: Tournament) -> EventRules:
+    return rules_for(tournament.rules, tournament.settings)
 
 
 def _lock_table(table: Table) -> Table:
@@ -41,20 +51,24 @@ def current_hands(table: Table) -> list[Hand]:
     return list(table.hands.filter(is_current=True, voided=False).order_by("number"))
 
 
-def _check_entry(entry: HandEntry) -> mcr.HandOutcome:
-    if entry.winner is None:
-        outcome = mcr.HandOutcome(winner=None, discarder=entry.discarder)
-    else:
-        if entry.fan is None:
-            raise ServiceError("Enter the winner's fan points.", code="fan_required")
-        outcome = mcr.HandOutcome(winner=entry.winner, discarder=entry.discarder, fan=entry.fan)
+def _service_error(error: HandInputError) -> ServiceError:
+    message = error.message[0].upper() + error.message[1:]
+    return ServiceError(message if message.endswith(".") else message + ".", code=error.code)
+
+
+def _check_entry(entry: HandEntry, tournament: Tournament) -> HandRecord:
+    """The entry checked by the event's rule engine (MCR: rules 24 and 67; NMJL: the card and the
+    scheme; classical: the settlement), as the record to store."""
+    rules = event_rules(tournament)
     try:
-        mcr.validate_hand(outcome)
+        record = rules.normalise(
+            HandRecord(winner=entry.winner, discarder=entry.discarder, fan=entry.fan, data=entry.data or {})
+        )
     except HandInputError as error:
-        raise ServiceError(error.message[0].upper() + error.message[1:] + ".", code=error.code) from None
-    if entry.tiles is not None and entry.winner is not None:
+        raise _service_error(error) from None
+    if entry.tiles is not None and entry.winner is not None and tournament.rules == "mcr":
         _check_tiles_agree(entry)
-    return outcome
+    return record
 
 
 def _check_tiles_agree(entry: HandEntry) -> None:
@@ -65,7 +79,8 @@ def _check_tiles_agree(entry: HandEntry) -> None:
         result = calculator.score_request(entry.tiles)
     except HandInputError as error:
         raise ServiceError(f"The tiles are not a valid hand: {error.message}.", code="bad_tiles") from None
-    basic = result["total"] - entry.tiles.get("flowers", 0)
+    flowers = entry.tiles.get("flowers", 0) if isinstance(entry.tiles, dict) else 0
+    basic = result["total"] - flowers
     if basic != entry.fan:
         raise ServiceError(
             f"The tiles score {basic} fan points (flowers excluded) but {entry.fan} was entered.",
@@ -78,25 +93,40 @@ def _seats_ready(table: Table) -> None:
         raise ServiceError("This table does not have four players seated.", code="table_not_seated")
 
 
+def _user(acting_user: User) -> Any:
+    return acting_user if acting_user is not None and acting_user.is_authenticated else None
+
+
+def _hand_fields(record: HandRecord, entry: HandEntry) -> dict[str, Any]:
+    return {
+        "winner": record.winner or "",
+        "discarder": record.discarder or "",
+        "fan": record.fan,
+        "data": dict(record.data),
+        "tiles": entry.tiles if record.winner else None,
+    }
+
+
 @transaction.atomic
 def record_hand(
     table: Table, entry: HandEntry, *, acting_user: User, expected_number: int | None = None
 ) -> Hand:
-    """Add the next hand at a table (MCR: rules 24, 59, 67 are checked by the rule engine).
+    """Add the next hand at a table, checked by the event's rule engine.
 
     ``expected_number`` makes entry idempotent: a form posted twice (double click, retry on a bad
     connection) is refused the second time instead of adding the hand again.
     """
     table = _lock_table(table)
+    tournament = table.round.tournament
     _seats_ready(table)
-    outcome = _check_entry(entry)
+    record = _check_entry(entry, tournament)
     if table.totals_versions.filter(is_current=True).exists():
         raise ServiceError(
             "This table has reported session totals; hands can no longer be added.", code="has_totals"
         )
     if table.finished_at is not None:
         raise ServiceError("This table is marked complete; reopen it to add hands.", code="table_finished")
-    limit = table.round.tournament.hands_per_session
+    limit = tournament.hands_per_session
     played = table.hands.filter(is_current=True, voided=False).count()
     if limit is not None and played >= limit:
         raise ServiceError(
@@ -109,17 +139,10 @@ def record_hand(
         )
     last = table.hands.aggregate(Max("number"))["number__max"] or 0
     hand = Hand.objects.create(
-        table=table,
-        number=last + 1,
-        winner=outcome.winner or "",
-        discarder=outcome.discarder or "",
-        fan=outcome.fan if outcome.winner else None,
-        tiles=entry.tiles,
-        entered_by=acting_user if acting_user is not None and acting_user.is_authenticated else None,
+        table=table, number=last + 1, entered_by=_user(acting_user), **_hand_fields(record, entry)
     )
-    _after_write(
-        table, acting_user, "record_hand", f"hand {hand.number}: {describe(outcome)}", hand=hand.number
-    )
+    summary = event_rules(tournament).describe(record)
+    _after_write(table, acting_user, "record_hand", f"hand {played + 1}: {summary}", hand=hand.number)
     return hand
 
 
@@ -128,25 +151,18 @@ def correct_hand(hand: Hand, entry: HandEntry, *, acting_user: User) -> Hand:
     """Replace a hand's result by a new version; the old version stays, marked superseded."""
     table = _lock_table(hand.table)
     current = table.hands.select_for_update().get(number=hand.number, is_current=True)
-    outcome = _check_entry(entry)
+    record = _check_entry(entry, table.round.tournament)
     Hand.objects.filter(pk=current.pk).update(is_current=False)
     new = Hand.objects.create(
         table=table,
         number=current.number,
         version=current.version + 1,
-        winner=outcome.winner or "",
-        discarder=outcome.discarder or "",
-        fan=outcome.fan if outcome.winner else None,
-        tiles=entry.tiles,
-        entered_by=acting_user if acting_user is not None and acting_user.is_authenticated else None,
+        entered_by=_user(acting_user),
+        **_hand_fields(record, entry),
     )
+    summary = event_rules(table.round.tournament).describe(record)
     _after_write(
-        table,
-        acting_user,
-        "correct_hand",
-        f"hand {new.number} corrected: {describe(outcome)}",
-        hand=new.number,
-        version=new.version,
+        table, acting_user, "correct_hand", f"hand corrected: {summary}", hand=new.number, version=new.version
     )
     return new
 
@@ -187,9 +203,9 @@ def record_totals(table: Table, scores: dict[str, int], *, acting_user: User) ->
             "This table already has hands entered; delete them before reporting totals.", code="has_hands"
         )
     try:
-        mcr.score_session(mcr.SessionInput(totals=scores))
+        check_totals(scores)
     except HandInputError as error:
-        raise ServiceError(error.message[0].upper() + error.message[1:] + ".", code=error.code) from None
+        raise _service_error(error) from None
     previous = table.totals_versions.filter(is_current=True).first()
     if previous is not None:
         TableTotals.objects.filter(pk=previous.pk).update(is_current=False)
@@ -311,16 +327,6 @@ def _after_write(table: Table, acting_user: User, action: str, summary: str, **d
     )
 
 
-def describe(outcome: mcr.HandOutcome) -> str:
-    if outcome.winner is None:
-        return "draw"
-    how = "self-drawn" if outcome.discarder is None else f"from {outcome.discarder}"
-    return f"{outcome.winner} wins {outcome.fan} {how}"
-
-
-# --- reading results -----------------------------------------------------------------------------
-
-
 def table_state(table: Table) -> str:
     """ "not started", "in play" or "complete" (prefetch hands and totals for lists of tables)."""
     hands = [h for h in table.hands.all() if h.is_current and not h.voided]
@@ -331,30 +337,15 @@ def table_state(table: Table) -> str:
     return "in play" if hands else "not started"
 
 
-def session_input(table: Table) -> mcr.SessionInput:
-    """The table's session in the rule engine's terms (prefetch seats, hands, totals, penalties)."""
-    seat_of = {seat.registration_id: seat.wind for seat in table.seats.all()}
-    hands = sorted((h for h in table.hands.all() if h.is_current and not h.voided), key=lambda h: h.number)
-    totals = next((t.scores for t in table.totals_versions.all() if t.is_current), None)
-    penalties = [
-        mcr.PenaltyItem(seat=seat_of[p.registration_id], points=p.points, paid_to=p.paid_to)
-        for p in table.penalties.all()
-        if not p.cancelled and p.registration_id in seat_of
-    ]
-    late = {
-        seat_of[item.registration_id]: item.minutes
-        for item in table.late_arrivals.all()
-        if item.registration_id in seat_of
-    }
-    return mcr.SessionInput(
-        hands=[
-            mcr.HandOutcome(winner=h.winner or None, discarder=h.discarder or None, fan=h.fan or 0)
-            for h in hands
-        ],
-        totals=totals,
-        penalties=penalties,
-        late_minutes=late,
+def hand_record(hand: Hand) -> HandRecord:
+    return HandRecord(
+        winner=hand.winner or None, discarder=hand.discarder or None, fan=hand.fan, data=hand.data
     )
+
+
+def played_hands(table: Table) -> list[Hand]:
+    """Current, not deleted hands in play order (uses the prefetched hands)."""
+    return sorted((h for h in table.hands.all() if h.is_current and not h.voided), key=lambda h: h.number)
 
 
 def result_prefetches() -> list[Any]:
@@ -374,8 +365,24 @@ def tables_with_results(tournament: Tournament, round_: Round | None = None) -> 
     return list(tables.prefetch_related(*result_prefetches()).order_by("round__number", "number"))
 
 
-def session_result(table: Table) -> mcr.SessionResult:
-    return mcr.score_session(session_input(table))
+def session_result(table: Table) -> SessionTotals:
+    """Scores (and, for MCR, table points) of a table's session (prefetch with result_prefetches)."""
+    seat_of = {seat.registration_id: seat.wind for seat in table.seats.all()}
+    totals = next((t.scores for t in table.totals_versions.all() if t.is_current), None)
+    penalties = [
+        mcr.PenaltyItem(seat=seat_of[p.registration_id], points=p.points, paid_to=p.paid_to)
+        for p in table.penalties.all()
+        if not p.cancelled and p.registration_id in seat_of
+    ]
+    late = {
+        seat_of[item.registration_id]: item.minutes
+        for item in table.late_arrivals.all()
+        if item.registration_id in seat_of
+    }
+    rules = event_rules(table.round.tournament)
+    return rules.score_session(
+        [hand_record(h) for h in played_hands(table)], totals=totals, penalties=penalties, late_minutes=late
+    )
 
 
 def event_standings(tournament: Tournament) -> list[StandingRow]:
@@ -392,7 +399,7 @@ def event_standings(tournament: Tournament) -> list[StandingRow]:
                     round_number=table.round.number,
                     table_number=table.number,
                     score=result.scores[seat.wind],
-                    table_points=result.table_points[seat.wind] if tournament.uses_table_points else None,
+                    table_points=result.table_points[seat.wind] if result.table_points is not None else None,
                     forfeit=seat.wind in result.forfeits,
                 )
             )
@@ -401,18 +408,16 @@ def event_standings(tournament: Tournament) -> list[StandingRow]:
 
 
 def running_scores(table: Table) -> list[dict[str, Any]]:
-    """Per hand: the settlement and the running total of each starting seat, for the referee page."""
+    """Per hand: its description, each starting seat's points and running total, for the pages."""
+    rules = event_rules(table.round.tournament)
     totals = dict.fromkeys(WINDS, 0)
     rows = []
-    for hand in sorted(
-        (h for h in table.hands.all() if h.is_current and not h.voided), key=lambda h: h.number
-    ):
-        delta = mcr.settle_hand(
-            mcr.HandOutcome(winner=hand.winner or None, discarder=hand.discarder or None, fan=hand.fan or 0)
-        )
+    for hand in played_hands(table):
+        record = hand_record(hand)
+        delta = rules.points(record)
         for seat in WINDS:
             totals[seat] += delta[seat]
-        rows.append({"hand": hand, "delta": delta, "totals": dict(totals)})
+        rows.append({"hand": hand, "delta": delta, "totals": dict(totals), "text": rules.describe(record)})
     return rows
 
 
@@ -430,6 +435,4 @@ def penalties_by_table(tournament: Tournament) -> dict[int, list[Penalty]]:
 
 
 def describe_hand(hand: Hand) -> str:
-    return describe(
-        mcr.HandOutcome(winner=hand.winner or None, discarder=hand.discarder or None, fan=hand.fan or 0)
-    )
+    return event_rules(hand.table.round.tournament).describe(hand_record(hand))

@@ -62,7 +62,7 @@ def _table_context(table: Table, **forms: Any) -> dict[str, Any]:
             "name": by_wind[w].registration.player.name,
             "wind_now": winds[w],
             "total": result.scores[w],
-            "table_points": float(result.table_points[w]),
+            "table_points": float(result.table_points[w]) if result.table_points is not None else None,
         }
         for w in WINDS
         if w in by_wind

@@ -75,7 +75,8 @@ def results(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         for row in seats:
             if result is not None:
                 row["score"] = result.scores[row["wind"]]
-                row["table_points"] = float(result.table_points[row["wind"]])
+                if result.table_points is not None:
+                    row["table_points"] = float(result.table_points[row["wind"]])
         cards.append({"table": table, "state": state, "seats": seats, "hands": running_scores(table)})
     return render(
         request,
