@@ -475,7 +475,7 @@ def _score_sets(
             if tile % 9 in (0, 8):
                 add("Pung of Terminals or Honors", (index,))
 
-    # Kongs (rule 95 nos. 5, 17, 48, 57, 67, 74, counted as the notes at lines 3300 and 3410 count them)
+    # Kongs (rule 95 nos. 5, 17, 48, 57, 67, 74, counted as the notes at lines 3300 and 3412 count them)
     # and pungs made the hard way (nos. 12, 33, 66).
     if ctx.melds:
         kongs = tuple(index for index, s in enumerate(sets) if s[0] == KONG)

@@ -109,7 +109,7 @@ FAN_POINTS: dict[str, int] = {fan.name: fan.points for fan in FANS}
 FAN_NUMBER: dict[str, int] = {fan.name: fan.number for fan in FANS}
 
 # "May not combine with" as rule 95 states it for each fan (item c of each fan; section B repeats the
-# lists at lines 3258-3990 and adds Two Terminal Chows to Four Shifted Chows, line 3392).
+# lists at lines 3258-3990 and adds Two Terminal Chows to Four Shifted Chows, line 3404).
 BOOK_EXCLUSIONS: dict[str, frozenset[str]] = {
     "Big Four Winds": frozenset(
         {
@@ -181,7 +181,7 @@ BOOK_EXCLUSIONS: dict[str, frozenset[str]] = {
 # another fan implies it, and the implied fan is not scored, even where item c of rule 95 is silent.
 # Each entry holds in every hand: e.g. the book itself (line 4046) excludes No Honors from All Even
 # Pungs although rule 95 no. 21 does not list it. Kong counts: Four Kongs' and Three Kongs' notes
-# (lines 3300, 3410) give exactly one concealment fan per number of concealed kongs.
+# (lines 3300, 3412) give exactly one concealment fan per number of concealed kongs.
 IMPLIED_EXCLUSIONS: dict[str, frozenset[str]] = {
     "Nine Gates": frozenset({"No Honors"}),
     "Four Kongs": frozenset({"All Pungs", "Three Kongs", "Two Melded Kongs", "Melded Kong"}),

@@ -150,7 +150,7 @@ def test_it_adds_one_concealment_fan_to_four_kongs(
 
 
 def test_it_scores_three_concealed_kongs_as_three_kongs_and_three_concealed_pungs() -> None:
-    """Three Kongs, line 3410: if all three kongs are concealed, Three Concealed Pungs is added."""
+    """Three Kongs, line 3412: if all three kongs are concealed, Three Concealed Pungs is added."""
     assert fans("234p7z", "7z", "ckong 1111m", "ckong 9999s", "ckong 5555p") == {
         "Three Kongs": 32,
         "Three Concealed Pungs": 16,
