@@ -15,7 +15,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.rules.mcr.calculator import MCR_FANS, score_request
-from scoring.rules.mcr.decompose import KNITTED_STRAIGHTS, TERMINALS_AND_HONOURS
+from scoring.rules.mcr.decompose import (
+    KNITTED_STRAIGHTS,
+    TERMINALS_AND_HONOURS,
+    completing_tiles,
+    is_complete,
+)
 from scoring.rules.mcr.fan_table import EXCLUSIONS, FAN_POINTS
 from scoring.rules.tiles import TILE_CODES, WINDS
 
@@ -149,3 +154,34 @@ def test_a_self_drawn_win_never_scores_less_than_the_same_hand_won_by_discard(da
     drawn = score_request({**plain, "self_drawn": True})
     if not {"Melded Hand", "Chicken Hand"} & by_discard["fans"].keys():
         assert drawn["total"] >= by_discard["total"]
+
+
+@st.composite
+def thirteen_tiles(draw: st.DrawFn) -> tuple[list[int], int]:
+    """Thirteen concealed tiles less three per declared set (0-2 sets), four copies at most."""
+    melds = draw(st.integers(0, 2))
+    counts = [0] * 34
+    pool = [t for t in range(34) for _ in range(4)]
+    near = draw(st.booleans())  # bias towards near-complete hands: tiles from one or two suits
+    if near:
+        suits = draw(st.lists(st.integers(0, 3), min_size=1, max_size=2, unique=True))
+        pool = [t for t in pool if min(t // 9, 3) in suits]
+    for tile in draw(st.permutations(pool))[: 13 - 3 * melds]:
+        counts[tile] += 1
+    return counts, melds
+
+
+@settings(max_examples=300, deadline=None)
+@given(thirteen_tiles())
+def test_the_fast_wait_finder_agrees_with_testing_every_tile(case: tuple[list[int], int]) -> None:
+    """The waits behind Edge, Closed and Single Wait (lines 2840-2853): the suit-by-suit search finds
+    exactly the tiles that make a complete hand of rule 23 (line 2172)."""
+    counts, melds = case
+    slow = []
+    for tile in range(34):
+        if counts[tile] < 4:
+            counts[tile] += 1
+            if is_complete(counts, melds):
+                slow.append(tile)
+            counts[tile] -= 1
+    assert completing_tiles(list(counts), melds, counts) == slow
