@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from scoring.rules.mcr.calculator import MCR_FANS
 from scoring.rules.mcr.fan_table import BOOK_EXCLUSIONS, FAN_POINTS, IMPLIED_EXCLUSIONS, drop_excluded
 from scoring.rules.mcr.tests.test_fans_support import fans
 
@@ -120,6 +121,81 @@ HAS_NOT: list[tuple[str, int, tuple[str, ...], dict[str, Any], str]] = [
 ]
 
 
+CHICKEN = ("23m55z", "1m", "chow 345p", "pung 666s", "chow 678m")  # Chicken Hand, line 2659
+
+HAS_NOT += [
+    ("Thirteen Orphans", 2455, ("1199m1199p1199s1z", "1z"), {}, "seven pairs of terminals and East"),
+    ("Quadruple Chow", 2498, ("3334445556789p", "9p"), {}, "three identical chows and another"),
+    ("Four Pure Shifted Pungs", 2504, ("333444555777m7z", "7z"), {}, "a gap at 6"),
+    (
+        "Little Three Dragons",
+        2473,
+        ("234m5p", "5p", "pung 555z", "pung 666z", "chow 789s"),
+        {},
+        "suited pair",
+    ),
+    ("Greater Honors and Knitted Tiles", 2534, ("147m25p369s12356z", "7z"), {}, "six honours"),
+    ("Lesser Honors and Knitted Tiles", 2614, ("147m25p36s123456z", "7z"), {}, "all seven honours"),
+    ("Last Tile Draw", 2666, CHICKEN, {"last_wall_tile": True}, "the last tile was a discard"),
+    ("Last Tile Claim", 2672, CHICKEN, {"last_wall_tile": True, "self_drawn": True}, "self-drawn"),
+    (
+        "Out with Replacement Tile",
+        2677,
+        ("23m55z", "1m", "chow 345p", "kong 6666s", "chow 678m"),
+        {"self_drawn": True},
+        "not on the replacement",
+    ),
+    ("Robbing the Kong", 2683, CHICKEN, {}, "not kong-related"),
+    (
+        "Two Concealed Kongs",
+        2691,
+        ("234m5z", "5z", "kong 2222p", "ckong 7777s", "chow 789m"),
+        {},
+        "one is melded",
+    ),
+    (
+        "Two Melded Kongs",
+        2739,
+        ("23m55z", "1m", "ckong 3333p", "ckong 6666s", "chow 678m"),
+        {},
+        "both concealed",
+    ),
+    ("All Pungs", 2696, ("222m5z", "5z", "pung 444p", "pung 777s", "chow 678m"), {}, "a chow"),
+    ("Half Flush", 2701, ("1234567899s", "9s", "pung 555s"), {}, "no honours: Full Flush"),
+    ("Mixed Shifted Chows", 2706, ("234m456p678s222z8m", "8m"), {}, "shifted by two"),
+    ("All Types", 2711, ("123m456p1z", "1z", "chow 789s", "pung 222z"), {}, "no dragon"),
+    ("Fully Concealed Hand", 2733, CHICKEN, {"self_drawn": True}, "melded sets"),
+    ("Last Tile", 2744, CHICKEN, {}, "not the last of its kind"),
+    ("Dragon Pung", 2749, CHICKEN, {}, "a dragon pair, not a pung"),
+    (
+        "Prevalent Wind",
+        2755,
+        ("23m55p", "1m", "chow 345p", "pung 222z", "chow 678s"),
+        {},
+        "South in the East round",
+    ),
+    (
+        "Seat Wind",
+        2760,
+        ("23m55p", "1m", "chow 345p", "pung 222z", "chow 678s"),
+        {},
+        "South for the East seat",
+    ),
+    ("Concealed Kong", 2791, ("234m45s77z", "6s", "kong 2222p", "chow 789m"), {}, "melded"),
+    ("Mixed Double Chow", 2806, ("234m234m45s77z", "6s", "chow 789p"), {}, "the same suit"),
+    (
+        "Two Terminal Chows",
+        2816,
+        ("23m55z", "1m", "chow 456p", "pung 777s", "chow 789p"),
+        {},
+        "different suits",
+    ),
+    ("Melded Kong", 2827, ("23m55z", "1m", "ckong 3333p", "pung 666s", "chow 678m"), {}, "concealed"),
+    ("Self-Drawn", 2857, CHICKEN, {}, "won by discard"),
+    ("Flower Tiles", 2862, CHICKEN, {"flowers": 0}, "no flowers"),
+]
+
+
 @pytest.mark.parametrize(("fan", "line", "tiles", "flags", "why"), HAS_NOT, ids=[case[0] for case in HAS_NOT])
 def test_it_does_not_score_a_fan_the_hand_does_not_have(
     fan: str, line: int, tiles: tuple[str, ...], flags: dict[str, Any], why: str
@@ -150,6 +226,11 @@ def test_each_fan_drops_the_fans_it_implies(fan: str, other: str) -> None:
     """Rule 64a (line 2295): an implied fan is not also scored; implied fans are worth less."""
     assert drop_excluded({fan, other}) == {fan}
     assert FAN_POINTS[other] < FAN_POINTS[fan] or other == "Seven Pairs"
+
+
+def test_every_one_of_the_81_fans_has_a_near_miss() -> None:
+    """Rule 95 (line 2415): each fan has a hand above that must not score it."""
+    assert {name for name, _points in MCR_FANS} == {case[0] for case in HAS_NOT}
 
 
 def test_it_drops_a_fan_implied_through_an_implied_fan() -> None:
