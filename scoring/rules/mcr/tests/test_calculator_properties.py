@@ -14,6 +14,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scoring.rules.errors import HandInputError
 from scoring.rules.mcr.calculator import MCR_FANS, score_request
 from scoring.rules.mcr.decompose import (
     KNITTED_STRAIGHTS,
@@ -185,3 +186,41 @@ def test_the_fast_wait_finder_agrees_with_testing_every_tile(case: tuple[list[in
                 slow.append(tile)
             counts[tile] -= 1
     assert completing_tiles(list(counts), melds, counts) == slow
+
+
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 40)
+    | st.floats(allow_nan=False)
+    | st.sampled_from(TILE_CODES)
+    | st.text(max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=15)
+        | st.dictionaries(st.sampled_from(["type", "tiles", "concealed"]), inner, max_size=3)
+    ),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    hands,
+    st.dictionaries(
+        st.sampled_from(
+            ["concealed", "melds", "win_tile", "self_drawn", "flowers", "seat_wind", "kong_related"]
+        ),
+        json_values,
+        max_size=3,
+    ),
+)
+def test_any_json_input_scores_or_gives_a_hand_input_error(
+    data: dict[str, Any], changes: dict[str, Any]
+) -> None:
+    """shared/specs/scoring-json.md: bad input is an error naming what is wrong, never a crash."""
+    try:
+        answer = score_request({**data, **changes})
+    except HandInputError as error:
+        assert error.message and error.code
+    else:
+        assert set(answer) == {"total", "fans", "meets_minimum"}
