@@ -126,13 +126,20 @@ def main() -> None:
         score_request(hand)
     hands = make_hands(args.hands, args.seed)
     errors = 0
+    answers = []
     start, start_cpu = time.perf_counter(), time.process_time()
     for hand in hands:
         try:
-            score_request(hand)
+            answers.append(score_request(hand))
         except HandInputError:
             errors += 1
     elapsed, cpu = time.perf_counter() - start, time.process_time() - start_cpu
+    seen = {name for answer in answers for name in answer["fans"]}
+    going_out = sum(1 for answer in answers if answer["meets_minimum"])
+    print(
+        f"variety: {len(seen)} of the 81 fans scored at least once; "
+        f"{going_out} of {len(answers)} hands reach the 8-point minimum"
+    )
     print(
         f"{len(hands)} hands, {errors} rejected: {len(hands) / cpu:,.0f} hands/s on one core "
         f"(CPU time {cpu:.3f} s; wall clock {elapsed:.3f} s, {len(hands) / elapsed:,.0f} hands/s)"

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.rules.errors import HandInputError
-from scoring.rules.mcr.calculator import MCR_FANS, score_request
+from scoring.rules.mcr.calculator import MCR_FANS, calculate, score_request
 from scoring.rules.mcr.decompose import (
     KNITTED_STRAIGHTS,
     TERMINALS_AND_HONOURS,
@@ -23,7 +23,7 @@ from scoring.rules.mcr.decompose import (
     is_complete,
 )
 from scoring.rules.mcr.fan_table import EXCLUSIONS, FAN_POINTS
-from scoring.rules.tiles import TILE_CODES, WINDS
+from scoring.rules.tiles import TILE_CODES, WINDS, parse_hand
 
 SETS = [("chow", t) for t in range(27) if t % 9 < 7] + [("pung", t) for t in range(34)]
 
@@ -140,6 +140,7 @@ def test_the_total_is_the_sum_of_book_fans_and_the_minimum_ignores_flowers(data:
     flowers = answer["fans"].get("Flower Tiles", 0)
     assert flowers == data["flowers"]
     assert answer["meets_minimum"] == (answer["total"] - flowers >= 8)
+    assert calculate(parse_hand(data)).as_json() == answer
     if "Chicken Hand" in answer["fans"]:  # line 2662: nothing else, not even 1 point
         assert set(answer["fans"]) - {"Flower Tiles"} == {"Chicken Hand"}
 
