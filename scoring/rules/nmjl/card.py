@@ -70,7 +70,8 @@ class Variant:
     """One way to read a hand: a suit for each colour and a shift of the numbers, resolved to tiles.
 
     ``natural[t]`` counts tiles that must be natural (singles and pairs, rule 81); ``sets`` lists the
-    ``(tile, size)`` of each set, whose places a natural tile or a joker may fill.
+    ``(tile, size)`` of each set, whose places a natural tile or a joker may fill; ``needs`` lists
+    ``(tile, natural, set places)`` for every tile the reading uses.
     """
 
     groups: tuple[tuple[int, ...], ...]
@@ -79,6 +80,7 @@ class Variant:
     sets: tuple[tuple[int, int], ...]
     suits: tuple[tuple[str, str], ...]
     shift: int
+    needs: tuple[tuple[int, int, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,6 +271,11 @@ def build_variants(groups: tuple[Group, ...], shifts: tuple[int, ...]) -> list[V
                 sets=tuple(sets),
                 suits=tuple(sorted(suits.items())),
                 shift=shift,
+                needs=tuple(
+                    (tile, natural[tile], capacity[tile])
+                    for tile in range(TILE_KINDS)
+                    if natural[tile] or capacity[tile]
+                ),
             )
     return list(variants.values())
 

@@ -108,15 +108,26 @@ def prepare(tiles: Sequence[int], exposures: Sequence[Sequence[int]]) -> tuple[l
     return counts, parsed
 
 
-def _shortfall(variant: Variant, counts: list[int]) -> tuple[int, list[str]]:
+def _fits(variant: Variant, counts: list[int], present: list[int]) -> bool:
+    """Do the tiles make this reading exactly? No tile beyond its places, every single and pair natural;
+    the jokers then fill the remaining set places exactly, since both sides hold 14 tiles."""
+    for tile in present:
+        if counts[tile] > variant.natural[tile] + variant.set_capacity[tile]:
+            return False
+    return all(counts[tile] >= natural for tile, natural, _places in variant.needs)
+
+
+def _shortfall(variant: Variant, counts: list[int], present: list[int]) -> tuple[int, list[str]]:
     """How many tiles the hand is short of this reading, and what is missing or left over."""
     jokers = counts[JOKER]
     filled = 0
     open_set_places = 0
     reasons: list[str] = []
-    for tile in range(TILE_KINDS - 1):
-        need_natural = variant.natural[tile]
-        capacity = variant.set_capacity[tile]
+    short_sets = []
+    unused = [
+        (tile, 0, 0) for tile in present if not variant.natural[tile] and not variant.set_capacity[tile]
+    ]
+    for tile, need_natural, capacity in (*variant.needs, *unused):
         have = counts[tile]
         used = min(have, need_natural + capacity)
         filled += used
@@ -126,25 +137,17 @@ def _shortfall(variant: Variant, counts: list[int]) -> tuple[int, list[str]]:
                 f"needs {need_natural - have} more natural {nmjl_code(tile)} for a single or pair; "
                 f"{JOKER_RULE}"
             )
+        elif capacity and have < need_natural + capacity:
+            short_sets.append(nmjl_code(tile))
         if have > need_natural + capacity:
             extra = have - need_natural - capacity
             reasons.append(f"{extra} {nmjl_code(tile)} not used by this hand")
-    joker_fill = min(jokers, open_set_places)
-    filled += joker_fill
+    filled += min(jokers, open_set_places)
     if jokers > open_set_places:
         reasons.append(f"{jokers - open_set_places} joker(s) with no set to sit in; {JOKER_RULE}")
-    missing = HAND_TILES - filled
-    if open_set_places > jokers:
-        short_sets = [
-            nmjl_code(tile)
-            for tile in range(TILE_KINDS - 1)
-            if variant.set_capacity[tile]
-            and counts[tile] < variant.natural[tile] + variant.set_capacity[tile]
-            and counts[tile] >= variant.natural[tile]
-        ]
-        if short_sets:
-            reasons.append(f"sets short of tiles or jokers: {', '.join(short_sets)}")
-    return missing, reasons
+    if open_set_places > jokers and short_sets:
+        reasons.append(f"sets short of tiles or jokers: {', '.join(short_sets)}")
+    return HAND_TILES - filled, reasons
 
 
 def _exposure_problems(
@@ -184,17 +187,31 @@ def _exposure_problems(
     return problems
 
 
+def _present(counts: list[int]) -> list[int]:
+    return [tile for tile in range(TILE_KINDS - 1) if counts[tile]]
+
+
+def _completing(hand: CardHand, counts: list[int], exposures: list[Exposure]) -> Variant | None:
+    """A reading of ``hand`` the tiles and exposures make exactly, if any."""
+    present = _present(counts)
+    for variant in hand.variants:
+        if _fits(variant, counts, present) and not _exposure_problems(hand, variant, counts, exposures):
+            return variant
+    return None
+
+
 def _evaluate(hand: CardHand, counts: list[int], exposures: list[Exposure]) -> tuple[Variant, int, list[str]]:
     """The reading of ``hand`` closest to the tiles: (variant, tiles missing, reasons)."""
+    complete = _completing(hand, counts, exposures)
+    if complete is not None:
+        return complete, 0, []
+    present = _present(counts)
     best: tuple[Variant, int, list[str]] | None = None
     for variant in hand.variants:
-        missing, reasons = _shortfall(variant, counts)
+        missing, reasons = _shortfall(variant, counts, present)
         reasons = reasons + _exposure_problems(hand, variant, counts, exposures)
-        score = (missing, len(reasons))
-        if best is None or score < (best[1], len(best[2])):
+        if best is None or (missing, len(reasons)) < (best[1], len(best[2])):
             best = (variant, missing, reasons)
-            if not reasons and missing == 0:
-                break
     assert best is not None
     return best
 
@@ -218,8 +235,8 @@ def match_tiles(card: Card, tiles: Sequence[int], exposures: Sequence[Sequence[i
     counts, parsed = prepare(tiles, exposures)
     matches = []
     for hand in card.hands:
-        variant, missing, reasons = _evaluate(hand, counts, parsed)
-        if missing == 0 and not reasons:
+        variant = _completing(hand, counts, parsed)
+        if variant is not None:
             matches.append(_as_match(card, hand, variant, counts))
     return matches
 

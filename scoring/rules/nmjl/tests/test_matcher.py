@@ -3,12 +3,17 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from scoring.rules.errors import HandInputError
-from scoring.rules.nmjl.card import load_card
+from scoring.rules.nmjl.card import load_card, load_sample_cards
 from scoring.rules.nmjl.matcher import check_hand, close_hands, match_hand
 from scoring.rules.nmjl.tests.conftest import card_data
+from scoring.rules.nmjl.tiles import nmjl_code
 
 
 def tiles(text: str) -> list[str]:
@@ -221,3 +226,63 @@ def test_close_hands_reports_a_hand_one_tile_short(card):
     misses = close_hands(card, tiles("2s*3 4s*3 6s*4 8s*3 9s"))
     assert misses[0].hand_id == "2468-1" and misses[0].missing == 1
     assert any("8s" in reason for reason in misses[0].reasons)
+
+
+SAMPLE = load_sample_cards()["sample-2027"]
+
+
+@st.composite
+def made_hands(draw):
+    """A hand of the sample card built from one of its readings, jokers put only into sets (rules 81-83)."""
+    card = SAMPLE
+    hand = draw(st.sampled_from(card.hands))
+    variant = draw(st.sampled_from(hand.variants))
+    tiles: list[str] = []
+    jokers = 0
+    for group, resolved in zip(hand.groups, variant.groups, strict=True):
+        for tile in resolved:
+            use_joker = group.is_set and jokers < 8 and draw(st.booleans())
+            jokers += use_joker
+            tiles.append("J" if use_joker else nmjl_code(tile))
+    counts = Counter(tiles)
+    assume(all(n <= 4 for code, n in counts.items() if code not in ("F", "J")))
+    return card, hand, draw(st.permutations(tiles)), jokers
+
+
+@settings(max_examples=300, deadline=None)
+@given(made_hands())
+def test_every_hand_built_by_the_cards_rules_is_recognised_in_any_order_rules_23_to_37_and_80_to_83(made):
+    card, hand, tiles, jokers = made
+    matches = {match.hand_id: match for match in match_hand(card, tiles)}
+    assert hand.id in matches
+    assert matches[hand.id].jokerless is (jokers == 0)
+    assert matches[hand.id].value == hand.value
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(made_hands(), st.data())
+def test_a_joker_put_in_a_single_or_pair_breaks_the_hand_rule_81(made, data):
+    card, hand, tiles, _jokers = made
+    singles = [
+        nmjl_code(tile)
+        for group, resolved in zip(hand.groups, hand.variants[0].groups, strict=True)
+        if not group.is_set
+        for tile in resolved
+    ]
+    assume(singles and tiles.count("J") < 8)
+    complete = {match.hand_id for match in match_hand(card, tiles)}
+    assume(hand.id in complete)
+    natural_in_single = [code for code in tiles if code != "J" and code in _single_codes(card, hand, tiles)]
+    assume(natural_in_single)
+    spoiled = list(tiles)
+    spoiled[spoiled.index(data.draw(st.sampled_from(natural_in_single)))] = "J"
+    assert hand.id not in {match.hand_id for match in match_hand(card, spoiled)}
+
+
+def _single_codes(card, hand, tiles) -> set[str]:
+    """Tiles that every reading of ``hand`` needs naturally in a single or pair, and in no set."""
+    codes = None
+    for variant in hand.variants:
+        needed = {nmjl_code(t) for t in range(35) if variant.natural[t] and not variant.set_capacity[t]}
+        codes = needed if codes is None else codes & needed
+    return codes or set()
