@@ -278,3 +278,23 @@ def test_it_scores_seven_pairs_of_all_green_without_tile_hog() -> None:
 def test_it_scores_seven_pairs_with_tile_hog_and_all_types() -> None:
     """Seven Pairs "may combine with All Types and Tile Hog" (line 2530)."""
     assert fans("1111m22p33s11z66z7z", "7z") == {"Seven Pairs": 24, "All Types": 6, "Tile Hog": 2}
+
+
+def test_it_scores_thirteen_orphans_won_by_discard_without_concealed_hand_all_types_or_single_wait() -> None:
+    """Thirteen Orphans, line 2457: "Points for All Types, Concealed Hand, or Single Wait may not be
+    added" (the hand below waits only for the Red Dragon)."""
+    assert fans("119m19p19s123456z", "7z") == {"Thirteen Orphans": 88}
+
+
+def test_it_scores_four_concealed_pungs_won_by_discard_without_concealed_hand_or_all_pungs() -> None:
+    """Four Concealed Pungs, line 2488: "May not combine with Concealed Hand or All Pungs"."""
+    assert fans("222m444p666s888s5z", "5z") == {
+        "Four Concealed Pungs": 64,
+        "Single Wait": 1,
+    }
+
+
+def test_it_scores_big_four_winds_without_seat_wind_prevalent_wind_or_pungs_of_honors() -> None:
+    """Big Four Winds, line 2421, in the seat and round whose winds it holds."""
+    scored = fans("222333444z5m", "5m", "pung 111z", seat_wind="S", prevalent_wind="W")
+    assert scored == {"Big Four Winds": 88, "Three Concealed Pungs": 16, "Half Flush": 6, "Single Wait": 1}
