@@ -29,6 +29,15 @@ class HandForm(forms.Form):
         self.fields["discarder"].choices = choices
         self.fields["fan"].label = "Fan points (basic score)"
 
+    def entry(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        return {
+            "winner": data["winner"],
+            "discarder": data["discarder"],
+            "fan": data["fan"],
+            "tiles": data["tiles"],
+        }
+
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         how = data.get("how")
@@ -85,3 +94,93 @@ class LateForm(forms.Form):
 class AppealForm(forms.Form):
     minutes_after = forms.IntegerField(min_value=0, max_value=1000, label="Minutes after the judgment")
     statement = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
+
+
+WON_BY_CHOICES = [
+    ("discard", "Won by discard"),
+    ("self_pick", "Self-picked"),
+    ("wall", "Wall game (nobody won)"),
+]
+
+
+class NMJLGameForm(forms.Form):
+    """One NMJL game: how it ended, the card hand (value filled in) or its value, jokerless, exposures,
+    dead hands (Sloper chapter 3, tournament scoring ~line 1556)."""
+
+    won_by = forms.ChoiceField(
+        choices=WON_BY_CHOICES, widget=forms.RadioSelect, initial="discard", label="Result"
+    )
+    winner = forms.ChoiceField(required=False)
+    discarder = forms.ChoiceField(required=False)
+    card_hand = forms.ChoiceField(required=False, label="Hand on the card")
+    value = forms.IntegerField(
+        required=False, min_value=1, max_value=1000, help_text="Only when no card hand is chosen"
+    )
+    jokerless = forms.BooleanField(required=False)
+    winner_exposures = forms.IntegerField(min_value=0, max_value=4, initial=0, label="Winner's exposures")
+    dead = forms.MultipleChoiceField(required=False, widget=forms.CheckboxSelectMultiple, label="Dead hands")
+    expected_number = forms.IntegerField(required=False, widget=forms.HiddenInput)
+
+    def __init__(
+        self, *args: Any, seats: list[tuple[str, str]], card_hands: list[tuple[str, str]], **kwargs: Any
+    ):
+        super().__init__(*args, **kwargs)
+        choices = [("", "—"), *seats]
+        self.fields["winner"].choices = choices
+        self.fields["discarder"].choices = choices
+        self.fields["dead"].choices = seats
+        self.fields["card_hand"].choices = [("", "— (enter the value)"), *card_hands]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        won_by = data.get("won_by")
+        if won_by != "wall" and not data.get("winner"):
+            self.add_error("winner", "Choose the winner.")
+        if won_by == "discard" and not data.get("discarder"):
+            self.add_error("discarder", "Choose who discarded the winning tile.")
+        if won_by != "wall" and not data.get("card_hand") and not data.get("value"):
+            self.add_error("value", "Choose the hand on the card or enter its value.")
+        return data
+
+    def entry(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        won_by = data["won_by"]
+        details: dict[str, Any] = {"won_by": won_by, "dead": list(data.get("dead") or [])}
+        if won_by != "wall":
+            details.update(jokerless=data["jokerless"], winner_exposures=data["winner_exposures"] or 0)
+            if data.get("card_hand"):
+                details["hand"] = data["card_hand"]
+            else:
+                details["value"] = data["value"]
+        return {
+            "winner": data["winner"] if won_by != "wall" else None,
+            "discarder": data["discarder"] if won_by == "discard" else None,
+            "data": details,
+        }
+
+
+class ClassicalHandForm(forms.Form):
+    """One classical hand: who went out (or a draw), who was East, and every player's hand score
+    (losing hands score too in these books); the settlement follows from them."""
+
+    winner = forms.ChoiceField(required=False, label="Went out")
+    east = forms.ChoiceField(label="East (dealer) this hand")
+    expected_number = forms.IntegerField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, seats: list[tuple[str, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["winner"].choices = [("", "Nobody (draw)"), *seats]
+        self.fields["east"].choices = seats
+        self.seat_labels = seats
+        for wind, label in seats:
+            self.fields[f"score_{wind}"] = forms.IntegerField(
+                label=f"Hand score: {label}", min_value=0, max_value=100000, initial=0
+            )
+
+    def entry(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        return {
+            "winner": data["winner"] or None,
+            "discarder": None,
+            "data": {"east": data["east"], "scores": {w: data[f"score_{w}"] for w, _ in self.seat_labels}},
+        }

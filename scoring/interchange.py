@@ -16,7 +16,7 @@ from django.db import transaction
 from players.models import Player
 from scoring.models import Appeal, AppealStatus, Hand, LateArrival, PaidTo, Penalty, TableTotals
 from scoring.rules.errors import HandInputError
-from scoring.rules.mcr import session as mcr
+from scoring.rulesets import ClassicalRules, EventRules, HandRecord, NMJLRules, rules_for
 from scoring.services import event_standings, tables_with_results
 from scoring.standings import StandingRow
 from tournaments.errors import ServiceError
@@ -25,7 +25,6 @@ from tournaments.services import PlayerRow, User, audit, bump_standings, clean_p
 
 FORMAT = "mahjong-event/1"
 SLUG_RE = re.compile(r"^[-a-zA-Z0-9_]{1,80}$")
-SUPPORTED_RULES = {RuleSet.MCR}
 
 
 class EventImportError(Exception):
@@ -125,8 +124,31 @@ def export_event(tournament: Tournament) -> dict[str, Any]:
 
 
 def _export_hand(hand: Hand, code_at: Mapping[str, str]) -> dict[str, Any]:
+    """A stored hand in the event JSON's form for its rule set (player ids instead of seats)."""
+    details = hand.data or {}
+    if "won_by" in details:  # NMJL
+        data: dict[str, Any] = {"dead": [code_at[seat] for seat in details.get("dead", [])]}
+        if details["won_by"] == "wall":
+            data.update(winner=None, wall=True)
+        else:
+            data.update(
+                winner=code_at[hand.winner],
+                discarder=code_at[hand.discarder] if hand.discarder else None,
+                value=details["value"],
+                jokerless=details.get("jokerless", False),
+                winner_exposures=details.get("winner_exposures", 0),
+            )
+            if details.get("hand"):
+                data["hand"] = details["hand"]
+        return data
+    if "scores" in details:  # classical
+        return {
+            "winner": code_at[hand.winner] if hand.winner else None,
+            "east": code_at[details["east"]],
+            "scores": {code_at[seat]: score for seat, score in details["scores"].items()},
+        }
     if not hand.winner:
-        data: dict[str, Any] = {"winner": None}
+        data = {"winner": None}
     else:
         data = {
             "winner": code_at[hand.winner],
@@ -172,8 +194,6 @@ def validate_event(doc: Any) -> list[str]:
         rules = tournament.get("rules")
         if rules not in RuleSet.values:
             check.add("tournament.rules", f"must be one of {', '.join(RuleSet.values)}")
-        elif rules not in SUPPORTED_RULES:
-            check.add("tournament.rules", f"{rules} events cannot be imported yet (only mcr)")
         settings = tournament.get("settings", {})
         if not isinstance(settings, Mapping):
             check.add("tournament.settings", "must be an object")
@@ -186,6 +206,16 @@ def validate_event(doc: Any) -> list[str]:
             )
             if "hands_per_session" not in settings and "session_minutes" not in settings:
                 hands_limit = 16  # rule 74: a complete game is sixteen hands
+    event_rules = None
+    if isinstance(tournament, Mapping) and tournament.get("rules") in RuleSet.values:
+        settings_doc = tournament.get("settings", {})
+        event_rules = rules_for(
+            tournament["rules"], settings_doc if isinstance(settings_doc, Mapping) else {}
+        )
+        problem = _settings_problem(event_rules)
+        if problem:
+            check.add("tournament.settings", problem)
+            event_rules = None
     players = doc.get("players")
     ids: set[str] = set()
     if not isinstance(players, list):
@@ -260,7 +290,7 @@ def validate_event(doc: Any) -> list[str]:
             if bad_seat:
                 continue
             wind_of = {pid: wind for wind, pid in seats.items()}
-            _check_table_results(check, tpath, table, wind_of, hands_limit)
+            _check_table_results(check, tpath, table, wind_of, hands_limit, event_rules)
             if _is_int(tnumber):
                 penalties_at[number, tnumber] = len(table.get("penalties", []) or [])
     appeals = doc.get("appeals", [])
@@ -301,8 +331,75 @@ def _player_row(player: Mapping[str, Any]) -> PlayerRow:
     return PlayerRow(name=text("name"), country=text("country"), ema_id=text("ema_id"), team=text("team"))
 
 
+def _settings_problem(event_rules: EventRules) -> str | None:
+    """A problem with the rule set's settings (NMJL: the card and the scheme), or None."""
+    if isinstance(event_rules, NMJLRules):
+        try:
+            event_rules.card  # noqa: B018 - loading validates
+            event_rules.scheme  # noqa: B018
+        except HandInputError as error:
+            return error.message
+    return None
+
+
+def hand_record_from_doc(
+    hand: Mapping[str, Any], wind_of: Mapping[str, str], event_rules: EventRules
+) -> HandRecord:
+    """A hand of the event JSON (player ids) as a checked record in starting seats."""
+
+    def seat(key: str) -> str | None:
+        pid = hand.get(key)
+        if pid is None:
+            return None
+        if pid not in wind_of:
+            raise HandInputError(f"{key}: {pid!r} does not sit at this table", code="not_at_table")
+        return wind_of[pid]
+
+    winner = seat("winner")
+    if isinstance(event_rules, NMJLRules):
+        dead = hand.get("dead", [])
+        if not isinstance(dead, list) or any(pid not in wind_of for pid in dead):
+            raise HandInputError("dead: must list players who sit at this table", code="bad_dead")
+        won_by = (
+            "wall" if hand.get("wall") else ("discard" if hand.get("discarder") is not None else "self_pick")
+        )
+        if won_by != "wall" and winner is None:
+            raise HandInputError('winner: missing (use "wall": true for a wall game)', code="missing_field")
+        data: dict[str, Any] = {"won_by": won_by, "dead": [wind_of[pid] for pid in dead]}
+        for key in ("value", "jokerless", "winner_exposures", "singles_and_pairs"):
+            if key in hand:
+                data[key] = hand[key]
+        if "hand" in hand:
+            card = event_rules.card
+            if card is not None and hand.get("card", card.id) != card.id:
+                raise HandInputError(f"card: this event uses card {card.id!r}", code="wrong_card")
+            data["hand"] = hand["hand"]
+        record = HandRecord(winner=winner, discarder=seat("discarder"), data=data)
+    elif isinstance(event_rules, ClassicalRules):
+        scores = hand.get("scores")
+        if not isinstance(scores, Mapping) or set(scores) != set(wind_of):
+            raise HandInputError("scores: give each of the four players' hand scores", code="bad_scores")
+        east = hand.get("east")
+        if east not in wind_of:
+            raise HandInputError("east: must be a player at this table", code="bad_east")
+        record = HandRecord(
+            winner=winner, data={"east": wind_of[east], "scores": {wind_of[p]: v for p, v in scores.items()}}
+        )
+    else:
+        fan = hand.get("fan")
+        if winner is not None and not _is_int(fan):
+            raise HandInputError("fan: must be a whole number", code="bad_fan")
+        record = HandRecord(winner=winner, discarder=seat("discarder"), fan=fan if winner else None)
+    return event_rules.normalise(record)
+
+
 def _check_table_results(
-    check: _Checker, tpath: str, table: Mapping[str, Any], wind_of: Mapping[str, str], hands_limit: int | None
+    check: _Checker,
+    tpath: str,
+    table: Mapping[str, Any],
+    wind_of: Mapping[str, str],
+    hands_limit: int | None,
+    event_rules: EventRules | None,
 ) -> None:
     if "totals" in table and "hands" in table:
         check.add(tpath, "give either hands or totals, not both")
@@ -325,29 +422,15 @@ def _check_table_results(
         if not isinstance(hand, Mapping):
             check.add(hpath, "must be an object")
             continue
-        winner, discarder = hand.get("winner"), hand.get("discarder")
-        if winner is not None and winner not in wind_of:
-            check.add(f"{hpath}.winner", f"{winner!r} does not sit at this table")
+        if event_rules is None:
             continue
-        if discarder is not None and discarder not in wind_of:
-            check.add(f"{hpath}.discarder", f"{discarder!r} does not sit at this table")
-            continue
-        fan = hand.get("fan", 0 if winner is None else None)
-        if winner is not None and not _is_int(fan):
-            check.add(f"{hpath}.fan", "must be a whole number")
-            continue
-        outcome = mcr.HandOutcome(
-            winner=wind_of.get(winner) if winner else None,
-            discarder=wind_of.get(discarder) if discarder else None,
-            fan=fan if winner else 0,
-        )
         try:
-            mcr.validate_hand(outcome)
+            record = hand_record_from_doc(hand, wind_of, event_rules)
         except HandInputError as error:
             check.add(hpath, error.message)
             continue
-        if hand.get("tiles") is not None and winner is not None:
-            problem = _tiles_problem(hand["tiles"], fan)
+        if hand.get("tiles") is not None and record.winner is not None and event_rules.rules == "mcr":
+            problem = _tiles_problem(hand["tiles"], record.fan)
             if problem:
                 check.add(f"{hpath}.tiles", problem)
     penalties = table.get("penalties", [])
@@ -491,18 +574,23 @@ def _import_table(
             scores={wind_of[pid]: score for pid, score in table_doc["totals"].items()},
             entered_by=user,
         )
-    Hand.objects.bulk_create(
-        Hand(
-            table=table,
-            number=number,
-            winner=wind_of[hand["winner"]] if hand.get("winner") else "",
-            discarder=wind_of[hand["discarder"]] if hand.get("winner") and hand.get("discarder") else "",
-            fan=hand.get("fan") if hand.get("winner") else None,
-            tiles=hand.get("tiles"),
-            entered_by=user,
+    event_rules = rules_for(round_.tournament.rules, round_.tournament.settings)
+    hands = []
+    for number, hand in enumerate(table_doc.get("hands", []), start=1):
+        record = hand_record_from_doc(hand, wind_of, event_rules)
+        hands.append(
+            Hand(
+                table=table,
+                number=number,
+                winner=record.winner or "",
+                discarder=record.discarder or "",
+                fan=record.fan,
+                data=dict(record.data),
+                tiles=hand.get("tiles") if record.winner else None,
+                entered_by=user,
+            )
         )
-        for number, hand in enumerate(table_doc.get("hands", []), start=1)
-    )
+    Hand.objects.bulk_create(hands)
     for position, penalty in enumerate(table_doc.get("penalties", [])):
         Penalty.objects.create(
             table=table,

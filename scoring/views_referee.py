@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -11,9 +12,18 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from scoring import services
-from scoring.forms import AppealForm, HandForm, LateForm, PenaltyForm, TotalsForm
+from scoring.forms import (
+    AppealForm,
+    ClassicalHandForm,
+    HandForm,
+    LateForm,
+    NMJLGameForm,
+    PenaltyForm,
+    TotalsForm,
+)
 from scoring.models import Appeal, Hand, Penalty
 from scoring.rules.mcr.session import winds_for_hand
+from scoring.rulesets import CLASSICAL, next_classical_east
 from tournaments.access import event_for, table_of
 from tournaments.errors import ServiceError
 from tournaments.models import WINDS, Role, Table
@@ -82,15 +92,32 @@ def _table_context(table: Table, **forms: Any) -> dict[str, Any]:
         "penalties": list(table.penalties.all()),
         "late": list(table.late_arrivals.all()),
         "wind_names": WIND_NAMES,
+        "is_mcr": tournament.rules == "mcr",
+        "hand_word": "game" if tournament.rules == "nmjl" else "hand",
         **forms,
     }
+
+
+def hand_form_for(table: Table, data: Any = None, **kwargs: Any) -> forms.Form:
+    """The hand form of the event's rule set."""
+    tournament = table.round.tournament
+    seats = _seat_choices(table)
+    if tournament.rules == "nmjl":
+        card = services.event_rules(tournament).card
+        card_hands = (
+            [(h.id, f"{h.family}: {h.pattern} ({h.xc}, {h.value})") for h in card.hands] if card else []
+        )
+        return NMJLGameForm(data, seats=seats, card_hands=card_hands, **kwargs)
+    if tournament.rules in CLASSICAL:
+        return ClassicalHandForm(data, seats=seats, **kwargs)
+    return HandForm(data, seats=seats, **kwargs)
 
 
 def _forms(table: Table, data: Any = None, which: str = "") -> dict[str, Any]:
     seats = _seat_choices(table)
     players = _player_choices(table)
     return {
-        "hand_form": HandForm(data if which == "hand" else None, seats=seats),
+        "hand_form": hand_form_for(table, data if which == "hand" else None),
         "totals_form": TotalsForm(data if which == "totals" else None, seats=seats),
         "penalty_form": PenaltyForm(data if which == "penalty" else None, players=players),
         "late_form": LateForm(data if which == "late" else None, players=players),
@@ -123,6 +150,9 @@ def table_page(request: HttpRequest, slug: str, number: int, table: int) -> Http
         table_obj = _load_table(request, slug, number, table)
     context = _table_context(table_obj, **forms)
     context["hand_form"].initial["expected_number"] = context["next_number"]
+    if table_obj.round.tournament.rules in CLASSICAL:
+        previous = [services.hand_record(h) for h in services.played_hands(table_obj)]
+        context["hand_form"].initial.setdefault("east", next_classical_east(previous))
     status = 200 if request.method == "GET" or not which else 422
     return render(request, "scoring/referee/table.html", context, status=status)
 
@@ -134,16 +164,14 @@ def _handle_post(request: HttpRequest, table: Table, which: str, forms: dict[str
         form = forms["hand_form"]
         if not form.is_valid():
             return False
-        data = form.cleaned_data
         hand = services.record_hand(
             table,
-            services.HandEntry(
-                winner=data["winner"], discarder=data["discarder"], fan=data["fan"], tiles=data["tiles"]
-            ),
+            services.HandEntry(**form.entry()),
             acting_user=user,
-            expected_number=data.get("expected_number"),
+            expected_number=form.cleaned_data.get("expected_number"),
         )
-        messages.success(request, f"Hand saved ({services.describe_hand(hand)}).")
+        word = "Game" if table.round.tournament.rules == "nmjl" else "Hand"
+        messages.success(request, f"{word} saved ({services.describe_hand(hand)}).")
         return True
     if which == "totals":
         form = forms["totals_form"]
@@ -189,35 +217,50 @@ def _handle_post(request: HttpRequest, table: Table, which: str, forms: dict[str
     return True
 
 
+def initial_for(hand: Hand) -> dict[str, Any]:
+    """A stored hand as the initial values of its rule set's form (for corrections)."""
+    data = hand.data or {}
+    if "scores" in data:
+        initial = {"winner": hand.winner, "east": data.get("east")}
+        initial.update({f"score_{w}": v for w, v in data["scores"].items()})
+        return initial
+    if "won_by" in data:
+        return {
+            "won_by": data["won_by"],
+            "winner": hand.winner,
+            "discarder": hand.discarder,
+            "card_hand": data.get("hand", ""),
+            "value": None if data.get("hand") else data.get("value"),
+            "jokerless": data.get("jokerless", False),
+            "winner_exposures": data.get("winner_exposures", 0),
+            "dead": data.get("dead", []),
+        }
+    return {
+        "how": "draw" if not hand.winner else ("self" if not hand.discarder else "discard"),
+        "winner": hand.winner,
+        "discarder": hand.discarder,
+        "fan": hand.fan,
+    }
+
+
 @login_required
 def correct_hand(request: HttpRequest, slug: str, number: int, table: int, hand: int) -> HttpResponse:
     table_obj = _load_table(request, slug, number, table)
     current = get_object_or_404(Hand, table=table_obj, number=hand, is_current=True, voided=False)
-    initial = {
-        "how": "draw" if not current.winner else ("self" if not current.discarder else "discard"),
-        "winner": current.winner,
-        "discarder": current.discarder,
-        "fan": current.fan,
-    }
-    form = HandForm(request.POST or None, initial=initial, seats=_seat_choices(table_obj))
+    form = hand_form_for(table_obj, request.POST or None, initial=initial_for(current))
     if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
         try:
-            services.correct_hand(
-                current,
-                services.HandEntry(
-                    winner=data["winner"], discarder=data["discarder"], fan=data["fan"], tiles=data["tiles"]
-                ),
-                acting_user=request.user,
-            )
+            services.correct_hand(current, services.HandEntry(**form.entry()), acting_user=request.user)
         except ServiceError as error:
             form.add_error(None, error.message)
         else:
             messages.success(request, "Hand corrected; the earlier version is kept in the history.")
             return redirect("referee_table", slug=slug, number=number, table=table)
-    history = (
+    history = list(
         Hand.objects.filter(table=table_obj, number=hand).select_related("entered_by").order_by("version")
     )
+    for version in history:
+        version.text = "" if version.voided else services.describe_hand(version)
     return render(
         request,
         "scoring/referee/correct_hand.html",

@@ -209,3 +209,36 @@ def test_seating_with_a_wrong_player_count_shows_the_reason(client, event, organ
     client.force_login(organiser)
     response = client.post(reverse("manage_session", args=[event.slug, 2]), {"seed": "1"}, follow=True)
     assert "9 players cannot sit at tables of four" in response.content.decode()
+
+
+def test_a_hand_is_corrected_through_its_page_and_the_history_shows_both_versions(client, table, referee):
+    from scoring.services import HandEntry, record_hand
+
+    record_hand(table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee)
+    client.force_login(referee)
+    url = reverse("referee_correct_hand", args=[table.round.tournament.slug, 1, 1, 1])
+    page = client.get(url).content.decode()
+    assert "E wins 8 from S" in page
+    response = client.post(url, {"how": "self", "winner": "E", "fan": "10"})
+    assert response.status_code == 302
+    page = client.get(url).content.decode()
+    assert "v1: E wins 8 from S" in page and "v2: E wins 10 self-drawn" in page
+
+
+def test_the_demo_events_of_every_rule_set_render(client, db):
+    from django.core.management import call_command
+
+    call_command("load_demo", stdout=__import__("io").StringIO())
+    client.login(username="organiser", password="organiser-demo")
+    for slug in ("demo-mcr", "demo-nmjl", "demo-babcock"):
+        for url in [
+            reverse("event", args=[slug]),
+            reverse("results", args=[slug, 1]),
+            reverse("standings", args=[slug]),
+            reverse("manage_event", args=[slug]),
+            reverse("manage_settings", args=[slug]),
+            reverse("referee_table", args=[slug, 1, 1]),
+            reverse("referee_table", args=[slug, 2, 1]),
+            reverse("referee_correct_hand", args=[slug, 1, 1, 1]),
+        ]:
+            assert client.get(url).status_code == 200, url

@@ -66,3 +66,15 @@ class StaffForm(forms.Form):
         if user is None:
             raise forms.ValidationError(f"No account named {username!r}.")
         return user
+
+
+class SchemeForm(forms.Form):
+    preset = forms.ChoiceField(label="Tournament points scheme")
+
+    def __init__(self, *args, presets: list[str], **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["preset"].choices = [(p, p) for p in presets]
+
+
+class CardForm(forms.Form):
+    card = forms.FileField(help_text="The year's card as JSON (see docs/nmjl-card-format.md)")

@@ -79,6 +79,14 @@ def _check_event_details(details: EventDetails) -> None:
         raise ServiceError("The event cannot end before it starts.", code="bad_dates")
 
 
+def default_settings(rules: str) -> dict[str, Any]:
+    """What a new event of a rule set starts with: NMJL gets the made-up sample card and the book's
+    tournament scoring table (Sloper ~line 1556) until the organiser loads the year's card."""
+    if rules == RuleSet.NMJL:
+        return {"card": "sample-2027", "scheme": {"preset": "book"}}
+    return {}
+
+
 @transaction.atomic
 def create_tournament(details: EventDetails, *, acting_user: User) -> Tournament:
     """Create an event with its sessions; the creator becomes its organiser."""
@@ -98,7 +106,7 @@ def create_tournament(details: EventDetails, *, acting_user: User) -> Tournament
         num_sessions=details.num_sessions,
         hands_per_session=details.hands_per_session,
         session_minutes=details.session_minutes,
-        settings=details.settings,
+        settings={**default_settings(details.rules), **details.settings},
         created_by=creator,
     )
     Round.objects.bulk_create(
@@ -399,3 +407,54 @@ def set_totals_only(table: Table, allowed: bool, *, acting_user: User) -> None:
         "totals_only",
         f"Session {table.round.number} table {table.number}: totals only {'allowed' if allowed else 'off'}",
     )
+
+
+# --- rule-set settings ---------------------------------------------------------------------------
+
+
+@transaction.atomic
+def set_nmjl_scheme(tournament: Tournament, preset: str, *, acting_user: User) -> None:
+    """Choose the event's NMJL tournament points scheme (a named preset of the book's table)."""
+    from scoring.rules.errors import HandInputError
+    from scoring.rules.nmjl.tournament import TournamentScheme
+
+    try:
+        TournamentScheme.from_settings({"preset": preset})
+    except HandInputError as error:
+        raise ServiceError(error.message, code="bad_scheme") from None
+    if round_results_exist(tournament):
+        raise ServiceError(
+            "Games have been entered; the scoring scheme can no longer change.", code="has_results"
+        )
+    tournament.settings = {**tournament.settings, "scheme": {"preset": preset}}
+    tournament.save(update_fields=["settings"])
+    bump_standings(tournament)
+    audit(tournament, acting_user, "nmjl_scheme", f"Scoring scheme {preset}", preset=preset)
+
+
+@transaction.atomic
+def load_event_card(tournament: Tournament, content: bytes, *, acting_user: User) -> str:
+    """Load the year's card (organisers own it; the app ships only made-up samples) from a JSON file."""
+    import json
+
+    from scoring.rules.errors import HandInputError
+    from scoring.rules.nmjl.card import load_card
+
+    try:
+        data = json.loads(content.decode("utf-8-sig"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ServiceError(f"The card file is not valid JSON ({error}).", code="bad_card") from None
+    try:
+        card = load_card(data)
+    except HandInputError as error:
+        raise ServiceError(f"The card file has a problem: {error.message}", code="bad_card") from None
+    if round_results_exist(tournament):
+        raise ServiceError("Games have been entered; the card can no longer change.", code="has_results")
+    tournament.settings = {**tournament.settings, "card": data}
+    tournament.save(update_fields=["settings"])
+    audit(tournament, acting_user, "nmjl_card", f"Loaded card {card.name}", card=card.id)
+    return card.name
+
+
+def round_results_exist(tournament: Tournament) -> bool:
+    return any(round_has_results(round_) for round_ in tournament.rounds.all())

@@ -6,6 +6,7 @@ urlpatterns = [
     path("", views.dashboard, name="manage_dashboard"),
     path("new/", views.create_event, name="manage_create_event"),
     path("<slug:slug>/", views.event_dashboard, name="manage_event"),
+    path("<slug:slug>/settings/", views.event_settings, name="manage_settings"),
     path("<slug:slug>/players/", views.players, name="manage_players"),
     path("<slug:slug>/players/<str:code>/check-in/", views.check_in, name="manage_check_in"),
     path("<slug:slug>/sessions/<int:number>/", views.session, name="manage_session"),

@@ -12,7 +12,15 @@ from scoring.services import table_state, tables_with_results
 from tournaments import services
 from tournaments.access import event_for, round_of, table_of
 from tournaments.errors import ServiceError
-from tournaments.forms import EventForm, PlayerForm, PlayerImportForm, SeatingForm, StaffForm
+from tournaments.forms import (
+    CardForm,
+    EventForm,
+    PlayerForm,
+    PlayerImportForm,
+    SchemeForm,
+    SeatingForm,
+    StaffForm,
+)
 from tournaments.models import EventRole, Registration, Role, Tournament
 
 
@@ -201,3 +209,48 @@ def totals_only(request: HttpRequest, slug: str, number: int, table: int) -> Htt
         table_of(tournament, number, table), request.POST.get("allowed") == "1", acting_user=request.user
     )
     return redirect("manage_session", slug=slug, number=number)
+
+
+@login_required
+def event_settings(request: HttpRequest, slug: str) -> HttpResponse:
+    """NMJL: the card and the tournament points scheme. Other rule sets have nothing to set here yet."""
+    from scoring.rules.nmjl.tournament import PRESETS
+
+    tournament = event_for(request, slug, Role.ORGANISER)
+    current = (tournament.settings.get("scheme") or {}).get("preset", "book")
+    scheme_form = SchemeForm(
+        request.POST if "scheme" in request.POST else None, presets=list(PRESETS), initial={"preset": current}
+    )
+    card_form = CardForm(
+        request.POST if "upload" in request.POST else None,
+        request.FILES if "upload" in request.POST else None,
+    )
+    try:
+        if request.method == "POST" and "scheme" in request.POST and scheme_form.is_valid():
+            services.set_nmjl_scheme(tournament, scheme_form.cleaned_data["preset"], acting_user=request.user)
+            messages.success(request, "Scoring scheme saved.")
+            return redirect("manage_settings", slug=slug)
+        if request.method == "POST" and "upload" in request.POST and card_form.is_valid():
+            name = services.load_event_card(
+                tournament, card_form.cleaned_data["card"].read(), acting_user=request.user
+            )
+            messages.success(request, f"Loaded {name}.")
+            return redirect("manage_settings", slug=slug)
+    except ServiceError as error:
+        messages.error(request, error.message)
+    card = None
+    if tournament.rules == "nmjl":
+        from scoring.services import event_rules
+
+        card = event_rules(tournament).card
+    return render(
+        request,
+        "tournaments/organiser/settings.html",
+        {
+            "tournament": tournament,
+            "scheme_form": scheme_form,
+            "card_form": card_form,
+            "card": card,
+            "scheme": PRESETS.get(current),
+        },
+    )

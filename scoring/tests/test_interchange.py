@@ -54,7 +54,7 @@ def test_a_bad_document_reports_every_problem_with_its_path_and_writes_nothing(s
         import_event(doc)
     problems = "\n".join(error.value.problems)
     assert "rounds[0].tables[0].hands[0]" in problems and "rule 24" in problems
-    assert "rounds[0].tables[0].hands[1].winner" in problems
+    assert "rounds[0].tables[0].hands[1]: winner: 'p9' does not sit at this table" in problems
     assert "rounds[0].tables[0].penalties[0].paid_to" in problems
     assert "appeals[0].penalty" in problems
     assert "players[2]" in problems

@@ -1,0 +1,236 @@
+"""NMJL and classical events through the same services, pages and interchange as MCR."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+from django.urls import reverse
+
+from conftest import FIXTURES
+from scoring import services
+from scoring.interchange import EventImportError, export_event, import_event, standings_rows
+from scoring.models import Hand
+from scoring.services import HandEntry
+from tournaments import services as event_services
+from tournaments.errors import ServiceError
+from tournaments.models import Role, Tournament
+
+
+@pytest.fixture
+def nmjl_table(organiser, referee):
+    tournament = event_services.create_tournament(
+        event_services.EventDetails(name="Boca Open", rules="nmjl", num_sessions=2, hands_per_session=4),
+        acting_user=organiser,
+    )
+    event_services.grant_role(tournament, referee, Role.REFEREE, acting_user=organiser)
+    for name in ["Ann", "Bea", "Cat", "Dot"]:
+        event_services.register_player(tournament, event_services.PlayerRow(name=name), acting_user=organiser)
+    [table] = event_services.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
+    return table
+
+
+def loaded(table):
+    return services.tables_with_results(table.round.tournament, table.round)[0]
+
+
+def test_a_new_nmjl_event_starts_with_the_sample_card_and_the_books_scheme(nmjl_table):
+    settings = nmjl_table.round.tournament.settings
+    assert settings == {"card": "sample-2027", "scheme": {"preset": "book"}}
+
+
+def test_an_nmjl_game_takes_its_value_from_the_card_and_scores_tournament_points(nmjl_table, referee):
+    # Tournament scoring table (Sloper ~line 1556): card value +10 self-pick; discarder to a winner
+    # with 3 exposures -25.
+    services.record_hand(
+        nmjl_table,
+        HandEntry(
+            winner="E", discarder="S", data={"won_by": "discard", "hand": "2468-1", "winner_exposures": 3}
+        ),
+        acting_user=referee,
+    )
+    services.record_hand(
+        nmjl_table,
+        HandEntry(winner="W", data={"won_by": "self_pick", "value": 30, "jokerless": True}),
+        acting_user=referee,
+    )
+    services.record_hand(nmjl_table, HandEntry(winner=None, data={"won_by": "wall"}), acting_user=referee)
+    result = services.session_result(loaded(nmjl_table))
+    assert result.table_points is None
+    # Game 1: E 25, S -25. Game 2: W 30+10+20 = 60. Game 3: wall game 10 each.
+    assert result.scores == {"E": 35, "S": -15, "W": 70, "N": 10}
+
+
+def test_an_nmjl_value_that_is_not_on_the_card_is_refused(nmjl_table, referee):
+    with pytest.raises(ServiceError) as error:
+        services.record_hand(
+            nmjl_table, HandEntry(winner="E", data={"won_by": "self_pick", "value": 27}), acting_user=referee
+        )
+    assert error.value.code == "value_not_on_card"
+    assert not Hand.objects.exists()
+
+
+def test_an_nmjl_hand_not_on_the_card_is_refused(nmjl_table, referee):
+    with pytest.raises(ServiceError) as error:
+        services.record_hand(
+            nmjl_table,
+            HandEntry(winner="E", data={"won_by": "self_pick", "hand": "no-such"}),
+            acting_user=referee,
+        )
+    assert error.value.code == "unknown_hand"
+
+
+def test_a_dead_hand_cannot_win(nmjl_table, referee):
+    with pytest.raises(ServiceError) as error:
+        services.record_hand(
+            nmjl_table,
+            HandEntry(winner="E", data={"won_by": "self_pick", "value": 25, "dead": ["E"]}),
+            acting_user=referee,
+        )
+    assert error.value.code == "dead_winner"
+
+
+def test_nmjl_standings_rank_by_tournament_points(nmjl_table, referee):
+    services.record_hand(
+        nmjl_table, HandEntry(winner="N", data={"won_by": "self_pick", "value": 50}), acting_user=referee
+    )
+    rows = standings_rows(nmjl_table.round.tournament)
+    assert "table_points" not in rows[0]
+    assert rows[0]["score"] == 60
+    assert rows[0]["player"] == nmjl_table.seats.get(wind="N").registration.code
+
+
+def test_the_organiser_loads_a_card_and_a_bad_card_is_refused_with_its_path(nmjl_table, organiser):
+    tournament = nmjl_table.round.tournament
+    card = json.loads((FIXTURES.parent / "scoring/rules/nmjl/cards/sample-2027.json").read_text())
+    card["id"] = "club-2027"
+    event_services.load_event_card(tournament, json.dumps(card).encode(), acting_user=organiser)
+    assert services.event_rules(tournament).card.id == "club-2027"
+    broken = copy.deepcopy(card)
+    broken["families"][0]["hands"][0]["value"] = "lots"
+    with pytest.raises(ServiceError) as error:
+        event_services.load_event_card(tournament, json.dumps(broken).encode(), acting_user=organiser)
+    assert "families[0].hands[0]" in error.value.message
+    assert services.event_rules(Tournament.objects.get(pk=tournament.pk)).card.id == "club-2027"
+
+
+def test_the_organiser_picks_a_scheme_preset(nmjl_table, organiser, referee):
+    tournament = nmjl_table.round.tournament
+    event_services.set_nmjl_scheme(tournament, "exposures-10-20-30", acting_user=organiser)
+    services.record_hand(
+        nmjl_table,
+        HandEntry(winner="E", discarder="S", data={"won_by": "discard", "value": 25, "winner_exposures": 4}),
+        acting_user=referee,
+    )
+    assert services.session_result(loaded(nmjl_table)).scores["S"] == -30
+    with pytest.raises(ServiceError) as error:
+        event_services.set_nmjl_scheme(tournament, "book", acting_user=organiser)
+    assert error.value.code == "has_results"
+
+
+def test_the_nmjl_demo_event_round_trips_through_json(db):
+    doc = json.loads((FIXTURES / "demo-nmjl.json").read_text())
+    first = export_event(import_event(doc))
+    Tournament.objects.all().delete()
+    assert export_event(import_event(copy.deepcopy(first))) == first
+
+
+def test_an_nmjl_import_with_a_bad_game_names_it(db):
+    doc = json.loads((FIXTURES / "demo-nmjl.json").read_text())
+    table = doc["rounds"][0]["tables"][0]
+    table["hands"][1] = {"winner": table["seats"]["E"], "discarder": None, "value": 26}
+    with pytest.raises(EventImportError) as error:
+        import_event(doc)
+    assert any(
+        "rounds[0].tables[0].hands[1]" in p and "not a value on the card" in p for p in error.value.problems
+    )
+
+
+def test_the_referee_enters_an_nmjl_game_in_the_page(client, nmjl_table, referee):
+    client.force_login(referee)
+    url = reverse("referee_table", args=[nmjl_table.round.tournament.slug, 1, 1])
+    page = client.get(url).content.decode()
+    assert "Game 1" in page and "2468-1" in page
+    response = client.post(
+        url,
+        {
+            "form": "hand",
+            "won_by": "self_pick",
+            "winner": "S",
+            "card_hand": "2468-1",
+            "winner_exposures": "0",
+            "expected_number": "1",
+        },
+    )
+    assert response.status_code == 302
+    assert 'data-seat="S">35<' in client.get(url).content.decode()
+    response = client.post(url, {"form": "hand", "won_by": "discard", "winner": "S", "winner_exposures": "0"})
+    assert response.status_code == 422
+    assert "Choose who discarded" in response.content.decode()
+
+
+@pytest.fixture
+def babcock_table(organiser, referee):
+    tournament = event_services.create_tournament(
+        event_services.EventDetails(
+            name="Red Book Night", rules="babcock", num_sessions=1, hands_per_session=8
+        ),
+        acting_user=organiser,
+    )
+    event_services.grant_role(tournament, referee, Role.REFEREE, acting_user=organiser)
+    for name in ["Ann", "Bea", "Cat", "Dot"]:
+        event_services.register_player(tournament, event_services.PlayerRow(name=name), acting_user=organiser)
+    [table] = event_services.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
+    return table
+
+
+def test_a_classical_hand_is_settled_as_babcock_says(babcock_table, referee):
+    # Babcock settlement example of scoring-json.md: E 48 (winner, East), S 16, W 4, N 0.
+    services.record_hand(
+        babcock_table,
+        HandEntry(winner="E", data={"east": "E", "scores": {"E": 48, "S": 16, "W": 4, "N": 0}}),
+        acting_user=referee,
+    )
+    assert services.session_result(loaded(babcock_table)).scores == {"E": 288, "S": -68, "W": -104, "N": -116}
+
+
+def test_east_keeps_the_deal_after_winning_and_passes_it_after_losing(client, babcock_table, referee):
+    # Babcock (seeds/000_237ca3ff6aae24f4.txt line 361): as long as East wins he continues as East.
+    client.force_login(referee)
+    url = reverse("referee_table", args=[babcock_table.round.tournament.slug, 1, 1])
+    data = {
+        "form": "hand",
+        "winner": "E",
+        "east": "E",
+        "score_E": "20",
+        "score_S": "4",
+        "score_W": "0",
+        "score_N": "2",
+        "expected_number": "1",
+    }
+    assert client.post(url, data).status_code == 302
+    assert 'value="E" selected' in client.get(url).content.decode()
+    data.update(winner="S", expected_number="2")
+    assert client.post(url, data).status_code == 302
+    assert 'value="S" selected' in client.get(url).content.decode()
+
+
+def test_a_classical_hand_without_east_is_refused(babcock_table, referee):
+    with pytest.raises(ServiceError):
+        services.record_hand(
+            babcock_table,
+            HandEntry(winner="E", data={"scores": {"E": 1, "S": 0, "W": 0, "N": 0}}),
+            acting_user=referee,
+        )
+
+
+def test_the_classical_demo_event_round_trips_and_ranks_by_score(db):
+    doc = json.loads((FIXTURES / "demo-babcock.json").read_text())
+    tournament = import_event(doc)
+    rows = standings_rows(tournament)
+    assert [r["score"] for r in rows] == sorted((r["score"] for r in rows), reverse=True)
+    assert sum(r["score"] for r in rows) == 0
+    first = export_event(tournament)
+    Tournament.objects.all().delete()
+    assert export_event(import_event(copy.deepcopy(first))) == first
