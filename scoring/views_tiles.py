@@ -1,0 +1,74 @@
+"""The tile picker's endpoint: a hand's tiles in, its MCR fan breakdown (or what is wrong) out.
+
+The referee table page posts the hand as the JSON of ``shared/specs/scoring-json.md`` (the hidden ``tiles``
+field of the hand form) after every change in the picker and shows the partial this returns. Nothing is
+written: saving stays with the hand form and ``services.record_hand``, which checks the tiles again.
+Whatever is posted, the answer is the partial, with status 200 for a scored hand and 422 for anything that
+cannot be scored; never a server error.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_POST
+
+from scoring.rules.errors import HandInputError
+from scoring.rules.mcr import calculator
+from scoring.rules.tiles import parse_hand
+from tournaments.access import event_for
+from tournaments.models import Role
+
+logger = logging.getLogger(__name__)
+
+PARTIAL = "scoring/referee/_fan_breakdown.html"
+MAX_LENGTH = 4000  # a full hand with every flag is under 600 characters
+
+
+def breakdown(raw: str) -> dict[str, Any]:
+    """The partial's context for the posted ``tiles`` text: ``error`` (a sentence) or the scored hand."""
+    if not raw.strip():
+        return {"error": "No tiles yet: pick the tiles of the winning hand."}
+    if len(raw) > MAX_LENGTH:
+        return {"error": f"The tiles are too long to be one hand ({len(raw)} characters)."}
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
+        return {"error": "The tiles could not be read (they are not JSON); enter them again or clear them."}
+    try:
+        if isinstance(data, dict) and data.get("win_tile") is None:
+            # While the tiles are being picked, a fifth copy or a bad set matters more than the winning tile
+            # not being chosen yet: check those first.
+            parse_hand(data, require_win_tile=False)
+        summary = calculator.score_request(data)
+        result = calculator.calculate(parse_hand(data))
+    except HandInputError as error:
+        hint = " (choose the winning tile)" if error.message == "missing field 'win_tile'" else ""
+        return {"error": f"Not a valid hand: {error.message}{hint}.", "code": error.code}
+    except Exception:
+        # The calculator is meant to raise HandInputError only; a bug must not become a 500 at the table.
+        logger.exception("fan calculator failed on %r", raw)
+        return {"error": "These tiles could not be scored; enter the fan points by hand.", "code": "internal"}
+    flowers = data.get("flowers", 0)
+    return {
+        "result": result,
+        "total": summary["total"],
+        "basic": summary["total"] - flowers,
+        "flowers": flowers,
+        "meets_minimum": summary["meets_minimum"],
+        "minimum": calculator.MINIMUM_POINTS,
+    }
+
+
+@login_required
+@require_POST
+def fan_breakdown(request: HttpRequest, slug: str) -> HttpResponse:
+    """POST ``tiles`` (the hand's JSON): the fan breakdown partial, or the error, for the tile picker."""
+    event_for(request, slug, Role.REFEREE)
+    context = breakdown(request.POST.get("tiles", ""))
+    return render(request, PARTIAL, context, status=422 if "error" in context else 200)

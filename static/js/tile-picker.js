@@ -1,0 +1,367 @@
+/* The "enter the tiles" mode of the MCR hand form (templates/scoring/referee/_tile_picker.html).
+ *
+ * The referee builds the hand from tile pictures; after every change the hand is written, as the JSON of
+ * shared/specs/scoring-json.md, into the hand form's hidden "tiles" input and posted to the fan breakdown
+ * endpoint (scoring/views_tiles.py), whose partial is shown under the picker. A scored hand fills the fan
+ * field; a fan typed by hand that differs from the tiles' score is flagged. Plain JS, no framework.
+ */
+(function () {
+  "use strict";
+
+  var SUITS = [["m", "characters"], ["p", "dots"], ["s", "bamboo"]];
+  var HONOURS = ["East", "South", "West", "North", "White Dragon", "Green Dragon", "Red Dragon"];
+  var CODES = [];
+  var NAMES = {};
+  SUITS.forEach(function (suit) {
+    for (var n = 1; n <= 9; n++) {
+      CODES.push(n + suit[0]);
+      NAMES[n + suit[0]] = n + " " + suit[1];
+    }
+  });
+  HONOURS.forEach(function (name, i) {
+    CODES.push(i + 1 + "z");
+    NAMES[i + 1 + "z"] = name;
+  });
+  var HINTS = {
+    concealed: "Click tiles to add them to the concealed part (without the winning tile).",
+    chow: "Click the lowest tile of the chow (1 to 7 of a suit): the chow of three is added.",
+    pung: "Click a tile: its pung (three alike) is added as a declared set.",
+    kong: "Click a tile: its exposed kong (four alike) is added.",
+    ckong: "Click a tile: its concealed kong (four alike) is added.",
+    win: "Click the winning tile (it is not part of the concealed tiles above).",
+  };
+  var FLAGS = ["self_drawn", "last_of_kind", "kong_related", "last_wall_tile"];
+
+  function order(code) {
+    return CODES.indexOf(code);
+  }
+
+  function init(root) {
+    var form = root.closest("form");
+    if (!form) return;
+    var $ = function (id) { return root.querySelector("#" + id); };
+    var tilesInput = form.querySelector("input[name=tiles]");
+    var fanInput = form.querySelector("input[name=fan]");
+    var winnerSelect = form.querySelector("select[name=winner]");
+    var toggle = $("tp-toggle");
+    var panel = $("tp-panel");
+    var palette = $("tp-palette");
+    var breakdown = $("fan-breakdown");
+    var warning = $("tp-fan-warning");
+    var hint = $("tp-hint");
+    var base = root.dataset.tiles;
+
+    var hand = { concealed: [], melds: [], win: null };
+    var target = "concealed";
+    var lastBasic = null; // the tiles' score without flowers, null while they do not make a hand
+    var lastFilled = null; // the score last put in the fan field: a typed fan is kept until the score changes
+    var sequence = 0;
+    var timer = null;
+
+    // Keep the warning next to the fan field, where the referee looks.
+    if (fanInput && fanInput.parentNode) fanInput.parentNode.appendChild(warning);
+
+    function tileElement(code, tag, label) {
+      var el = document.createElement(tag);
+      if (tag === "button") el.type = "button";
+      el.className = "tile";
+      el.dataset.code = code;
+      var img = document.createElement("img");
+      img.src = base + code + ".svg";
+      img.alt = NAMES[code] || code;
+      img.width = 30;
+      img.height = 40;
+      el.appendChild(img);
+      if (label) {
+        el.setAttribute("aria-label", label);
+        el.title = label;
+      }
+      return el;
+    }
+
+    // The palette: one row per suit, honours last.
+    ["m", "p", "s", "z"].forEach(function (suit) {
+      var row = document.createElement("div");
+      row.className = "tp-suit";
+      CODES.filter(function (c) { return c[1] === suit; }).forEach(function (code) {
+        var button = tileElement(code, "button");
+        button.addEventListener("click", function () { add(code); });
+        row.appendChild(button);
+      });
+      palette.appendChild(row);
+    });
+
+    function say(text, isError) {
+      hint.textContent = text;
+      hint.classList.toggle("tile-error", !!isError);
+    }
+
+    function add(code) {
+      var n = parseInt(code[0], 10);
+      if (target === "concealed") {
+        hand.concealed.push(code);
+        hand.concealed.sort(function (a, b) { return order(a) - order(b); });
+      } else if (target === "chow") {
+        if (code[1] === "z" || n > 7) {
+          say("A chow is three consecutive tiles of one suit, so it cannot start on " + NAMES[code] +
+              ": click its lowest tile (1 to 7 of characters, dots or bamboo).", true);
+          return;
+        }
+        hand.melds.push({ type: "chow", tiles: [code, n + 1 + code[1], n + 2 + code[1]] });
+      } else if (target === "pung") {
+        hand.melds.push({ type: "pung", tiles: [code, code, code] });
+      } else if (target === "kong" || target === "ckong") {
+        var meld = { type: "kong", tiles: [code, code, code, code] };
+        if (target === "ckong") meld.concealed = true;
+        hand.melds.push(meld);
+      } else if (target === "win") {
+        hand.win = code;
+      }
+      say(HINTS[target], false);
+      changed(true);
+    }
+
+    function setTarget(name) {
+      target = name;
+      root.querySelectorAll(".tp-target").forEach(function (b) {
+        b.setAttribute("aria-pressed", b.dataset.target === name ? "true" : "false");
+      });
+      say(HINTS[name], false);
+    }
+    root.querySelectorAll(".tp-target").forEach(function (b) {
+      b.addEventListener("click", function () { setTarget(b.dataset.target); });
+    });
+
+    function render() {
+      var concealed = $("tp-concealed");
+      var melds = $("tp-melds");
+      var win = $("tp-win");
+      concealed.textContent = "";
+      melds.textContent = "";
+      win.textContent = "";
+      hand.concealed.forEach(function (code, i) {
+        var b = tileElement(code, "button", "Remove " + NAMES[code]);
+        b.addEventListener("click", function () { hand.concealed.splice(i, 1); changed(true); });
+        concealed.appendChild(b);
+      });
+      hand.melds.forEach(function (meld, i) {
+        var kind = meld.type === "kong" ? (meld.concealed ? "concealed kong" : "exposed kong") : meld.type;
+        var group = document.createElement("button");
+        group.type = "button";
+        group.className = "tp-meld";
+        group.setAttribute("aria-label", "Remove the " + kind + " of " + meld.tiles.map(function (c) {
+          return NAMES[c] || c;
+        }).join(", "));
+        meld.tiles.forEach(function (code) { group.appendChild(tileElement(code, "span")); });
+        var caption = document.createElement("small");
+        caption.textContent = kind;
+        group.appendChild(caption);
+        group.addEventListener("click", function () { hand.melds.splice(i, 1); changed(true); });
+        melds.appendChild(group);
+      });
+      if (!hand.melds.length) melds.innerHTML = '<span class="muted">none</span>';
+      if (hand.win) {
+        var w = tileElement(hand.win, "button", "Remove " + NAMES[hand.win] + " (winning tile)");
+        w.addEventListener("click", function () { hand.win = null; changed(true); });
+        win.appendChild(w);
+      } else {
+        win.innerHTML = '<span class="muted">not chosen</span>';
+      }
+      var needed = Math.max(0, 13 - 3 * hand.melds.length);
+      $("tp-count").textContent = "(" + hand.concealed.length + " of " + needed + ")";
+      // How many of each tile the hand holds: the palette shows it, and dims a tile once all four are used.
+      var used = {};
+      hand.concealed.concat(hand.win ? [hand.win] : []).forEach(function (c) { used[c] = (used[c] || 0) + 1; });
+      hand.melds.forEach(function (m) { m.tiles.forEach(function (c) { used[c] = (used[c] || 0) + 1; }); });
+      palette.querySelectorAll(".tile").forEach(function (b) {
+        var count = used[b.dataset.code] || 0;
+        b.dataset.used = count ? String(count) : "";
+        b.title = NAMES[b.dataset.code] + (count ? " (" + count + " in the hand)" : "");
+        b.classList.toggle("used-up", count >= 4);
+      });
+    }
+
+    function isEmpty() {
+      return !hand.concealed.length && !hand.melds.length && !hand.win;
+    }
+
+    function flowersValue() {
+      var raw = $("tp-flowers").value.trim();
+      if (raw === "") return 0;
+      var n = Number(raw);
+      return Number.isInteger(n) ? n : raw; // a mistyped value goes to the server, which says what is wrong
+    }
+
+    function serialise() {
+      var data = { concealed: hand.concealed.slice(), melds: hand.melds };
+      if (hand.win) data.win_tile = hand.win;
+      FLAGS.forEach(function (f) { data[f] = $("tp-" + f).checked; });
+      data.seat_wind = $("tp-seat_wind").value;
+      data.prevalent_wind = $("tp-prevalent_wind").value;
+      data.flowers = flowersValue();
+      return JSON.stringify(data);
+    }
+
+    function isDraw() {
+      var how = form.querySelector("input[name=how]:checked");
+      return how && how.value === "draw";
+    }
+
+    // After every change: write the hidden input, then ask the server for the breakdown.
+    function changed(fillFan) {
+      render();
+      var open = !panel.hidden;
+      if (!open || isEmpty() || isDraw()) {
+        if (tilesInput) tilesInput.value = "";
+        lastBasic = lastFilled = null;
+        breakdown.innerHTML = isDraw() && open
+          ? '<p class="muted">A draw: no tiles are stored.</p>'
+          : '<p class="muted">Pick tiles to see the fans.</p>';
+        checkFan();
+        return;
+      }
+      var json = serialise();
+      if (tilesInput) tilesInput.value = json;
+      clearTimeout(timer);
+      timer = setTimeout(function () { ask(json, fillFan); }, 120);
+    }
+
+    function ask(json, fillFan) {
+      var mine = ++sequence;
+      var body = new FormData();
+      body.append("tiles", json);
+      var token = form.querySelector("input[name=csrfmiddlewaretoken]");
+      root.setAttribute("aria-busy", "true");
+      fetch(root.dataset.url, {
+        method: "POST",
+        body: body,
+        headers: { "X-CSRFToken": token ? token.value : "", "HX-Request": "true" },
+        credentials: "same-origin",
+      }).then(function (response) {
+        return response.text().then(function (text) { return { status: response.status, text: text }; });
+      }).then(function (answer) {
+        if (mine !== sequence) return; // a newer change has been sent meanwhile
+        var holder = document.createElement("div");
+        holder.innerHTML = answer.text;
+        var part = holder.querySelector(".fan-breakdown");
+        if (!part) {
+          show('<p class="tile-error" role="alert">The tiles could not be scored (status ' + answer.status +
+               '); are you still logged in? You can still type the fan points.</p>');
+          lastBasic = null;
+        } else {
+          breakdown.textContent = "";
+          breakdown.appendChild(part);
+          if (part.dataset.state === "ok") {
+            lastBasic = parseInt(part.dataset.basic, 10);
+            if (fillFan && fanInput && lastBasic !== lastFilled) fanInput.value = String(lastBasic);
+            lastFilled = lastBasic;
+          } else {
+            lastBasic = lastFilled = null;
+          }
+        }
+        checkFan();
+      }).catch(function () {
+        if (mine !== sequence) return;
+        lastBasic = null;
+        show('<p class="tile-error" role="alert">The server could not be reached to score the tiles.</p>');
+        checkFan();
+      }).finally(function () {
+        if (mine === sequence) root.removeAttribute("aria-busy");
+      });
+    }
+
+    function show(html) {
+      breakdown.innerHTML = html;
+    }
+
+    function checkFan() {
+      var typed = fanInput ? fanInput.value.trim() : "";
+      if (lastBasic === null || typed === "" || parseInt(typed, 10) === lastBasic) {
+        warning.hidden = true;
+        warning.textContent = "";
+        return;
+      }
+      warning.textContent = "The tiles score " + lastBasic + " fan points (flowers excluded), not " + typed +
+        ": correct the fan points or the tiles before saving.";
+      warning.hidden = false;
+    }
+
+    function open(state) {
+      panel.hidden = !state;
+      toggle.setAttribute("aria-expanded", state ? "true" : "false");
+      toggle.textContent = state ? "Do not enter the tiles" : "Enter the tiles";
+      $("tp-toggle-note").textContent = state
+        ? "the tiles are saved with the hand"
+        : "optional: the fans are worked out for you";
+    }
+
+    toggle.addEventListener("click", function () {
+      open(panel.hidden);
+      changed(true);
+    });
+    $("tp-clear").addEventListener("click", function () {
+      hand = { concealed: [], melds: [], win: null };
+      changed(true);
+    });
+    FLAGS.concat(["seat_wind", "prevalent_wind"]).forEach(function (name) {
+      $("tp-" + name).addEventListener("change", function () { changed(true); });
+    });
+    $("tp-flowers").addEventListener("input", function () { changed(true); });
+    if (fanInput) fanInput.addEventListener("input", checkFan);
+
+    function seatWindOfWinner() {
+      var winner = winnerSelect ? winnerSelect.value : "";
+      return winner ? root.dataset["wind" + winner.toUpperCase()] || "" : "";
+    }
+    // dataset keys of data-wind-e are "windE".
+    if (winnerSelect) {
+      winnerSelect.addEventListener("change", function () {
+        var wind = seatWindOfWinner();
+        if (wind) $("tp-seat_wind").value = wind;
+        changed(false);
+      });
+    }
+    form.querySelectorAll("input[name=how]").forEach(function (radio) {
+      radio.addEventListener("change", function () {
+        if (radio.value === "self") $("tp-self_drawn").checked = true;
+        if (radio.value === "discard") $("tp-self_drawn").checked = false;
+        changed(false);
+      });
+    });
+
+    // Defaults from the page: the prevalent wind of the next hand, the winner's seat wind, self-drawn.
+    if (root.dataset.prevalent) $("tp-prevalent_wind").value = root.dataset.prevalent;
+    if (seatWindOfWinner()) $("tp-seat_wind").value = seatWindOfWinner();
+    var how = form.querySelector("input[name=how]:checked");
+    $("tp-self_drawn").checked = !!how && how.value === "self";
+
+    // A form sent back with errors keeps its tiles: show them again, without touching the typed fan.
+    var restored = restore(tilesInput ? tilesInput.value : "");
+    open(restored);
+    changed(false);
+
+    function restore(raw) {
+      if (!raw) return false;
+      var data;
+      try { data = JSON.parse(raw); } catch (e) { return false; }
+      if (!data || typeof data !== "object") return false;
+      var known = function (c) { return typeof c === "string" && NAMES[c]; };
+      hand.concealed = Array.isArray(data.concealed) ? data.concealed.filter(known) : [];
+      hand.melds = Array.isArray(data.melds) ? data.melds.filter(function (m) {
+        return m && Array.isArray(m.tiles);
+      }) : [];
+      hand.win = known(data.win_tile) ? data.win_tile : null;
+      FLAGS.forEach(function (f) { $("tp-" + f).checked = data[f] === true; });
+      if (data.seat_wind) $("tp-seat_wind").value = data.seat_wind;
+      if (data.prevalent_wind) $("tp-prevalent_wind").value = data.prevalent_wind;
+      if (data.flowers !== undefined) $("tp-flowers").value = data.flowers;
+      return true;
+    }
+  }
+
+  function start() {
+    document.querySelectorAll(".tile-picker").forEach(init);
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();

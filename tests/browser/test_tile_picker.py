@@ -1,0 +1,162 @@
+"""The "enter the tiles" mode of the hand form, in real Chromium: tiles in, fans out, hand saved with them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PURE_STRAIGHT = ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "4p", "5p", "6p", "9s"]
+NAMES = {"m": "characters", "p": "dots", "s": "bamboo"}
+
+
+def name(code: str) -> str:
+    return f"{code[0]} {NAMES[code[1]]}"
+
+
+def artifact(file: str) -> Path:
+    folder = Path(__file__).resolve().parents[2] / "test-artifacts"
+    folder.mkdir(exist_ok=True)
+    return folder / file
+
+
+def log_in(page, base: str) -> None:
+    page.goto(f"{base}/accounts/login/")
+    page.fill("input[name=username]", "rick")
+    page.fill("input[name=password]", "pw-rick-123")
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{base}/**")
+
+
+def add(page, code: str) -> None:
+    page.locator("#tp-palette").get_by_role("button", name=name(code), exact=True).click()
+
+
+def open_picker(page, base: str) -> None:
+    log_in(page, base)
+    page.goto(f"{base}/referee/test-open/sessions/1/tables/1/")
+    page.get_by_role("button", name="Enter the tiles").click()
+    assert page.locator("#tp-panel").is_visible()
+
+
+def test_the_referee_enters_the_tiles_and_the_hand_is_saved_with_them(page, live_server, event, table):
+    from scoring.models import Hand
+
+    base = live_server.url
+    open_picker(page, base)
+    page.check("input[name=how][value=discard]")
+    page.select_option("select[name=winner]", "S")
+    page.select_option("select[name=discarder]", "E")
+    assert page.input_value("#tp-seat_wind") == "S"  # the winner's seat wind in hand 1
+    assert page.input_value("#tp-prevalent_wind") == "E"
+
+    for code in PURE_STRAIGHT:
+        add(page, code)
+    # Thirteen tiles but no winning tile yet: the page says what is missing.
+    page.wait_for_selector("#fan-breakdown .tile-error:has-text(\"missing field 'win_tile'\")")
+    page.get_by_role("button", name="Winning tile").click()
+    add(page, "9s")
+
+    page.wait_for_selector("#fan-breakdown >> text=Pure Straight")
+    breakdown = page.locator("#fan-breakdown").inner_text()
+    assert "Concealed Hand" in breakdown
+    assert "Meets the 8-point minimum" in breakdown
+    assert page.input_value("input[name=fan]") == "22"
+
+    # Taking a tile out gives the error in the page; putting it back scores again.
+    page.get_by_role("button", name="Remove 4 dots").click()
+    page.wait_for_selector("#fan-breakdown >> text=wrong tile count")
+    page.get_by_role("button", name="Concealed", exact=True).click()
+    add(page, "4p")
+    page.wait_for_selector("#fan-breakdown >> text=Pure Straight")
+
+    # A chow cannot start on an 8; the hint says so and nothing is added.
+    page.get_by_role("button", name="New chow").click()
+    add(page, "8m")
+    assert "cannot start on 8 characters" in page.locator("#tp-hint").inner_text()
+    assert page.locator("#tp-melds .tp-meld").count() == 0
+
+    # A typed fan that disagrees with the tiles is flagged; agreeing again clears the warning.
+    page.fill("input[name=fan]", "20")
+    warning = page.locator("#tp-fan-warning")
+    assert warning.is_visible()
+    assert "The tiles score 22" in warning.inner_text()
+    page.fill("input[name=fan]", "22")
+    assert not warning.is_visible()
+
+    page.screenshot(path=str(artifact("tile-picker-desktop.png")), full_page=True)
+    page.click("text=Save hand")
+    page.wait_for_selector("text=Hand saved")
+
+    saved = Hand.objects.get(table=table, number=1, is_current=True)
+    assert saved.fan == 22
+    assert saved.tiles["concealed"] == PURE_STRAIGHT
+    assert saved.tiles["win_tile"] == "9s"
+    assert saved.tiles["seat_wind"] == "S"
+
+    page.goto(f"{base}/e/test-open/results/1/")
+    page.click("text=1 hands")
+    assert page.locator('.tiles-display img[alt="9 bamboo"]').count() == 2
+    page.screenshot(path=str(artifact("tile-picker-results.png")), full_page=True)
+
+
+def test_declared_sets_and_flags_score_and_a_bad_save_keeps_the_tiles(page, live_server, event, table):
+    from scoring.models import Hand
+
+    base = live_server.url
+    open_picker(page, base)
+    page.check("input[name=how][value=self]")
+    page.select_option("select[name=winner]", "E")
+    assert page.is_checked("#tp-self_drawn")
+    for code in ["1m", "2m", "3m", "4m", "5m", "6m", "9s"]:
+        add(page, code)
+    page.get_by_role("button", name="New chow").click()
+    add(page, "7m")
+    page.get_by_role("button", name="Concealed kong").click()
+    page.locator("#tp-palette").get_by_role("button", name="Red Dragon", exact=True).click()
+    page.get_by_role("button", name="Winning tile").click()
+    add(page, "9s")
+    page.fill("#tp-flowers", "2")
+    page.wait_for_selector("#fan-breakdown >> text=Flower Tiles")
+    breakdown = page.locator("#fan-breakdown").inner_text()
+    assert "Concealed Kong" in breakdown
+    assert "Self-Drawn" in breakdown
+    basic = int(page.locator("#fan-breakdown .fan-breakdown").get_attribute("data-basic"))
+    assert page.input_value("input[name=fan]") == str(basic)
+
+    # Saving with a fan that disagrees is refused by the service; the tiles come back in the picker.
+    page.fill("input[name=fan]", str(basic + 1))
+    # A change that does not change the score (no wind sets here) keeps the typed fan, and the warning.
+    page.select_option("#tp-prevalent_wind", "S")
+    page.wait_for_function("document.querySelector('#hand-form input[name=tiles]').value.includes('\"S\"')")
+    page.wait_for_timeout(500)
+    assert page.input_value("input[name=fan]") == str(basic + 1)
+    assert page.locator("#tp-fan-warning").is_visible()
+    page.click("text=Save hand")
+    page.wait_for_selector(f"text=The tiles score {basic} fan points")
+    assert page.locator("#tp-panel").is_visible()
+    assert page.locator("#tp-melds .tp-meld").count() == 2
+    assert not Hand.objects.filter(table=table).exists()
+    page.fill("input[name=fan]", str(basic))
+    page.click("text=Save hand")
+    page.wait_for_selector("text=Hand saved")
+    saved = Hand.objects.get(table=table, number=1, is_current=True)
+    assert saved.tiles["melds"][1] == {"type": "kong", "tiles": ["7z"] * 4, "concealed": True}
+    assert saved.tiles["flowers"] == 2
+
+
+def test_the_picker_fits_a_phone_screen(phone, live_server, event):
+    base = live_server.url
+    open_picker(phone, base)
+    for code in PURE_STRAIGHT:
+        add(phone, code)
+    phone.get_by_role("button", name="Winning tile").click()
+    add(phone, "9s")
+    phone.wait_for_selector("#fan-breakdown >> text=Pure Straight")
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390
+    palette_box = phone.locator("#tp-palette").bounding_box()
+    assert palette_box["x"] + palette_box["width"] <= 390
+    phone.locator("#hand-form").screenshot(path=str(artifact("tile-picker-phone.png")))
