@@ -29,6 +29,10 @@ HAND_TILES = 14
 MAX_GROUP = 6
 COLOURS = ("g", "r", "b")
 SUITLESS_COLOUR = "-"
+#: A group coloured ``*`` is in any suit, whatever the other groups use (a parenthetical "any suit").
+ANY_SUIT = "*"
+WIND_LETTERS = ("N", "E", "W", "S")
+WIND_RULES = ("as_shown", "any")
 NUMBER_RULES = ("as_shown", "any_like", "consecutive")
 CARDS_DIR = Path(__file__).resolve().parent / "cards"
 
@@ -96,6 +100,7 @@ class CardHand:
     value: int
     singles_and_pairs: bool
     note: str = ""
+    winds: str = "as_shown"
     variants: tuple[Variant, ...] = field(default=(), repr=False, compare=False)
 
     @property
@@ -205,14 +210,14 @@ def parse_pattern(pattern: str, colours: str | None, path: str) -> tuple[Group, 
     groups = []
     for index, (text, letter) in enumerate(zip(texts, letters, strict=True)):
         group = Group(text=text, colour=letter)
-        if letter not in (*COLOURS, SUITLESS_COLOUR):
-            raise _error(f"{path}.colours", f"letter {index + 1} is {letter!r}; use g, r, b or -")
+        if letter not in (*COLOURS, SUITLESS_COLOUR, ANY_SUIT):
+            raise _error(f"{path}.colours", f"letter {index + 1} is {letter!r}; use g, r, b, * or -")
         if group.coloured and letter == SUITLESS_COLOUR:
             if colours is None:
                 raise _error(f"{path}.colours", "missing: the pattern has numbers or D, which need a colour")
             raise _error(
                 f"{path}.colours",
-                f"group {index + 1} {text!r} has numbers or D and needs a colour g, r or b, not '-'",
+                f"group {index + 1} {text!r} has numbers or D and needs a colour g, r, b or *, not '-'",
             )
         groups.append(group)
     return tuple(groups)
@@ -231,52 +236,76 @@ def _shifts(groups: tuple[Group, ...], numbers: str, path: str) -> tuple[int, ..
     return shifts
 
 
-def _resolve(symbol: str, colour: str, suits: Mapping[str, str], shift: int) -> int:
+def _resolve(symbol: str, suit: str | None, winds: Mapping[str, int], shift: int) -> int:
+    if symbol in winds:
+        return winds[symbol]
     if symbol in FIXED_SYMBOLS:
         return FIXED_SYMBOLS[symbol]
-    suit = suits[colour]
+    assert suit is not None
     if symbol == "D":
         return DRAGON_OF_SUIT[suit]
     return SUIT_BASE[suit] + int(symbol) + shift - 1
 
 
-def build_variants(groups: tuple[Group, ...], shifts: tuple[int, ...]) -> list[Variant]:
-    """Every reading of the hand: rules 28-29 (each colour a different suit, any suits) times the shifts."""
-    colours = sorted({group.colour for group in groups if group.coloured})
+def _wind_maps(groups: tuple[Group, ...], winds: str) -> list[dict[str, int]]:
+    """``winds: "any"``: the wind letters drawn stand for any winds, different letters for different winds."""
+    if winds == "as_shown":
+        return [{}]
+    letters = sorted({symbol for group in groups for symbol in group.text if symbol in WIND_LETTERS})
+    return [
+        dict(zip(letters, chosen, strict=True))
+        for chosen in itertools.permutations([FIXED_SYMBOLS[w] for w in WIND_LETTERS], len(letters))
+    ]
+
+
+def build_variants(
+    groups: tuple[Group, ...], shifts: tuple[int, ...], winds: str = "as_shown"
+) -> list[Variant]:
+    """Every reading of the hand: rules 28-29 (each colour letter a different suit, any suits; a ``*`` group
+    any suit of its own), times the shifts of the numbers, times the winds when they may be any."""
+    colours = sorted({group.colour for group in groups if group.coloured and group.colour != ANY_SUIT})
+    free = [index for index, group in enumerate(groups) if group.coloured and group.colour == ANY_SUIT]
     variants: dict[tuple[tuple[int, ...], ...], Variant] = {}
-    for suits_order in itertools.permutations("mps", len(colours)):
+    for suits_order, free_suits, wind_map, shift in itertools.product(
+        itertools.permutations("mps", len(colours)),
+        itertools.product("mps", repeat=len(free)),
+        _wind_maps(groups, winds),
+        shifts,
+    ):
         suits = dict(zip(colours, suits_order, strict=True))
-        for shift in shifts:
-            resolved = tuple(
-                tuple(_resolve(symbol, group.colour, suits, shift) for symbol in group.text)
-                for group in groups
-            )
-            key = tuple(sorted(resolved))
-            if key in variants:
-                continue
-            natural = [0] * TILE_KINDS
-            capacity = [0] * TILE_KINDS
-            sets = []
-            for group, tiles in zip(groups, resolved, strict=True):
-                if group.is_set:
-                    capacity[tiles[0]] += len(tiles)
-                    sets.append((tiles[0], len(tiles)))
-                else:
-                    for tile in tiles:
-                        natural[tile] += 1
-            variants[key] = Variant(
-                groups=resolved,
-                natural=tuple(natural),
-                set_capacity=tuple(capacity),
-                sets=tuple(sets),
-                suits=tuple(sorted(suits.items())),
-                shift=shift,
-                needs=tuple(
-                    (tile, natural[tile], capacity[tile])
-                    for tile in range(TILE_KINDS)
-                    if natural[tile] or capacity[tile]
-                ),
-            )
+        group_suits = [suits.get(group.colour) for group in groups]
+        for index, suit in zip(free, free_suits, strict=True):
+            group_suits[index] = suit
+        resolved = tuple(
+            tuple(_resolve(symbol, suit, wind_map, shift) for symbol in group.text)
+            for group, suit in zip(groups, group_suits, strict=True)
+        )
+        key = tuple(sorted(resolved))
+        if key in variants:
+            continue
+        natural = [0] * TILE_KINDS
+        capacity = [0] * TILE_KINDS
+        sets = []
+        for group, tiles in zip(groups, resolved, strict=True):
+            if group.is_set:
+                capacity[tiles[0]] += len(tiles)
+                sets.append((tiles[0], len(tiles)))
+            else:
+                for tile in tiles:
+                    natural[tile] += 1
+        variants[key] = Variant(
+            groups=resolved,
+            natural=tuple(natural),
+            set_capacity=tuple(capacity),
+            sets=tuple(sets),
+            suits=tuple(sorted(suits.items())),
+            shift=shift,
+            needs=tuple(
+                (tile, natural[tile], capacity[tile])
+                for tile in range(TILE_KINDS)
+                if natural[tile] or capacity[tile]
+            ),
+        )
     return list(variants.values())
 
 
@@ -296,7 +325,7 @@ def load_hand(data: Any, family: str, family_sp: bool, path: str, seen: set[str]
     """Validate one hand of a card file (rules 26-38, 73 and the Singles And Pairs note at ~line 1505)."""
     if not isinstance(data, Mapping):
         raise _error(path, "must be an object with id, pattern, colours, xc and value")
-    known = {"id", "pattern", "colours", "numbers", "xc", "value", "singles_and_pairs", "note"}
+    known = {"id", "pattern", "colours", "numbers", "winds", "xc", "value", "singles_and_pairs", "note"}
     unknown = sorted(set(data) - known)
     if unknown:
         raise _error(f"{path}.{unknown[0]}", f"unknown field (fields: {', '.join(sorted(known))})")
@@ -312,6 +341,11 @@ def load_hand(data: Any, family: str, family_sp: bool, path: str, seen: set[str]
     total = sum(len(group.text) for group in groups)
     if total != HAND_TILES:
         raise _error(f"{path}.pattern", f"{pattern!r} has {total} tiles; a hand has {HAND_TILES} (rule 23)")
+    winds = data.get("winds", "as_shown")
+    if winds not in WIND_RULES:
+        raise _error(f"{path}.winds", f"must be one of {', '.join(WIND_RULES)}, not {winds!r}")
+    if winds == "any" and not any(symbol in WIND_LETTERS for group in groups for symbol in group.text):
+        raise _error(f"{path}.winds", "is 'any' but the pattern has no winds")
     numbers = data.get("numbers", "as_shown")
     if numbers not in NUMBER_RULES:
         raise _error(f"{path}.numbers", f"must be one of {', '.join(NUMBER_RULES)}, not {numbers!r}")
@@ -338,7 +372,7 @@ def load_hand(data: Any, family: str, family_sp: bool, path: str, seen: set[str]
     shifts = _shifts(groups, numbers, path)
     if not shifts:
         raise _error(f"{path}.numbers", "no shift keeps every number between 1 and 9")
-    variants = build_variants(groups, shifts)
+    variants = build_variants(groups, shifts, winds)
     possible = [variant for variant in variants if _possible(variant) is None]
     if not possible:
         raise _error(f"{path}.pattern", f"this hand can never be made: {_possible(variants[0])}")
@@ -348,6 +382,7 @@ def load_hand(data: Any, family: str, family_sp: bool, path: str, seen: set[str]
         pattern=" ".join(group.text for group in groups),
         groups=groups,
         numbers=numbers,
+        winds=winds,
         concealed=xc == "C",
         value=value,
         singles_and_pairs=singles_and_pairs,

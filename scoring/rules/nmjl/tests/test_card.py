@@ -82,7 +82,7 @@ def test_numbers_without_a_colour_are_rejected_rule_28():
 
 
 def test_an_unknown_colour_letter_is_rejected():
-    assert "use g, r, b or -" in error_of(card_data(colours="g g y g")).message
+    assert "use g, r, b, * or -" in error_of(card_data(colours="g g y g")).message
 
 
 def test_x_or_c_is_required_rule_26():

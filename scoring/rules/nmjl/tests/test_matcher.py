@@ -286,3 +286,45 @@ def _single_codes(card, hand, tiles) -> set[str]:
         needed = {nmjl_code(t) for t in range(35) if variant.natural[t] and not variant.set_capacity[t]}
         codes = needed if codes is None else codes & needed
     return codes or set()
+
+
+BOOK_QUINT_HAND = {
+    "id": "book-quint",
+    "pattern": "NNNNN DDDD 11111",
+    "colours": "- r *",
+    "numbers": "any_like",
+    "winds": "any",
+    "xc": "X",
+    "value": 40,
+    "note": "Quint Any Wind & Any No. In Any Suit, Kong Any Dragon",
+}
+
+
+def test_the_books_quint_example_takes_any_wind_any_dragon_and_any_number_in_any_suit_line_1185():
+    card = load_card(card_data(**BOOK_QUINT_HAND))
+    for text in (
+        "4z*4 J 7z*4 1s*4 J",
+        "1z*3 J*2 6z*3 J 9s*4 J",
+        "2z*4 J 7z*4 5m*4 J",
+        "3z*4 J 5z*2 J*2 3p*4 J",
+    ):
+        assert [match.hand_id for match in match_hand(card, tiles(text))] == ["book-quint"], text
+
+
+def test_a_quint_is_of_one_tile_so_mixed_winds_do_not_make_it_line_1187():
+    card = load_card(card_data(**BOOK_QUINT_HAND))
+    assert match_hand(card, tiles("4z*3 1z J 7z*4 1s*4 J")) == []
+
+
+def test_different_wind_letters_stand_for_different_winds_when_any_wind_is_allowed():
+    data = card_data(pattern="NN SS 1111 2222 33", colours="- - g g g", winds="any", numbers="consecutive")
+    data["families"][0]["hands"][0]["singles_and_pairs"] = False
+    card = load_card(data)
+    assert [m.hand_id for m in match_hand(card, tiles("3z*2 4z*2 5p*4 6p*2 J*2 7p*2"))] == ["t-1"]
+    assert match_hand(card, tiles("1z*4 5p*4 6p*2 J*2 7p*2")) == []
+
+
+def test_winds_any_needs_winds_in_the_pattern():
+    with pytest.raises(HandInputError) as info:
+        load_card(card_data(winds="any"))
+    assert info.value.message.startswith("families[0].hands[0].winds:")
