@@ -328,3 +328,11 @@ def test_winds_any_needs_winds_in_the_pattern():
     with pytest.raises(HandInputError) as info:
         load_card(card_data(winds="any"))
     assert info.value.message.startswith("families[0].hands[0].winds:")
+
+
+def test_the_books_369_example_needs_a_pair_of_the_dragon_of_the_third_suit_line_1304():
+    data = card_data(pattern="3333 66 DD 66 9999", colours="g g r b b")
+    card = load_card(data)
+    assert [m.hand_id for m in match_hand(card, tiles("3m*4 6m*2 5z*2 6s*2 9s*3 J"))] == ["t-1"]
+    assert match_hand(card, tiles("3m*4 6m*2 7z*2 6s*2 9s*3 J")) == []
+    assert match_hand(card, tiles("3m*4 6m*2 5z J 6s*2 9s*4")) == []
