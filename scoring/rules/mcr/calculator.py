@@ -185,7 +185,13 @@ def score_request(data: Any) -> dict[str, Any]:
 
 
 def _normalise(hand: Hand) -> tuple[list[int], int]:
-    """Check the tile count and return the concealed tiles without the winning tile, and the win tile."""
+    """Check the tile count and return the concealed tiles without the winning tile, and the win tile.
+
+    ``concealed`` holds 13 tiles less 3 per declared set, without the winning tile (the spec). One more
+    is accepted as the same tiles given with the winning tile among them; then the winning tile must be
+    one of them ("a winning tile not in the hand"). Kong flags are checked against the tiles: out on a
+    replacement tile needs a kong; a robbed kong leaves no other copy of the winning tile for the hand.
+    """
     if hand.win_tile is None:
         raise HandInputError("missing field 'win_tile'", code="missing_field")
     if len(hand.melds) > 4:
