@@ -623,6 +623,21 @@ def standings_rows(tournament: Tournament) -> list[dict[str, Any]]:
     return [_standing_dict(row, names, tournament.uses_table_points) for row in event_standings(tournament)]
 
 
+def cached_standings_rows(tournament: Tournament) -> list[dict[str, Any]]:
+    """Standings for the public pages, computed once per standings version: every result write bumps
+    the version (``bump_standings``), so a cached copy is never stale and a busy projector or a room
+    full of phones polling the page costs one computation per change."""
+    from django.core.cache import cache
+
+    version = Tournament.objects.filter(pk=tournament.pk).values_list("standings_version", flat=True).first()
+    key = f"standings:{tournament.pk}:{version}"
+    rows = cache.get(key)
+    if rows is None:
+        rows = standings_rows(tournament)
+        cache.set(key, rows, timeout=3600)
+    return rows
+
+
 def _standing_dict(row: StandingRow, names: Mapping[str, str], table_points: bool) -> dict[str, Any]:
     data: dict[str, Any] = {"rank": row.rank, "player": row.player, "name": names.get(row.player, row.player)}
     if table_points:

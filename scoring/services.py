@@ -351,7 +351,10 @@ def played_hands(table: Table) -> list[Hand]:
 def result_prefetches() -> list[Any]:
     return [
         Prefetch("seats", queryset=Seat.objects.select_related("registration__player")),
-        Prefetch("hands", queryset=Hand.objects.filter(is_current=True, voided=False)),
+        Prefetch(
+            "hands",
+            queryset=Hand.objects.filter(is_current=True, voided=False).defer("created_at", "entered_by"),
+        ),
         Prefetch("totals_versions", queryset=TableTotals.objects.filter(is_current=True)),
         Prefetch("penalties", queryset=Penalty.objects.prefetch_related("appeals")),
         "late_arrivals",

@@ -242,3 +242,16 @@ def test_the_demo_events_of_every_rule_set_render(client, db):
             reverse("referee_correct_hand", args=[slug, 1, 1, 1]),
         ]:
             assert client.get(url).status_code == 200, url
+
+
+def test_the_cached_standings_change_as_soon_as_a_hand_is_saved(client, table, referee):
+    from scoring.services import HandEntry, record_hand
+
+    url = reverse("standings", args=[table.round.tournament.slug])
+    winner = table.seats.get(wind="S").registration.player.name
+    before = client.get(url).content.decode()
+    record_hand(table, HandEntry(winner="S", fan=88), acting_user=referee)
+    after = client.get(url).content.decode()
+    assert before != after
+    assert ">288<" in after.replace(" ", "").replace("\n", "")  # 3 x (88 + 8)
+    assert after.index(winner) < after.index("</tbody>")

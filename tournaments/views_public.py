@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django_tables2 import RequestConfig
 
 from scoring.exports import STANDINGS_EXPORTS
-from scoring.interchange import standings_rows
+from scoring.interchange import cached_standings_rows
 from scoring.services import running_scores, session_result, table_state, tables_with_results
 from tournaments.access import has_role, public_event, round_of
 from tournaments.models import WINDS, Role, Tournament
@@ -86,19 +88,28 @@ def results(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
+    """Sortable standings; the table's HTML is cached per standings version and sort order, so the
+    30-second polling of every phone and projector renders it once per change."""
     tournament = public_event(slug)
-    rows = standings_rows(tournament)
-    countries = {r.code: r.player.country for r in tournament.registrations.select_related("player")}
-    for row in rows:
-        row["country"] = countries.get(row["player"], "")
-    table_class = StandingsTable if tournament.uses_table_points else ScoreStandingsTable
-    table = table_class(rows)
-    RequestConfig(request, paginate=False).configure(table)
-    template = "tournaments/_standings_table.html" if request.htmx else "tournaments/standings.html"
+    sort = request.GET.get("sort", "")[:40]
+    key = f"standings-html:{tournament.pk}:{tournament.standings_version}:{sort}"
+    table_html = cache.get(key)
+    if table_html is None:
+        rows = [dict(row) for row in cached_standings_rows(tournament)]
+        countries = {r.code: r.player.country for r in tournament.registrations.select_related("player")}
+        for row in rows:
+            row["country"] = countries.get(row["player"], "")
+        table_class = StandingsTable if tournament.uses_table_points else ScoreStandingsTable
+        table = table_class(rows)
+        RequestConfig(request, paginate=False).configure(table)
+        table_html = render_to_string("tournaments/_standings_table.html", {"table": table}, request=request)
+        cache.set(key, table_html, timeout=3600)
+    if request.htmx:
+        return HttpResponse(table_html)
     return render(
         request,
-        template,
-        {"tournament": tournament, "table": table, "formats": list(STANDINGS_EXPORTS)},
+        "tournaments/standings.html",
+        {"tournament": tournament, "table_html": table_html, "formats": list(STANDINGS_EXPORTS)},
     )
 
 
