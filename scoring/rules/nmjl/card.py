@@ -1,6 +1,6 @@
 """The NMJL card as data: loading and validating a card file (format in ``docs/nmjl-card-format.md``).
 
-Sloper (shared/seeds/003_2541481d343502a5.txt), rules 23-38 (~line 693) and "Reading the card" (~line 1150):
+Sloper (shared/seeds/003_2541481d343502a5.txt), rules 23-38 (~line 693) and "Reading the card" (~line 1163):
 the card lists families of hands; each hand is drawn in numbers and letters (``D`` dragon, ``0`` White as
 zero, ``F`` flower, ``N E W S`` winds), coloured in one, two or three colours that stand for that many
 different suits (never for one particular suit), marked ``X`` (exposed) or ``C`` (concealed) and given a
@@ -224,7 +224,7 @@ def parse_pattern(pattern: str, colours: str | None, path: str) -> tuple[Group, 
 
 
 def _shifts(groups: tuple[Group, ...], numbers: str, path: str) -> tuple[int, ...]:
-    """Rule 35 (any like numbers) and ~line 1262 (consecutive runs): every number moves by the same amount."""
+    """Rule 35 (any like numbers) and ~line 1257 (consecutive runs): every number moves by the same amount."""
     digits = [int(symbol) for group in groups for symbol in group.text if symbol.isdigit() and symbol != "0"]
     if numbers == "as_shown":
         return (0,)

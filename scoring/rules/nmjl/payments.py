@@ -1,7 +1,7 @@
 """Home-game settlement of one NMJL game: who pays whom (zero-sum).
 
 Sloper (shared/seeds/003_2541481d343502a5.txt): rules 71-76 (~line 824) and the worked examples at
-~line 1524; rule 95c (misnamed discard), rule 98 (mah-jongg in error, worked at ~line 1614), rule 100
+~line 1524; rule 95c (misnamed discard), rule 98 (mah-jongg in error, worked at ~line 1630), rule 100
 (discard out of turn), rule 104 (death challenge), rule 108 (a dead player pays as any nonwinner), and rules
 121-130 (a fifth or sixth player betting).
 """

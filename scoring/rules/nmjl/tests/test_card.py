@@ -130,7 +130,7 @@ def test_a_pair_needing_five_natural_tiles_can_never_be_made_rules_3_and_81():
     assert load_card(data).hand("t-1").value == 25
 
 
-def test_consecutive_numbers_shift_within_1_to_9_line_1262():
+def test_consecutive_numbers_shift_within_1_to_9_line_1257():
     hand = load_card(card_data(numbers="consecutive")).hand("t-1")
     assert sorted({variant.shift for variant in hand.variants}) == [-1, 0, 1]
 

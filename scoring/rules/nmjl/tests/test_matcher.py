@@ -40,7 +40,7 @@ def test_jokers_fill_a_kong_and_make_the_hand_not_jokerless_rules_80_83(card):
     assert match.hand_id == "2468-1" and match.jokerless is False
 
 
-def test_colours_never_dictate_a_particular_suit_line_1153(card):
+def test_colours_never_dictate_a_particular_suit_line_1179(card):
     for suit in "mps":
         assert hand_ids(card, f"2{suit}*3 4{suit}*3 6{suit}*4 8{suit}*4") == ["2468-1"]
 
@@ -69,7 +69,7 @@ def test_any_like_numbers_may_be_any_number_but_the_same_in_each_suit_rule_35(ca
     assert hand_ids(card, "F*3 5s*3 6m*4 5p*4") == []
 
 
-def test_a_consecutive_run_may_start_at_any_number_line_1262(card):
+def test_a_consecutive_run_may_start_at_any_number_line_1257(card):
     assert hand_ids(card, "4p*2 5p*3 6p*4 7p*3 8p*2") == ["run-1"]
     assert hand_ids(card, "5p*2 6p*3 7p*4 8p*3 9p*2") == ["run-1"]
     assert hand_ids(card, "4p*2 5p*3 6p*4 7p*3 9p*2") == []
@@ -86,7 +86,7 @@ def test_an_opposite_dragon_belongs_to_a_suit_not_used_rule_36e(card):
     assert hand_ids(card, "F*4 2m 4m 6m 8m 7z*4 J*2") == []
 
 
-def test_opposite_dragons_in_a_three_colour_hand_take_the_other_two_suits_rule_36e_line_1291(card):
+def test_opposite_dragons_in_a_three_colour_hand_take_the_other_two_suits_rule_36e_line_1304(card):
     assert hand_ids(card, "3p*2 6p*2 9p*2 7z*4 6z J*3") == ["369-3"]
     assert hand_ids(card, "3p*2 6p*2 9p*2 7z*4 5z J*3") == []
 
@@ -101,7 +101,7 @@ def test_zeroes_are_suitless_white_dragons_even_with_bams_rule_37(card):
     assert hand_ids(card, "F*3 2s 5z 2s 7s 2s*2 J*2 7s*3") == ["2027-1"]
 
 
-def test_a_joker_never_stands_for_a_tile_of_the_year_line_1219(card):
+def test_a_joker_never_stands_for_a_tile_of_the_year_line_1211(card):
     assert hand_ids(card, "F*3 2p J 2p 7p 2p*2 J*2 7p*2 J") == []
     (miss,) = [m for m in close_hands(card, tiles("F*3 2p J 2p 7p 2p*2 J*2 7p*2 J")) if m.hand_id == "2027-1"]
     assert miss.missing == 1
@@ -120,7 +120,7 @@ def test_a_joker_is_never_a_single_rule_81(card):
     assert hand_ids(card, "F*2 3p*4 6p*3 9p*4 J") == []
 
 
-def test_news_is_four_singles_and_takes_no_joker_line_1219():
+def test_news_is_four_singles_and_takes_no_joker_line_1211():
     data = card_data(pattern="NEWS 2027 GGG RRR", colours="- g - -")
     card = load_card(data)
     assert [m.hand_id for m in match_hand(card, tiles("4z 1z 3z 2z 2m 5z 2m 7m 6z J*2 7z*3"))] == ["t-1"]

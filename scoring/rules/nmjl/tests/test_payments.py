@@ -1,5 +1,5 @@
 """Home settlement: rules 71-76 (~line 824), 78, 95c, 98, 100, 104, 108 and the worked examples at ~1524
-and ~1614 of shared/seeds/003_2541481d343502a5.txt."""
+and ~1630 of shared/seeds/003_2541481d343502a5.txt."""
 
 from __future__ import annotations
 
@@ -84,7 +84,7 @@ def test_a_penalty_discard_must_be_the_discard_the_winner_took_rules_95c_and_100
         pts(won_by="self_pick", value=25, winner="E", misnamed_by="W")
 
 
-def test_a_false_mahjong_without_cascade_leaves_the_declarer_dead_paying_the_winner_rule_98b_line_1603():
+def test_a_false_mahjong_without_cascade_leaves_the_declarer_dead_paying_the_winner_rule_98b_line_1622():
     result = pts(
         won_by="discard", value=25, winner="E", discarder="S", false_mahjong=FalseMahjong(declarer="W")
     )
@@ -97,7 +97,7 @@ def test_the_declarer_of_a_false_mahjong_cannot_win_later_rule_98b():
     assert "rule 108" in info.value.message
 
 
-def test_with_one_hand_thrown_in_two_are_dead_and_all_three_pay_the_winner_rule_98c_line_1609():
+def test_with_one_hand_thrown_in_two_are_dead_and_all_three_pay_the_winner_rule_98c_line_1626():
     fm = FalseMahjong(declarer="W", threw_in=("N",))
     result = pts(won_by="self_pick", value=25, winner="E", false_mahjong=fm)
     assert result == {"E": 150, "S": -50, "W": -50, "N": -50}
@@ -105,7 +105,7 @@ def test_with_one_hand_thrown_in_two_are_dead_and_all_three_pay_the_winner_rule_
         pts(won_by="self_pick", value=25, winner="N", false_mahjong=fm)
 
 
-def test_with_two_hands_thrown_in_the_declarer_pays_the_survivor_double_rule_98d_line_1614():
+def test_with_two_hands_thrown_in_the_declarer_pays_the_survivor_double_rule_98d_line_1630():
     fm = FalseMahjong(declarer="S", declared_value=25, threw_in=("W", "N"))
     assert pts(won_by=None, false_mahjong=fm) == {"E": 50, "S": -50, "W": 0, "N": 0}
 
