@@ -11,6 +11,16 @@ from django.contrib.auth import get_user_model
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    """Each test starts with an empty cache (the standings caches would otherwise outlive the rows)."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
 @pytest.fixture
 def organiser(db):
     return get_user_model().objects.create_user("olga", password="pw-olga-123")

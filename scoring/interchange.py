@@ -623,6 +623,12 @@ def standings_rows(tournament: Tournament) -> list[dict[str, Any]]:
     return [_standing_dict(row, names, tournament.uses_table_points) for row in event_standings(tournament)]
 
 
+def standings_cache_key(tournament: Tournament) -> str:
+    """Identifies one event for the standings caches; the creation time keeps a replaced event
+    (import --replace may reuse the row id) from ever reading its predecessor's cache."""
+    return f"{tournament.pk}:{tournament.created_at.timestamp()}"
+
+
 def cached_standings_rows(tournament: Tournament) -> list[dict[str, Any]]:
     """Standings for the public pages, computed once per standings version: every result write bumps
     the version (``bump_standings``), so a cached copy is never stale and a busy projector or a room
@@ -630,7 +636,7 @@ def cached_standings_rows(tournament: Tournament) -> list[dict[str, Any]]:
     from django.core.cache import cache
 
     version = Tournament.objects.filter(pk=tournament.pk).values_list("standings_version", flat=True).first()
-    key = f"standings:{tournament.pk}:{version}"
+    key = f"standings:{standings_cache_key(tournament)}:{version}"
     rows = cache.get(key)
     if rows is None:
         rows = standings_rows(tournament)

@@ -9,7 +9,7 @@ from django.template.loader import render_to_string
 from django_tables2 import RequestConfig
 
 from scoring.exports import STANDINGS_EXPORTS
-from scoring.interchange import cached_standings_rows
+from scoring.interchange import cached_standings_rows, standings_cache_key
 from scoring.services import running_scores, session_result, table_state, tables_with_results
 from tournaments.access import has_role, public_event, round_of
 from tournaments.models import WINDS, Role, Tournament
@@ -92,7 +92,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     30-second polling of every phone and projector renders it once per change."""
     tournament = public_event(slug)
     sort = request.GET.get("sort", "")[:40]
-    key = f"standings-html:{tournament.pk}:{tournament.standings_version}:{sort}"
+    key = f"standings-html:{standings_cache_key(tournament)}:{tournament.standings_version}:{sort}"
     table_html = cache.get(key)
     if table_html is None:
         rows = [dict(row) for row in cached_standings_rows(tournament)]
