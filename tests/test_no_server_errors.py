@@ -1,0 +1,117 @@
+"""No input makes a page answer 500: random form posts to every writing page (hypothesis)."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+pytestmark = pytest.mark.django_db
+
+junk = st.one_of(
+    st.text(max_size=12),
+    st.integers(min_value=-(10**12), max_value=10**12).map(str),
+    st.sampled_from(["E", "S", "W", "N", "", "0", "-1", "8", "99999999999999999999", "{}", "[]", "null"]),
+)
+FIELDS = [
+    "form",
+    "how",
+    "winner",
+    "discarder",
+    "fan",
+    "tiles",
+    "expected_number",
+    "E",
+    "S",
+    "W",
+    "N",
+    "player",
+    "points",
+    "paid_to",
+    "rule",
+    "reason",
+    "minutes",
+    "won_by",
+    "card_hand",
+    "value",
+    "jokerless",
+    "winner_exposures",
+    "dead",
+    "east",
+    "score_E",
+    "score_S",
+    "score_W",
+    "score_N",
+    "seed",
+    "checked_in",
+    "allowed",
+    "status",
+    "minutes_after",
+    "statement",
+    "name",
+    "slug",
+    "rules",
+    "num_sessions",
+    "hands_per_session",
+    "session_minutes",
+    "country",
+    "ema_id",
+    "team",
+    "username",
+    "role",
+    "preset",
+]
+posts = st.dictionaries(st.sampled_from(FIELDS), junk, max_size=10)
+FORMS = st.sampled_from(["hand", "totals", "penalty", "late", "void", "finish", "reopen", "bogus"])
+FUZZ = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+@FUZZ
+@given(data=posts, form=FORMS)
+def test_the_referee_table_page_never_answers_500(client, table, referee, data, form):
+    client.force_login(referee)
+    url = reverse("referee_table", args=[table.round.tournament.slug, 1, 1])
+    response = client.post(url, {**data, "form": form})
+    assert response.status_code in {200, 302, 422}
+
+
+@FUZZ
+@given(data=posts)
+def test_the_organiser_forms_never_answer_500(client, event, organiser, data):
+    client.force_login(organiser)
+    slug = event.slug
+    code = event.registrations.first().code
+    for url in [
+        reverse("manage_create_event"),
+        reverse("manage_event", args=[slug]),
+        reverse("manage_players", args=[slug]) + "?",
+        reverse("manage_check_in", args=[slug, code]),
+        reverse("manage_session", args=[slug, 2]),
+        reverse("manage_totals_only", args=[slug, 1, 1]),
+        reverse("manage_settings", args=[slug]),
+    ]:
+        response = client.post(url, {**data, "add": "1"})
+        assert response.status_code in {200, 302, 422}, url
+
+
+@FUZZ
+@given(data=posts)
+def test_correction_and_appeal_pages_never_answer_500(client, table, referee, data):
+    from scoring.services import HandEntry, add_penalty, file_appeal, record_hand
+
+    client.force_login(referee)
+    slug = table.round.tournament.slug
+    if not table.hands.exists():
+        record_hand(table, HandEntry(winner="E", fan=8), acting_user=referee)
+        penalty = add_penalty(table, table.seats.first().registration, 5, paid_to="none", acting_user=referee)
+        file_appeal(penalty, minutes_after=1, acting_user=referee)
+    penalty = table.penalties.first()
+    appeal = penalty.appeals.first()
+    for url in [
+        reverse("referee_correct_hand", args=[slug, 1, 1, 1]),
+        reverse("referee_appeal", args=[slug, 1, 1, penalty.pk]),
+        reverse("referee_decide_appeal", args=[slug, 1, 1, appeal.pk]),
+    ]:
+        response = client.post(url, data)
+        assert response.status_code in {200, 302, 422}, url
