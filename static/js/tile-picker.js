@@ -141,7 +141,7 @@
       win.textContent = "";
       hand.concealed.forEach(function (code, i) {
         var b = tileElement(code, "button", "Remove " + NAMES[code]);
-        b.addEventListener("click", function () { hand.concealed.splice(i, 1); changed(true); });
+        b.addEventListener("click", function () { hand.concealed.splice(i, 1); refocus("tp-concealed", i); });
         concealed.appendChild(b);
       });
       hand.melds.forEach(function (meld, i) {
@@ -156,13 +156,13 @@
         var caption = document.createElement("small");
         caption.textContent = kind;
         group.appendChild(caption);
-        group.addEventListener("click", function () { hand.melds.splice(i, 1); changed(true); });
+        group.addEventListener("click", function () { hand.melds.splice(i, 1); refocus("tp-melds", i); });
         melds.appendChild(group);
       });
       if (!hand.melds.length) melds.innerHTML = '<span class="muted">none</span>';
       if (hand.win) {
         var w = tileElement(hand.win, "button", "Remove " + NAMES[hand.win] + " (winning tile)");
-        w.addEventListener("click", function () { hand.win = null; changed(true); });
+        w.addEventListener("click", function () { hand.win = null; refocus("tp-win", 0); });
         win.appendChild(w);
       } else {
         win.innerHTML = '<span class="muted">not chosen</span>';
@@ -179,6 +179,14 @@
         b.title = NAMES[b.dataset.code] + (count ? " (" + count + " in the hand)" : "");
         b.classList.toggle("used-up", count >= 4);
       });
+    }
+
+    // After taking a tile out, keep the keyboard where it was: the next tile of that part, or the palette.
+    function refocus(part, index) {
+      changed(true);
+      var buttons = $(part).querySelectorAll("button");
+      var next = buttons[Math.min(index, buttons.length - 1)] || palette.querySelector("button");
+      if (next) next.focus();
     }
 
     function isEmpty() {

@@ -146,6 +146,13 @@ def test_declared_sets_and_flags_score_and_a_bad_save_keeps_the_tiles(page, live
     assert saved.tiles["melds"][1] == {"type": "kong", "tiles": ["7z"] * 4, "concealed": True}
     assert saved.tiles["flowers"] == 2
 
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{base}/e/test-open/results/1/")
+    page.click("text=1 hands")
+    assert page.locator('.tiles-display img[alt="Red Dragon"]').count() == 4
+    assert "+2 flowers" in page.locator(".tiles-display").inner_text()
+    page.screenshot(path=str(artifact("tile-picker-results-phone.png")), full_page=True)
+
 
 def test_the_picker_fits_a_phone_screen(phone, live_server, event):
     base = live_server.url
@@ -160,3 +167,24 @@ def test_the_picker_fits_a_phone_screen(phone, live_server, event):
     palette_box = phone.locator("#tp-palette").bounding_box()
     assert palette_box["x"] + palette_box["width"] <= 390
     phone.locator("#hand-form").screenshot(path=str(artifact("tile-picker-phone.png")))
+
+
+def test_the_picker_works_from_the_keyboard(page, live_server, event):
+    base = live_server.url
+    log_in(page, base)
+    page.goto(f"{base}/referee/test-open/sessions/1/tables/1/")
+    page.locator("#tp-toggle").focus()
+    page.keyboard.press("Enter")
+    assert page.locator("#tp-panel").is_visible()
+    palette_tile = page.locator("#tp-palette").get_by_role("button", name="3 dots", exact=True)
+    palette_tile.focus()
+    page.keyboard.press("Enter")
+    page.keyboard.press("Space")
+    assert page.locator("#tp-concealed .tile").count() == 2
+    page.get_by_role("button", name="Remove 3 dots").first.focus()
+    page.keyboard.press("Enter")
+    assert page.locator("#tp-concealed .tile").count() == 1
+    # The focus stays in the hand, on the tile left, so the next key press removes it too.
+    page.keyboard.press("Enter")
+    assert page.locator("#tp-concealed .tile").count() == 0
+    assert page.input_value("#hand-form input[name=tiles]") == ""
