@@ -1,0 +1,43 @@
+"""Admin for inspection; day-to-day changes go through the organiser and referee pages (services)."""
+
+from django.contrib import admin
+
+from tournaments.models import AuditEntry, EventRole, Registration, Round, Seat, Table, Tournament
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = ["name", "slug", "rules", "start_date", "num_sessions"]
+    search_fields = ["name", "slug"]
+
+
+@admin.register(Registration)
+class RegistrationAdmin(admin.ModelAdmin):
+    list_display = ["player", "tournament", "code", "team", "checked_in"]
+    list_filter = ["tournament", "checked_in"]
+    search_fields = ["player__name", "code"]
+
+
+@admin.register(EventRole)
+class EventRoleAdmin(admin.ModelAdmin):
+    list_display = ["user", "tournament", "role"]
+    list_filter = ["role", "tournament"]
+
+
+@admin.register(Round, Table, Seat)
+class StructureAdmin(ReadOnlyAdmin):
+    pass
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(ReadOnlyAdmin):
+    list_display = ["created_at", "tournament", "actor", "action", "summary"]
+    list_filter = ["tournament", "action"]
