@@ -8,7 +8,16 @@ Card file format: docs/nmjl-card-format.md.
 from __future__ import annotations
 
 from scoring.rules.nmjl.api import parse_outcome, score_request
-from scoring.rules.nmjl.card import Card, CardHand, Family, load_card, load_card_file, load_sample_cards
+from scoring.rules.nmjl.card import (
+    Card,
+    CardHand,
+    Family,
+    card_for,
+    card_year,
+    load_card,
+    load_card_file,
+    load_sample_cards,
+)
 from scoring.rules.nmjl.matcher import Match, NearMiss, check_hand, close_hands, match_hand
 from scoring.rules.nmjl.outcome import DeathChallenge, FalseMahjong, Outcome
 from scoring.rules.nmjl.payments import Transfer, bettor_transfers, net, payments, transfers
@@ -29,6 +38,8 @@ __all__ = [
     "TournamentScheme",
     "Transfer",
     "bettor_transfers",
+    "card_for",
+    "card_year",
     "check_hand",
     "close_hands",
     "load_card",

@@ -11,10 +11,11 @@ value. A card file states the same in JSON; :func:`load_card` turns it into a :c
 
 from __future__ import annotations
 
+import datetime
 import itertools
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -449,3 +450,20 @@ def load_sample_cards() -> dict[str, Card]:
         card = load_card_file(path)
         cards[card.id] = card
     return cards
+
+
+#: Rule 24: the card is issued on or about April 1 and used until the end of March of the next year.
+CARD_MONTH = 4
+
+
+def card_year(day: datetime.date) -> int:
+    """Rule 24: the year of the card in use on ``day`` (the 2007 card serves April 2007 to March 2008)."""
+    return day.year if day.month >= CARD_MONTH else day.year - 1
+
+
+def card_for(cards: Iterable[Card], day: datetime.date) -> Card | None:
+    """The card for the year in play on ``day`` (rule 24), preferring a real card to a made-up sample."""
+    year = card_year(day)
+    fitting = [card for card in cards if card.year == year]
+    fitting.sort(key=lambda card: (card.sample, card.id))
+    return fitting[0] if fitting else None

@@ -35,6 +35,13 @@ def card_data(**hand: Any) -> dict[str, Any]:
     return data
 
 
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    """The engine is pure Python: no Django cache to clear (overrides the project conftest's fixture, so
+    these tests also run with ``-p no:django``)."""
+    yield
+
+
 @pytest.fixture(scope="session")
 def card() -> Card:
     return load_sample_cards()["sample-2027"]

@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import datetime
 import json
 from pathlib import Path
 
 import pytest
 
 from scoring.rules.errors import HandInputError
-from scoring.rules.nmjl.card import CARDS_DIR, load_card, load_card_file, load_sample_cards
+from scoring.rules.nmjl.card import (
+    CARDS_DIR,
+    card_for,
+    card_year,
+    load_card,
+    load_card_file,
+    load_sample_cards,
+)
 from scoring.rules.nmjl.tests.conftest import MINIMAL_CARD, card_data
 from scoring.rules.tiles import GREEN, RED, WHITE
 
@@ -169,3 +177,19 @@ def test_a_lone_colour_dragon_may_be_any_dragon_rule_36():
     card = load_sample_cards()["sample-2027"]
     dragons = {variant.groups[-1][0] for variant in card.hand("wind-3").variants}
     assert dragons == {RED, WHITE, GREEN}
+
+
+def test_the_card_of_a_year_is_used_from_april_to_the_next_march_rule_24():
+    assert card_year(datetime.date(2027, 3, 31)) == 2026
+    assert card_year(datetime.date(2027, 4, 1)) == 2027
+    assert card_year(datetime.date(2028, 3, 1)) == 2027
+
+
+def test_card_for_picks_the_card_of_the_year_and_prefers_a_real_card_to_a_sample_rule_24():
+    sample = load_card(MINIMAL_CARD)
+    real = load_card(dict(MINIMAL_CARD, id="club-2027", sample=False))
+    older = load_card(dict(MINIMAL_CARD, id="club-2026", year=2026, sample=False))
+    assert card_for([sample, real, older], datetime.date(2027, 6, 1)) == real
+    assert card_for([sample, older], datetime.date(2027, 6, 1)) == sample
+    assert card_for([sample, real, older], datetime.date(2027, 2, 1)) == older
+    assert card_for([sample], datetime.date(2030, 6, 1)) is None
