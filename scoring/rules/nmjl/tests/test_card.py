@@ -193,3 +193,11 @@ def test_card_for_picks_the_card_of_the_year_and_prefers_a_real_card_to_a_sample
     assert card_for([sample, older], datetime.date(2027, 6, 1)) == sample
     assert card_for([sample, real, older], datetime.date(2027, 2, 1)) == older
     assert card_for([sample], datetime.date(2030, 6, 1)) is None
+
+
+def test_a_dragon_coloured_star_may_be_any_dragon_whatever_the_numbers_line_1189():
+    data = card_data(pattern="FF 2222 44 6666 DD", colours="- g g g *")
+    hand = load_card(data).hand("t-1")
+    for suit_letter in ("m", "p", "s"):
+        dragons = {v.groups[-1][0] for v in hand.variants if dict(v.suits)["g"] == suit_letter}
+        assert dragons == {RED, WHITE, GREEN}
