@@ -72,7 +72,9 @@ def _table_context(table: Table, **forms: Any) -> dict[str, Any]:
             "name": by_wind[w].registration.player.name,
             "wind_now": winds[w],
             "total": result.scores[w],
-            "table_points": float(result.table_points[w]) if result.table_points is not None else None,
+            "table_points": float(result.table_points[w])
+            if result.table_points is not None and state != "not started"
+            else None,
         }
         for w in WINDS
         if w in by_wind
@@ -93,6 +95,7 @@ def _table_context(table: Table, **forms: Any) -> dict[str, Any]:
         "late": list(table.late_arrivals.all()),
         "wind_names": WIND_NAMES,
         "is_mcr": tournament.rules == "mcr",
+        "late_note": late_note(tournament),
         "hand_word": "game" if tournament.rules == "nmjl" else "hand",
         **forms,
     }
@@ -111,6 +114,16 @@ def hand_form_for(table: Table, data: Any = None, **kwargs: Any) -> forms.Form:
     if tournament.rules in CLASSICAL:
         return ClassicalHandForm(data, seats=seats, **kwargs)
     return HandForm(data, seats=seats, **kwargs)
+
+
+def late_note(tournament) -> str:
+    """What lateness costs under the event's rules, shown beside the form."""
+    if tournament.rules == "mcr":
+        return "MCR rule 88: up to 10 min 10 points, up to 15 min 20 points, more: forfeit (0 table points)."
+    if tournament.rules == "nmjl":
+        late = services.event_rules(tournament).scheme.late
+        return f"Not in seat at the start: {late} tournament points (the event's scoring scheme)."
+    return "Recorded for the record; these rules set no points for lateness."
 
 
 def _forms(table: Table, data: Any = None, which: str = "") -> dict[str, Any]:
