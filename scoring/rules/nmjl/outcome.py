@@ -148,10 +148,10 @@ class Outcome:
     def _check_win(self) -> None:
         ends = self.false_mahjong is not None and self.false_mahjong.ends_game
         if ends:
-            if self.won_by is not None or self.winner is not None:
+            if self.won_by is not None or self.winner is not None or self.discarder is not None:
                 raise HandInputError(
                     "a false mah-jongg with two players thrown in or the wall destroyed ends the game "
-                    "(rules 98d, 98e): give no winner and no won_by",
+                    "(rules 98d, 98e): give no winner, no won_by and no discarder",
                     code="bad_outcome",
                 )
             return

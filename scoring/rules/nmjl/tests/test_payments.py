@@ -317,3 +317,9 @@ def test_a_bettor_ends_up_exactly_as_the_player_she_bet_on_rule_127(outcome, bet
     assert sum(result.values()) == 0
     if bet != "wall":
         assert result["bettor"] == payments(outcome)[bet]
+
+
+def test_a_game_ended_by_a_false_mahjong_has_no_discarder_either_rule_98d():
+    fm = FalseMahjong(declarer="S", declared_value=25, threw_in=("W", "N"))
+    with pytest.raises(HandInputError):
+        Outcome(won_by=None, discarder="E", false_mahjong=fm)
