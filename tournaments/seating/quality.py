@@ -1,0 +1,94 @@
+"""Measuring a seating, and the counting lower bounds it is judged against.
+
+Order of quality (docs of the seating issue and /work/shared/specs/seating-cli.md): every player once per
+round; fewest repeated pairs, the sum over pairs of max(0, meetings - 1); fewest meetings for the worst pair;
+seat winds balanced per player; fewest returns to a table number already visited.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Sequence
+
+from .models import WINDS, LowerBound, QualityReport, RepeatedPair, RoundSeating, SeatingPlan
+
+
+def lower_bound(players: int, rounds: int) -> LowerBound:
+    """Counting bounds for ``players`` (a multiple of 4) over ``rounds`` full rounds.
+
+    Each player has 3R opponent slots but only N - 1 distinct opponents, so at least 3R - (N - 1) of their
+    slots are repeats: repeated pairs >= ceil(N * max(0, 3R - (N - 1)) / 2), and some pair meets at least
+    ceil(3R / (N - 1)) times. Winds can be exactly equal only when R is a multiple of 4, and a player who
+    plays more rounds than there are tables must return to one table at least R - N/4 times.
+    """
+    n = players
+    tables = n // 4
+    repeated = -(-n * max(0, 3 * rounds - (n - 1)) // 2)
+    worst = -(-3 * rounds // (n - 1)) if n > 1 else 0
+    return LowerBound(
+        repeated_pairs=repeated,
+        worst_pair=worst,
+        wind_imbalance=0 if rounds % 4 == 0 else 1,
+        table_returns=n * max(0, rounds - tables),
+    )
+
+
+def pair_counts(rounds: Iterable[RoundSeating]) -> dict[tuple[str, str], int]:
+    """How many times each pair of players (ids in sorted order) has shared a table."""
+    counts: dict[tuple[str, str], int] = {}
+    for seating in rounds:
+        for table in seating.tables:
+            for a, b in itertools.combinations(sorted(table.seats), 2):
+                counts[(a, b)] = counts.get((a, b), 0) + 1
+    return counts
+
+
+def quality_report(
+    plan_or_rounds: SeatingPlan | Sequence[RoundSeating],
+    *,
+    apart: Iterable[frozenset[str]] = (),
+) -> QualityReport:
+    """Measure a plan (its history and rounds together) or a bare list of rounds.
+
+    ``apart`` lists pairs that should never meet (teammates); their meetings are counted as ``conflicts``.
+    """
+    if isinstance(plan_or_rounds, SeatingPlan):
+        rounds = (*plan_or_rounds.history, *plan_or_rounds.rounds)
+        if plan_or_rounds.constraints is not None and not apart:
+            apart = plan_or_rounds.constraints.apart
+    else:
+        rounds = tuple(plan_or_rounds)
+    counts = pair_counts(rounds)
+    repeated = tuple(
+        RepeatedPair(a, b, m) for (a, b), m in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])) if m > 1
+    )
+    winds: dict[str, list[int]] = {}
+    visited: dict[str, set[int]] = {}
+    returns = 0
+    sit_outs: dict[str, int] = {}
+    for seating in rounds:
+        for table in seating.tables:
+            for seat, player in enumerate(table.seats):
+                winds.setdefault(player, [0, 0, 0, 0])[seat] += 1
+                seen = visited.setdefault(player, set())
+                if table.number in seen:
+                    returns += 1
+                seen.add(table.number)
+        for player in seating.sit_outs:
+            sit_outs[player] = sit_outs.get(player, 0) + 1
+    apart_set = {tuple(sorted(pair)) for pair in apart}
+    conflicts = sum(m for pair, m in counts.items() if pair in apart_set)
+    return QualityReport(
+        rounds=len(rounds),
+        repeated_pairs=sum(m - 1 for m in counts.values() if m > 1),
+        worst_pair=max(counts.values(), default=0),
+        wind_counts={p: (c[0], c[1], c[2], c[3]) for p, c in sorted(winds.items())},
+        wind_imbalance=max((max(c) - min(c) for c in winds.values()), default=0),
+        table_returns=returns,
+        repeated=repeated,
+        conflicts=conflicts,
+        sit_out_counts=dict(sorted(sit_outs.items())),
+    )
+
+
+__all__ = ["WINDS", "lower_bound", "pair_counts", "quality_report"]

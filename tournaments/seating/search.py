@@ -1,0 +1,315 @@
+"""Tabu search over table groups: which four players share a table in each round.
+
+The objective is a sum over pairs of a convex cost of their meetings, plus a per-meeting weight for pairs
+that should not meet (teammates, same club, far apart in a Swiss standing). With total meetings fixed, a
+convex pair cost is smallest when meetings are spread evenly, which gives the counting lower bound used to
+stop early (see ``quality.lower_bound``). The moves swap two players of one round between tables; the player
+to move is drawn from a pair that costs something, as in the conflict-directed tabu search for the social
+golfer problem (Dotú and Van Hentenryck, 2005).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+
+REPEAT_WEIGHT = 10**6
+"""Cost of each meeting beyond the first of one pair."""
+WORST_WEIGHT = 10**4
+"""Cost of C(m-1, 2) for a pair meeting m times: pushes the worst pair down once repeats are fixed."""
+TEAM_WEIGHT = 10**10
+CLUB_WEIGHT = 10**9
+
+EVALUATIONS_PER_SECOND = 40_000
+"""Calibration of the deterministic work budget: a search may evaluate this many swaps per second of its
+time limit. The budget, not the clock, ends a normal search, so a seed gives the same plan on any machine at
+least this fast; the clock only cuts the search short on a slower one."""
+
+
+def pair_cost(meetings: int) -> int:
+    """Cost of one pair meeting ``meetings`` times: repeats first, then a convex push on the worst pair."""
+    if meetings <= 1:
+        return 0
+    extra = meetings - 1
+    return REPEAT_WEIGHT * extra + WORST_WEIGHT * (extra * (extra - 1) // 2)
+
+
+@dataclass
+class SearchProblem:
+    """Players are indices 0..n-1; each round seats its ``active`` players at ``len(active) // 4`` tables."""
+
+    n: int
+    active: list[list[int]]
+    pins: list[dict[int, int]]
+    base: list[int]
+    extra: list[int] | None
+    lower_bound: int
+
+    @property
+    def tables(self) -> list[int]:
+        return [len(a) // 4 for a in self.active]
+
+
+@dataclass
+class SearchResult:
+    groups: list[list[list[int]]]
+    cost: int
+    iterations: int
+    evaluations: int
+    reached_bound: bool
+
+
+def _deltas(max_meetings: int) -> list[int]:
+    return [pair_cost(m + 1) - pair_cost(m) for m in range(max_meetings + 2)]
+
+
+def total_cost(problem: SearchProblem, groups: list[list[list[int]]]) -> int:
+    """The objective of ``groups`` from scratch (history counts included)."""
+    n = problem.n
+    cnt = list(problem.base)
+    extra = problem.extra
+    cost = 0
+    for tables in groups:
+        for table in tables:
+            for i in range(4):
+                a = table[i]
+                for j in range(i + 1, 4):
+                    b = table[j]
+                    cnt[a * n + b] += 1
+                    cnt[b * n + a] += 1
+                    if extra is not None:
+                        cost += extra[a * n + b]
+    for a in range(n):
+        row = a * n
+        for b in range(a + 1, n):
+            c = cnt[row + b]
+            if c > 1:
+                cost += pair_cost(c)
+    return cost
+
+
+def initial_groups(problem: SearchProblem, rng: random.Random) -> list[list[list[int]]]:
+    """Greedy start: pinned players at their tables, then each player at the cheapest open table."""
+    n = problem.n
+    cnt = list(problem.base)
+    extra = problem.extra
+    groups: list[list[list[int]]] = []
+    for r, active in enumerate(problem.active):
+        t = len(active) // 4
+        tables: list[list[int]] = [[] for _ in range(t)]
+        pins = problem.pins[r]
+        for p, k in sorted(pins.items()):
+            tables[k].append(p)
+        free = [p for p in active if p not in pins]
+        rng.shuffle(free)
+        open_tables = [k for k in range(t) if len(tables[k]) < 4]
+        for p in free:
+            candidates = open_tables if len(open_tables) <= 24 else rng.sample(open_tables, 24)
+            best_k = candidates[0]
+            best = None
+            row = p * n
+            for k in candidates:
+                c = 0
+                for q in tables[k]:
+                    m = cnt[row + q]
+                    c += pair_cost(m + 1) - pair_cost(m)
+                    if extra is not None:
+                        c += extra[row + q]
+                if best is None or c < best:
+                    best = c
+                    best_k = k
+            tables[best_k].append(p)
+            for q in tables[best_k]:
+                if q != p:
+                    cnt[row + q] += 1
+                    cnt[q * n + p] += 1
+            if len(tables[best_k]) == 4:
+                open_tables.remove(best_k)
+        groups.append(tables)
+    return groups
+
+
+def tabu_search(
+    problem: SearchProblem,
+    groups: list[list[list[int]]],
+    rng: random.Random,
+    *,
+    budget: int,
+    deadline: float,
+) -> SearchResult:
+    """Improve ``groups`` until the lower bound, the work ``budget`` or the ``deadline`` (perf_counter)."""
+    n = problem.n
+    extra = problem.extra
+    rounds = len(groups)
+    groups = [[list(t) for t in tables] for tables in groups]
+    cnt = list(problem.base)
+    where: list[list[int]] = []
+    for tables in groups:
+        w = [-1] * n
+        for k, table in enumerate(tables):
+            for p in table:
+                w[p] = k
+            for i in range(4):
+                for j in range(i + 1, 4):
+                    a, b = table[i], table[j]
+                    cnt[a * n + b] += 1
+                    cnt[b * n + a] += 1
+        where.append(w)
+    max_m = max(cnt) if cnt else 0
+    dlt = _deltas(max_m + rounds + 2)
+    cost = total_cost(problem, groups)
+    best_cost = cost
+    best_groups = [[list(t) for t in tables] for tables in groups]
+    lower = problem.lower_bound
+    pinned = [set(p) for p in problem.pins]
+    tabu = [[0] * n for _ in range(rounds)]
+    it = 0
+    work = 0
+    last_improvement = 0
+    stall_limit = 400 + 20 * n
+    movable_rounds = [r for r in range(rounds) if len(groups[r]) > 1]
+
+    def bad_players(r: int) -> list[int]:
+        out: list[int] = []
+        for table in groups[r]:
+            for i in range(4):
+                a = table[i]
+                row = a * n
+                for j in range(i + 1, 4):
+                    b = table[j]
+                    c = dlt[cnt[row + b] - 1]
+                    if extra is not None:
+                        c += extra[row + b]
+                    if c > 0:
+                        out.append(a)
+                        out.append(b)
+        return out
+
+    def apply_swap(r: int, a: int, b: int) -> None:
+        w = where[r]
+        ka, kb = w[a], w[b]
+        ta, tb = groups[r][ka], groups[r][kb]
+        for x in ta:
+            if x != a:
+                cnt[a * n + x] -= 1
+                cnt[x * n + a] -= 1
+                cnt[b * n + x] += 1
+                cnt[x * n + b] += 1
+        for y in tb:
+            if y != b:
+                cnt[b * n + y] -= 1
+                cnt[y * n + b] -= 1
+                cnt[a * n + y] += 1
+                cnt[y * n + a] += 1
+        ta[ta.index(a)] = b
+        tb[tb.index(b)] = a
+        w[a], w[b] = kb, ka
+
+    while movable_rounds and cost > lower and work < budget:
+        if it & 63 == 0 and time.perf_counter() > deadline:
+            break
+        it += 1
+        if it - last_improvement > stall_limit:
+            # Restart from the best plan, shaken by a few random swaps.
+            for r in range(rounds):
+                for k in range(len(groups[r])):
+                    groups[r][k][:] = best_groups[r][k]
+                for k, table in enumerate(groups[r]):
+                    for p in table:
+                        where[r][p] = k
+            cnt[:] = problem.base
+            for tables in groups:
+                for table in tables:
+                    for i in range(4):
+                        for j in range(i + 1, 4):
+                            a, b = table[i], table[j]
+                            cnt[a * n + b] += 1
+                            cnt[b * n + a] += 1
+            for _ in range(1 + rng.randrange(max(2, n // 8))):
+                r = rng.choice(movable_rounds)
+                cand = [p for tb in groups[r] for p in tb if p not in pinned[r]]
+                if len(cand) < 2:
+                    continue
+                a, b = rng.sample(cand, 2)
+                if where[r][a] != where[r][b]:
+                    apply_swap(r, a, b)
+            cost = total_cost(problem, groups)
+            last_improvement = it
+            continue
+        r = movable_rounds[rng.randrange(len(movable_rounds))]
+        bad: list[int] = []
+        for step in range(len(movable_rounds)):
+            rr = movable_rounds[(movable_rounds.index(r) + step) % len(movable_rounds)]
+            bad = [p for p in bad_players(rr) if p not in pinned[rr]]
+            if bad:
+                r = rr
+                break
+        if not bad:
+            break
+        tab = tabu[r]
+        fresh = [p for p in bad if tab[p] <= it]
+        a = rng.choice(fresh or bad)
+        w = where[r]
+        ka = w[a]
+        ta = groups[r][ka]
+        rowa = a * n
+        others_a = [x for x in ta if x != a]
+        remove_a = 0
+        for x in others_a:
+            remove_a += dlt[cnt[rowa + x] - 1]
+            if extra is not None:
+                remove_a += extra[rowa + x]
+        best_delta = None
+        best_moves: list[int] = []
+        pins_r = pinned[r]
+        aspiration = best_cost - cost
+        for kb, tb in enumerate(groups[r]):
+            if kb == ka:
+                continue
+            add_a = [dlt[cnt[rowa + y]] for y in tb]
+            if extra is not None:
+                add_a = [add_a[i] + extra[rowa + tb[i]] for i in range(4)]
+            sum_add_a = add_a[0] + add_a[1] + add_a[2] + add_a[3]
+            for i in range(4):
+                b = tb[i]
+                if b in pins_r:
+                    continue
+                rowb = b * n
+                d = sum_add_a - add_a[i] - remove_a
+                for y in tb:
+                    if y != b:
+                        d -= dlt[cnt[rowb + y] - 1]
+                        if extra is not None:
+                            d -= extra[rowb + y]
+                for x in others_a:
+                    d += dlt[cnt[rowb + x]]
+                    if extra is not None:
+                        d += extra[rowb + x]
+                if tab[b] > it and d >= aspiration:
+                    continue
+                if best_delta is None or d < best_delta:
+                    best_delta = d
+                    best_moves = [b]
+                elif d == best_delta:
+                    best_moves.append(b)
+            work += 4
+        if best_delta is None:
+            continue
+        b = best_moves[rng.randrange(len(best_moves))] if len(best_moves) > 1 else best_moves[0]
+        apply_swap(r, a, b)
+        cost += best_delta
+        tenure = 3 + rng.randrange(8)
+        tab[a] = it + tenure
+        tab[b] = it + tenure
+        if cost < best_cost:
+            best_cost = cost
+            best_groups = [[list(t) for t in tables] for tables in groups]
+            last_improvement = it
+    return SearchResult(
+        groups=best_groups,
+        cost=best_cost,
+        iterations=it,
+        evaluations=work,
+        reached_bound=best_cost <= lower,
+    )
