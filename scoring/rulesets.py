@@ -284,7 +284,18 @@ class ClassicalRules(EventRules):
     def points(self, record: HandRecord) -> dict[str, int]:
         from scoring.rules.classical.api import settle
 
-        return settle(record.data["scores"], record.winner, record.data["east"], self.rules)
+        return settle(
+            record.data["scores"],
+            record.winner,
+            record.data["east"],
+            self.rules,
+            options=self.settlement_options,
+        )
+
+    @property
+    def settlement_options(self) -> dict[str, Any]:
+        """The event's table options for settlement (e.g. paying to the nearest 10, Babcock line 1204)."""
+        return dict(self.settings.get("settlement") or {})
 
     def describe(self, record: HandRecord) -> str:
         scores = record.data["scores"]

@@ -78,3 +78,19 @@ class SchemeForm(forms.Form):
 
 class CardForm(forms.Form):
     card = forms.FileField(help_text="The year's card as JSON (see docs/nmjl-card-format.md)")
+
+
+class SettlementForm(forms.Form):
+    round_to = forms.TypedChoiceField(
+        label="Pay each amount to the nearest",
+        choices=[(1, "1 (exact)"), (10, "10 (Babcock line 1204)")],
+        coerce=int,
+        initial=1,
+    )
+    stakes_limit = forms.IntegerField(
+        label="No single payment over",
+        required=False,
+        min_value=1,
+        max_value=100000,
+        help_text="Foster question 11",
+    )

@@ -458,3 +458,29 @@ def load_event_card(tournament: Tournament, content: bytes, *, acting_user: User
 
 def round_results_exist(tournament: Tournament) -> bool:
     return any(round_has_results(round_) for round_ in tournament.rounds.all())
+
+
+@transaction.atomic
+def set_classical_settlement(
+    tournament: Tournament, *, round_to: int, stakes_limit: int | None, acting_user: User
+) -> None:
+    """Table options of the classical books for settling each hand: pay to the nearest ``round_to``
+    (Babcock line 1204) and cap any single payment (Foster question 11)."""
+    from scoring.rules.classical.api import settle
+    from scoring.rules.errors import HandInputError
+
+    options: dict[str, Any] = {"round_to": round_to}
+    if stakes_limit:
+        options["stakes_limit"] = stakes_limit
+    try:
+        settle({"E": 10, "S": 0, "W": 0, "N": 0}, "E", "E", tournament.rules, options=options)
+    except HandInputError as error:
+        raise ServiceError(error.message, code="bad_option") from None
+    if round_results_exist(tournament):
+        raise ServiceError(
+            "Hands have been entered; the settlement options can no longer change.", code="has_results"
+        )
+    tournament.settings = {**tournament.settings, "settlement": options}
+    tournament.save(update_fields=["settings"])
+    bump_standings(tournament)
+    audit(tournament, acting_user, "classical_settlement", f"Settlement options {options}", **options)

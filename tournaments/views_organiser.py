@@ -19,6 +19,7 @@ from tournaments.forms import (
     PlayerImportForm,
     SchemeForm,
     SeatingForm,
+    SettlementForm,
     StaffForm,
 )
 from tournaments.models import EventRole, Registration, Role, Tournament
@@ -221,6 +222,11 @@ def event_settings(request: HttpRequest, slug: str) -> HttpResponse:
     scheme_form = SchemeForm(
         request.POST if "scheme" in request.POST else None, presets=list(PRESETS), initial={"preset": current}
     )
+    options = tournament.settings.get("settlement") or {}
+    settlement_form = SettlementForm(
+        request.POST if "settlement" in request.POST else None,
+        initial={"round_to": options.get("round_to", 1), "stakes_limit": options.get("stakes_limit")},
+    )
     card_form = CardForm(
         request.POST if "upload" in request.POST else None,
         request.FILES if "upload" in request.POST else None,
@@ -229,6 +235,15 @@ def event_settings(request: HttpRequest, slug: str) -> HttpResponse:
         if request.method == "POST" and "scheme" in request.POST and scheme_form.is_valid():
             services.set_nmjl_scheme(tournament, scheme_form.cleaned_data["preset"], acting_user=request.user)
             messages.success(request, "Scoring scheme saved.")
+            return redirect("manage_settings", slug=slug)
+        if request.method == "POST" and "settlement" in request.POST and settlement_form.is_valid():
+            services.set_classical_settlement(
+                tournament,
+                round_to=settlement_form.cleaned_data["round_to"],
+                stakes_limit=settlement_form.cleaned_data["stakes_limit"],
+                acting_user=request.user,
+            )
+            messages.success(request, "Settlement options saved.")
             return redirect("manage_settings", slug=slug)
         if request.method == "POST" and "upload" in request.POST and card_form.is_valid():
             name = services.load_event_card(
@@ -250,6 +265,8 @@ def event_settings(request: HttpRequest, slug: str) -> HttpResponse:
             "tournament": tournament,
             "scheme_form": scheme_form,
             "card_form": card_form,
+            "settlement_form": settlement_form,
+            "classical": tournament.rules in ("babcock", "chinese-1920s", "foster"),
             "card": card,
             "scheme": PRESETS.get(current),
         },

@@ -234,3 +234,19 @@ def test_the_classical_demo_event_round_trips_and_ranks_by_score(db):
     first = export_event(tournament)
     Tournament.objects.all().delete()
     assert export_event(import_event(copy.deepcopy(first))) == first
+
+
+def test_the_organiser_sets_babcocks_rounding_to_the_nearest_ten(babcock_table, organiser, referee):
+    # Babcock line 1204: "12 and 14 count as 10, 16 and 18 as 20".
+    event_services.set_classical_settlement(
+        babcock_table.round.tournament, round_to=10, stakes_limit=None, acting_user=organiser
+    )
+    babcock_table.round.tournament.refresh_from_db()
+    services.record_hand(
+        babcock_table,
+        HandEntry(winner="S", data={"east": "E", "scores": {"E": 4, "S": 14, "W": 0, "N": 6}}),
+        acting_user=referee,
+    )
+    scores = services.session_result(loaded(babcock_table)).scores
+    assert sum(scores.values()) == 0
+    assert all(value % 10 == 0 for value in scores.values())
