@@ -240,3 +240,37 @@ def test_the_public_results_show_the_tiles_of_a_hand(client, event, table, refer
     assert 'alt="9 bamboo"' in text
     assert "/static/tiles/9s.svg" in text
     assert "won on" in text
+
+
+def test_the_table_page_offers_the_picker_with_the_next_hands_winds(ref_client, event):
+    response = ref_client.get(reverse("referee_table", args=[event.slug, 1, 1]))
+    text = response.content.decode()
+    assert 'id="tile-picker"' in text
+    assert reverse("referee_fan_breakdown", args=[event.slug]) in text
+    assert 'data-prevalent="E"' in text
+    assert 'data-wind-s="S"' in text
+    assert "js/tile-picker.js" in text
+
+
+def test_the_table_page_of_another_rule_set_has_no_picker(client, organiser):
+    from tournaments import services
+
+    tournament = services.create_tournament(
+        services.EventDetails(name="Card Open", slug="card-open", rules="nmjl", num_sessions=1),
+        acting_user=organiser,
+    )
+    for name in ["Ana", "Bo", "Cy", "Di"]:
+        services.register_player(tournament, services.PlayerRow(name=name), acting_user=organiser)
+    services.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
+    client.force_login(organiser)
+    response = client.get(reverse("referee_table", args=["card-open", 1, 1]))
+    assert response.status_code == 200
+    assert 'id="tile-picker"' not in response.content.decode()
+
+
+def test_the_picker_renders_without_the_table_context(event):
+    from django.template.loader import render_to_string
+
+    html = render_to_string("scoring/referee/_tile_picker.html", {"tournament": event})
+    assert 'id="tile-picker"' in html
+    assert 'data-prevalent=""' in html

@@ -66,12 +66,17 @@
       if (tag === "button") el.type = "button";
       el.className = "tile";
       el.dataset.code = code;
-      var img = document.createElement("img");
-      img.src = base + code + ".svg";
-      img.alt = NAMES[code] || code;
-      img.width = 30;
-      img.height = 40;
-      el.appendChild(img);
+      if (NAMES[code]) {
+        var img = document.createElement("img");
+        img.src = base + code + ".svg";
+        img.alt = NAMES[code];
+        img.width = 30;
+        img.height = 40;
+        el.appendChild(img);
+      } else {
+        el.classList.add("unknown"); // a typed code that is no tile: shown as typed, the server says why
+        el.textContent = String(code);
+      }
       if (label) {
         el.setAttribute("aria-label", label);
         el.title = label;
@@ -79,21 +84,75 @@
       return el;
     }
 
-    // The palette: one row per suit, honours last.
-    ["m", "p", "s", "z"].forEach(function (suit) {
-      var row = document.createElement("div");
-      row.className = "tp-suit";
-      CODES.filter(function (c) { return c[1] === suit; }).forEach(function (code) {
-        var button = tileElement(code, "button");
-        button.addEventListener("click", function () { add(code); });
-        row.appendChild(button);
+    // The palette: one row per suit, honours last; built when the picker is first opened, so a page where
+    // nobody enters tiles loads no tile pictures.
+    function buildPalette() {
+      if (palette.childElementCount) return;
+      ["m", "p", "s", "z"].forEach(function (suit) {
+        var row = document.createElement("div");
+        row.className = "tp-suit";
+        CODES.filter(function (c) { return c[1] === suit; }).forEach(function (code) {
+          var button = tileElement(code, "button");
+          button.addEventListener("click", function () { add(code); });
+          row.appendChild(button);
+        });
+        palette.appendChild(row);
       });
-      palette.appendChild(row);
-    });
+    }
 
     function say(text, isError) {
       hint.textContent = text;
       hint.classList.toggle("tile-error", !!isError);
+    }
+
+    // The compact text form of the spec ("123m 456p 11z"): digits, then their suit letter.
+    function parseCompact(text) {
+      var tiles = [];
+      var digits = "";
+      var chars = text.replace(/[\s,]/g, "").toLowerCase();
+      for (var i = 0; i < chars.length; i++) {
+        var ch = chars[i];
+        if (ch >= "0" && ch <= "9") {
+          digits += ch;
+        } else if ("mpsz".indexOf(ch) >= 0) {
+          if (!digits) return { error: "the suit letter " + ch + " has no numbers before it" };
+          for (var j = 0; j < digits.length; j++) tiles.push(digits[j] + ch);
+          digits = "";
+        } else {
+          return { error: "unexpected character " + JSON.stringify(ch) + " (use numbers and m, p, s or z)" };
+        }
+      }
+      if (digits) return { error: "the numbers at the end have no suit letter (m, p, s or z)" };
+      if (!tiles.length) return { error: "type some tiles first, e.g. 123m 456p 11z" };
+      return { tiles: tiles };
+    }
+
+    // Typed tiles go where the picked ones would: the concealed part, one declared set as typed (the
+    // server says what is wrong with a bad one), or the winning tile.
+    function addTyped() {
+      var input = $("tp-text");
+      var parsed = parseCompact(input.value);
+      if (parsed.error) {
+        say("Could not read the typed tiles: " + parsed.error + ".", true);
+        return;
+      }
+      var tiles = parsed.tiles;
+      if (target === "concealed") {
+        hand.concealed = hand.concealed.concat(tiles).sort(function (a, b) { return order(a) - order(b); });
+      } else if (target === "win") {
+        if (tiles.length !== 1) {
+          say("The winning tile is one tile, not " + tiles.length + ".", true);
+          return;
+        }
+        hand.win = tiles[0];
+      } else {
+        var meld = { type: target === "ckong" ? "kong" : target, tiles: tiles };
+        if (target === "ckong") meld.concealed = true;
+        hand.melds.push(meld);
+      }
+      input.value = "";
+      say(HINTS[target], false);
+      changed(true);
     }
 
     function add(code) {
@@ -295,6 +354,7 @@
     }
 
     function open(state) {
+      if (state) buildPalette();
       panel.hidden = !state;
       toggle.setAttribute("aria-expanded", state ? "true" : "false");
       toggle.textContent = state ? "Do not enter the tiles" : "Enter the tiles";
@@ -306,6 +366,13 @@
     toggle.addEventListener("click", function () {
       open(panel.hidden);
       changed(true);
+    });
+    $("tp-text-add").addEventListener("click", addTyped);
+    $("tp-text").addEventListener("keydown", function (event) {
+      if (event.key === "Enter") {
+        event.preventDefault(); // not the hand form's submit
+        addTyped();
+      }
     });
     $("tp-clear").addEventListener("click", function () {
       hand = { concealed: [], melds: [], win: null };
@@ -353,7 +420,7 @@
       var data;
       try { data = JSON.parse(raw); } catch (e) { return false; }
       if (!data || typeof data !== "object") return false;
-      var known = function (c) { return typeof c === "string" && NAMES[c]; };
+      var known = function (c) { return typeof c === "string" && c.length < 8; };
       hand.concealed = Array.isArray(data.concealed) ? data.concealed.filter(known) : [];
       hand.melds = Array.isArray(data.melds) ? data.melds.filter(function (m) {
         return m && Array.isArray(m.tiles);

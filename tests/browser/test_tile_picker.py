@@ -188,3 +188,43 @@ def test_the_picker_works_from_the_keyboard(page, live_server, event):
     page.keyboard.press("Enter")
     assert page.locator("#tp-concealed .tile").count() == 0
     assert page.input_value("#hand-form input[name=tiles]") == ""
+
+
+def typed(page, target: str, text: str) -> None:
+    page.get_by_role("button", name=target, exact=True).click()
+    page.fill("#tp-text", text)
+    page.press("#tp-text", "Enter")
+
+
+def test_typed_tiles_and_bad_sets_get_a_clear_message_in_the_page(page, live_server, event, table):
+    from scoring.models import Hand
+
+    open_picker(page, live_server.url)
+    typed(page, "Concealed", "123456789m 456p 9s")
+    typed(page, "Winning tile", "9s")
+    page.wait_for_selector("#fan-breakdown >> text=Pure Straight")
+    assert not Hand.objects.filter(table=table).exists()  # Enter in the text box did not save the hand
+
+    cases = [
+        ("New chow", "468p", "a chow needs three consecutive tiles of one suit", []),
+        ("New chow", "123z", "a chow cannot be made of honours", []),
+        ("Exposed kong", "555s", "a kong has 4 tiles, not 3", []),
+        ("Concealed", "8z", "unknown tile code '8z'", ["8z"]),
+        ("Concealed", "99999s", "a fifth 9s", ["9s"] * 5),
+        ("Concealed", "1p 2s", "wrong tile count", ["1p", "2s"]),
+    ]
+    for target, text, message, added in cases:
+        typed(page, target, text)
+        page.wait_for_selector(f'#fan-breakdown .tile-error:has-text("{message}")')
+        # Take the bad part out again (the last declared set, or the typed tiles) and the hand scores again.
+        for code in added:
+            page.locator(f'#tp-concealed .tile[data-code="{code}"]').last.click()
+        if not added:
+            page.locator("#tp-melds .tp-meld").last.click()
+        page.wait_for_selector("#fan-breakdown >> text=Pure Straight")
+
+    typed(page, "Winning tile", "12m")
+    assert "The winning tile is one tile, not 2" in page.locator("#tp-hint").inner_text()
+    typed(page, "Concealed", "5x")
+    assert "unexpected character" in page.locator("#tp-hint").inner_text()
+    page.screenshot(path=str(artifact("tile-picker-typed.png")), full_page=False)
