@@ -44,6 +44,7 @@ class HandForm(forms.Form):
         if how == "draw":
             data["winner"] = data["discarder"] = None
             data["fan"] = None
+            data["tiles"] = None
             return data
         if not data.get("winner"):
             self.add_error("winner", "Choose the winner.")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django import forms
@@ -253,6 +254,7 @@ def initial_for(hand: Hand) -> dict[str, Any]:
         "winner": hand.winner,
         "discarder": hand.discarder,
         "fan": hand.fan,
+        "tiles": json.dumps(hand.tiles) if hand.tiles else "",
     }
 
 

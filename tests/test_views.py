@@ -208,7 +208,7 @@ def test_seating_with_a_wrong_player_count_shows_the_reason(client, event, organ
     register_player(event, PlayerRow(name="Ninth"), acting_user=organiser)
     client.force_login(organiser)
     response = client.post(reverse("manage_session", args=[event.slug, 2]), {"seed": "1"}, follow=True)
-    assert "9 players cannot sit at tables of four" in response.content.decode()
+    assert "9 players is not a multiple of four" in response.content.decode()
 
 
 def test_a_hand_is_corrected_through_its_page_and_the_history_shows_both_versions(client, table, referee):

@@ -58,6 +58,12 @@ class Registration(models.Model):
     code = models.CharField(max_length=40)
     team = models.CharField(max_length=120, blank=True)
     checked_in = models.BooleanField(default=False)
+    is_substitute = models.BooleanField(
+        default=False, help_text="Fills a seat when the players are not a multiple of four; not ranked"
+    )
+    fixed_table = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Always seat this player at this table number (accessibility)"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

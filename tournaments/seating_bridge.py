@@ -1,44 +1,98 @@
-"""Adapter between the event pages and the pure seating engine (``tournaments.seating``)."""
+"""Between the event's database rows and the pure seating engine (``tournaments.seating``).
+
+The engine sees players as ids (registration codes) and rounds as tuples of tables; this module turns
+registrations and seats into those and back, and knows the event's seating settings.
+"""
 
 from __future__ import annotations
 
-import random
-from collections import Counter
-from collections.abc import Sequence
-from itertools import combinations
+from collections.abc import Mapping, Sequence
+
+from tournaments.models import WINDS, Registration, Round, Seat, Tournament
+from tournaments.seating import (
+    QualityReport,
+    RoundSeating,
+    SeatingPlan,
+    SeatingPlayer,
+    SubstitutePolicy,
+    TableSeating,
+    plan_seating,
+    quality_report,
+)
+
+DEFAULT_TIME_LIMIT = 5.0
 
 
-def next_round(
-    codes: Sequence[str], history: Sequence[Sequence[Sequence[str]]], *, seed: int
-) -> list[list[str]]:
-    """One more session's tables (seat order E, S, W, N) for ``codes``, given earlier sessions.
+def engine_players(registrations: Sequence[Registration]) -> list[SeatingPlayer]:
+    return [
+        SeatingPlayer(id=r.code, team=r.team or None, fixed_table=r.fixed_table)
+        for r in registrations
+        if not r.is_substitute
+    ]
 
-    Greedy with restarts: the best of a few shuffled fillings by repeated pairs.
-    """
-    met: Counter[tuple[str, str]] = Counter()
-    for tables in history:
-        for table in tables:
-            for a, b in combinations(sorted(table), 2):
-                met[a, b] += 1
-    rng = random.Random(seed)  # noqa: S311 - seating, not cryptography
-    best: list[list[str]] | None = None
-    best_cost = None
-    for _attempt in range(30):
-        pool = list(codes)
-        rng.shuffle(pool)
-        tables: list[list[str]] = []
-        cost = 0
-        while pool:
-            table = [pool.pop()]
-            while len(table) < 4:
-                choice = min(pool, key=lambda c: sum(met[tuple(sorted((c, t)))] for t in table))
-                cost += sum(met[tuple(sorted((choice, t)))] for t in table)
-                pool.remove(choice)
-                table.append(choice)
-            tables.append(table)
-        if best_cost is None or cost < best_cost:
-            best, best_cost = tables, cost
-        if cost == 0:
-            break
-    assert best is not None
-    return best
+
+def seated_rounds(tournament: Tournament, *, before: int | None = None) -> dict[int, RoundSeating]:
+    """The seating stored for each seated session (all, or those numbered below ``before``)."""
+    seats = Seat.objects.filter(round__tournament=tournament).select_related("table", "round", "registration")
+    if before is not None:
+        seats = seats.filter(round__number__lt=before)
+    tables: dict[int, dict[int, dict[str, str]]] = {}
+    for seat in seats:
+        tables.setdefault(seat.round.number, {}).setdefault(seat.table.number, {})[seat.wind] = (
+            seat.registration.code
+        )
+    return {
+        number: RoundSeating(
+            tables=tuple(
+                TableSeating(number=t, seats=tuple(by_table[t][w] for w in WINDS))  # type: ignore[arg-type]
+                for t in sorted(by_table)
+                if len(by_table[t]) == 4
+            )
+        )
+        for number, by_table in sorted(tables.items())
+    }
+
+
+def settings_of(tournament: Tournament) -> dict:
+    seating = tournament.settings.get("seating") or {}
+    return {
+        "substitute_policy": seating.get("substitute_policy", SubstitutePolicy.NONE.value),
+        "swiss": bool(seating.get("swiss", False)),
+        "time_limit": float(seating.get("time_limit", DEFAULT_TIME_LIMIT)),
+    }
+
+
+def plan_rounds(
+    tournament: Tournament,
+    registrations: Sequence[Registration],
+    first: Round,
+    count: int,
+    *,
+    seed: int,
+    swiss_scores: Mapping[str, float] | None = None,
+    time_limit: float | None = None,
+) -> SeatingPlan:
+    """Plan ``count`` sessions from ``first`` on, after the sessions seated before it."""
+    settings = settings_of(tournament)
+    history = tuple(seated_rounds(tournament, before=first.number).values())
+    return plan_seating(
+        engine_players(registrations),
+        count,
+        seed=seed,
+        time_limit=time_limit or settings["time_limit"],
+        history=history,
+        substitute_policy=settings["substitute_policy"],
+        swiss_scores=swiss_scores,
+    )
+
+
+def event_quality(tournament: Tournament) -> QualityReport | None:
+    """The quality report over every seated session, with teammates counted as conflicts."""
+    rounds = list(seated_rounds(tournament).values())
+    if not rounds:
+        return None
+    teams: dict[str, list[str]] = {}
+    for registration in tournament.registrations.filter(is_substitute=False).exclude(team=""):
+        teams.setdefault(registration.team, []).append(registration.code)
+    apart = {frozenset((a, b)) for members in teams.values() for a in members for b in members if a < b}
+    return quality_report(rounds, apart=apart)

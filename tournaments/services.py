@@ -6,7 +6,6 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -313,67 +312,193 @@ def round_has_results(round_: Round) -> bool:
 
 
 def seating_players(tournament: Tournament) -> list[Registration]:
-    """Who is seated: the checked-in players, or everyone when nobody has been checked in yet."""
-    registrations = list(tournament.registrations.select_related("player").order_by("id"))
+    """Who is seated: the checked-in players, or everyone when nobody has been checked in yet
+    (substitutes are added by the engine when the event's policy asks for them)."""
+    registrations = list(
+        tournament.registrations.filter(is_substitute=False).select_related("player").order_by("id")
+    )
     checked_in = [r for r in registrations if r.checked_in]
     return checked_in or registrations
 
 
-def previous_rounds(round_: Round) -> list[list[list[str]]]:
-    """Seatings of the earlier sessions as lists of tables of registration codes in seat order."""
-    history: list[list[list[str]]] = []
-    for earlier in round_.tournament.rounds.filter(number__lt=round_.number).order_by("number"):
-        tables: dict[int, dict[str, str]] = {}
-        for seat in Seat.objects.filter(round=earlier).select_related("table", "registration"):
-            tables.setdefault(seat.table.number, {})[seat.wind] = seat.registration.code
-        if tables:
-            history.append([[tables[n][w] for w in WINDS if w in tables[n]] for n in sorted(tables)])
-    return history
+def _substitute(tournament: Tournament, code: str) -> Registration:
+    """The substitute registration for an engine id such as ``sub-1`` (made on first use)."""
+    existing = tournament.registrations.filter(code=code).first()
+    if existing is not None:
+        return existing
+    number = code.removeprefix("sub-").rstrip("'")
+    player = Player.objects.create(name=f"Substitute {number}")
+    return Registration.objects.create(tournament=tournament, player=player, code=code, is_substitute=True)
 
 
-def plan_tables(
-    codes: Sequence[str], history: Sequence[Sequence[Sequence[str]]], *, seed: int
-) -> list[list[str]]:
-    """Tables of four for one more session, avoiding earlier opponents, with the seating engine."""
+def _store_round(round_: Round, seating: Any, by_code: dict[str, Registration]) -> list[Table]:
+    round_.tables.all().delete()
+    tables = []
+    for table_plan in seating.tables:
+        table = Table.objects.create(round=round_, number=table_plan.number)
+        Seat.objects.bulk_create(
+            Seat(table=table, round=round_, registration=by_code[code], wind=wind)
+            for wind, code in zip(WINDS, table_plan.seats, strict=True)
+        )
+        tables.append(table)
+    round_.seated_at = timezone.now()
+    round_.save(update_fields=["seated_at"])
+    return tables
+
+
+def _engine_error(error: Exception) -> ServiceError:
+    from tournaments.seating import SeatingError
+
+    assert isinstance(error, SeatingError)
+    message = error.message if hasattr(error, "message") else str(error)
+    if error.code == "not_multiple_of_four":
+        message += " Register or check in substitutes, or choose a substitute policy in the event settings."
+    return ServiceError(message, code=error.code)
+
+
+def _plan(round_: Round, count: int, *, seed: int, swiss_scores: dict[str, float] | None = None) -> Any:
     from tournaments import seating_bridge
+    from tournaments.seating import SeatingError
 
-    return seating_bridge.next_round(codes, history, seed=seed)
+    tournament = round_.tournament
+    players = seating_players(tournament)
+    if not players:
+        raise ServiceError("Register players before seating a session.", code="no_players")
+    try:
+        return seating_bridge.plan_rounds(
+            tournament, players, round_, count, seed=seed, swiss_scores=swiss_scores
+        )
+    except SeatingError as error:
+        raise _engine_error(error) from None
+
+
+def _registrations_for(tournament: Tournament, plan: Any) -> dict[str, Registration]:
+    by_code = {r.code: r for r in tournament.registrations.all()}
+    for code in plan.substitutes:
+        by_code[code] = _substitute(tournament, code)
+    return by_code
 
 
 @transaction.atomic
 def generate_seating(round_: Round, *, acting_user: User, seed: int = 0) -> list[Table]:
-    """Seat the session's players at tables of four (replacing an unplayed earlier plan)."""
+    """Seat one session after the sessions already seated, with the seating engine (fewest repeated
+    opponents, balanced winds, teammates apart; Swiss by current standings when the event asks)."""
     tournament = round_.tournament
     if round_has_results(round_):
         raise ServiceError(
             f"Session {round_.number} already has results; its seating can no longer be changed.",
             code="round_has_results",
         )
-    players = seating_players(tournament)
-    if not players:
-        raise ServiceError("Register players before seating a session.", code="no_players")
-    if len(players) % 4:
-        raise ServiceError(
-            f"{len(players)} players cannot sit at tables of four: check in or register "
-            f"{4 - len(players) % 4} more (a substitute), or check out {len(players) % 4}.",
-            code="not_multiple_of_four",
-        )
-    by_code = {r.code: r for r in players}
-    tables_codes = plan_tables(sorted(by_code), previous_rounds(round_), seed=seed + round_.number)
-    round_.tables.all().delete()
-    tables = []
-    for number, codes in enumerate(tables_codes, start=1):
-        table = Table.objects.create(round=round_, number=number)
-        Seat.objects.bulk_create(
-            Seat(table=table, round=round_, registration=by_code[code], wind=wind)
-            for wind, code in zip(WINDS, codes, strict=True)
-        )
-        tables.append(table)
-    round_.seated_at = timezone.now()
-    round_.save(update_fields=["seated_at"])
+    swiss = None
+    from tournaments import seating_bridge
+
+    if seating_bridge.settings_of(tournament)["swiss"]:
+        from scoring.services import event_standings
+
+        swiss = {
+            row.player: float(row.sort_key()[0]) * 10_000 + row.score for row in event_standings(tournament)
+        }
+    plan = _plan(round_, 1, seed=seed + round_.number, swiss_scores=swiss)
+    tables = _store_round(round_, plan.rounds[0], _registrations_for(tournament, plan))
     bump_standings(tournament)
     audit(tournament, acting_user, "seat_round", f"Seated session {round_.number}", tables=len(tables))
     return tables
+
+
+@transaction.atomic
+def seat_remaining(tournament: Tournament, from_number: int, *, acting_user: User, seed: int = 0) -> int:
+    """Seat every session from ``from_number`` to the last in one plan, keeping the sessions before it
+    as history (after late arrivals or drops, call it again from the next unplayed session)."""
+    rounds = list(tournament.rounds.filter(number__gte=from_number).order_by("number"))
+    if not rounds:
+        raise ServiceError(f"There is no session {from_number}.", code="no_round")
+    played = [r.number for r in rounds if round_has_results(r)]
+    if played:
+        raise ServiceError(
+            f"Session {played[0]} already has results; re-seat from session {played[-1] + 1} instead.",
+            code="round_has_results",
+        )
+    plan = _plan(rounds[0], len(rounds), seed=seed)
+    by_code = _registrations_for(tournament, plan)
+    for round_, seating in zip(rounds, plan.rounds, strict=True):
+        _store_round(round_, seating, by_code)
+    quality = plan.quality
+    bump_standings(tournament)
+    audit(
+        tournament,
+        acting_user,
+        "seat_remaining",
+        f"Seated sessions {from_number}-{rounds[-1].number}: {quality.repeated_pairs} repeated pairs, "
+        f"worst pair {quality.worst_pair}",
+        repeated_pairs=quality.repeated_pairs,
+        worst_pair=quality.worst_pair,
+    )
+    return len(rounds)
+
+
+@transaction.atomic
+def swap_seats(round_: Round, code_a: str, code_b: str, *, acting_user: User) -> None:
+    """Exchange two players' seats in an unplayed session (each takes the other's table and wind)."""
+    if round_has_results(round_):
+        raise ServiceError(f"Session {round_.number} already has results.", code="round_has_results")
+    if code_a == code_b:
+        raise ServiceError("Choose two different players.", code="same_player")
+    seats = {s.registration.code: s for s in Seat.objects.filter(round=round_).select_related("registration")}
+    missing = [code for code in (code_a, code_b) if code not in seats]
+    if missing:
+        raise ServiceError(f"Player {missing[0]} has no seat in session {round_.number}.", code="not_seated")
+    first, second = seats[code_a], seats[code_b]
+    if first.table_id == second.table_id:
+        first_wind, second_wind = first.wind, second.wind
+        Seat.objects.filter(pk__in=[first.pk, second.pk]).delete()
+        Seat.objects.bulk_create(
+            [
+                Seat(
+                    table_id=first.table_id, round=round_, registration=first.registration, wind=second_wind
+                ),
+                Seat(
+                    table_id=second.table_id, round=round_, registration=second.registration, wind=first_wind
+                ),
+            ]
+        )
+    else:
+        first_registration = first.registration
+        Seat.objects.filter(pk=first.pk).update(registration=second.registration_id)
+        Seat.objects.filter(pk=second.pk).update(registration=first_registration.pk)
+    bump_standings(round_.tournament)
+    audit(
+        round_.tournament,
+        acting_user,
+        "swap_seats",
+        f"Session {round_.number}: swapped {code_a} and {code_b}",
+        round=round_.number,
+        players=[code_a, code_b],
+    )
+
+
+@transaction.atomic
+def set_seating_options(
+    tournament: Tournament, *, substitute_policy: str, swiss: bool, time_limit: float, acting_user: User
+) -> None:
+    from tournaments.seating import SubstitutePolicy
+
+    if substitute_policy not in {p.value for p in SubstitutePolicy}:
+        raise ServiceError("Choose a substitute policy.", code="bad_policy")
+    if not 0.5 <= time_limit <= 60:
+        raise ServiceError("The time limit must be between 0.5 and 60 seconds.", code="bad_time_limit")
+    tournament.settings = {
+        **tournament.settings,
+        "seating": {"substitute_policy": substitute_policy, "swiss": swiss, "time_limit": time_limit},
+    }
+    tournament.save(update_fields=["settings"])
+    audit(tournament, acting_user, "seating_options", f"Seating: {substitute_policy}, swiss {swiss}")
+
+
+@transaction.atomic
+def set_fixed_table(registration: Registration, table: int | None, *, acting_user: User) -> None:
+    Registration.objects.filter(pk=registration.pk).update(fixed_table=table)
+    registration.fixed_table = table
+    audit(registration.tournament, acting_user, "fixed_table", f"{registration} fixed to table {table}")
 
 
 @transaction.atomic
