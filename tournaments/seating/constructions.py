@@ -147,22 +147,10 @@ def transversal_classes(n: int) -> Rounds | None:
     return rounds
 
 
-def cyclic_classes(
-    n: int,
-    rounds_needed: int,
-    rng: random.Random,
-    *,
-    orbits: int = 1,
-    max_steps: int = 200_000,
-    deadline: float | None = None,
-    restart_after: int = 3000,
-) -> Rounds | None:
-    """Develop ``orbits`` base rounds over Z_g (g = rounds_needed / orbits), points (x, level) and fixed points.
+def cyclic_shape(n: int, rounds_needed: int, orbits: int = 1) -> tuple[int, int, int, int] | None:
+    """(g, levels, fixed points, slack) of the cyclic method for n players over ``rounds_needed`` rounds.
 
-    The base rounds are partitions into tables with every difference type used at most once over all of
-    them: a pure difference ±d within a level, a mixed difference (level i, level j, y - x), or a fixed point
-    with a level. Then the g translates of each are rounds in which no pair meets twice. Returns None when
-    the counting condition fails or the search does not finish in ``max_steps`` moves.
+    Slack is the number of difference types left unused by a solution; None when the counting fails.
     """
     if orbits < 1 or rounds_needed % orbits or n % 4:
         return None
@@ -176,10 +164,38 @@ def cyclic_classes(
         fixed += g
     if levels < 3 or fixed > n // 4 or fixed * orbits > levels * fixed:
         return None
-    pure_types = (g - 1) // 2
-    available = levels * pure_types + levels * (levels - 1) // 2 * g
+    available = levels * ((g - 1) // 2) + levels * (levels - 1) // 2 * g
     needed = orbits * (6 * (n // 4) - 3 * fixed)
     if needed > available:
+        return None
+    return g, levels, fixed, available - needed
+
+
+def cyclic_classes(
+    n: int,
+    rounds_needed: int,
+    rng: random.Random,
+    *,
+    orbits: int = 1,
+    max_steps: int = 200_000,
+    deadline: float | None = None,
+    restart_after: int = 3000,
+    allow_tight: bool = False,
+) -> Rounds | None:
+    """Develop ``orbits`` base rounds over Z_g (g = rounds_needed / orbits), points (x, level) and fixed points.
+
+    The base rounds are partitions into tables with every difference type used at most once over all of
+    them: a pure difference ±d within a level, a mixed difference (level i, level j, y - x), or a fixed point
+    with a level. Then the g translates of each are rounds in which no pair meets twice. Returns None when
+    the counting condition fails, when it leaves no slack (unless ``allow_tight``), or when the search does
+    not finish in ``max_steps`` moves (restarting after ``restart_after`` moves without progress).
+    """
+    shape = cyclic_shape(n, rounds_needed, orbits)
+    if shape is None:
+        return None
+    g, levels, _fixed, slack = shape
+    if slack == 0 and not allow_tight:
+        # With no slack at all (32 players over 10 rounds) this search has never succeeded: skip it.
         return None
     finite = levels * g
 

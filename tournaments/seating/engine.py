@@ -24,10 +24,12 @@ from .models import (
 )
 from .quality import quality_report
 from .search import (
+    ANNEALING_MOVES_PER_SECOND,
     CLUB_WEIGHT,
     EVALUATIONS_PER_SECOND,
     TEAM_WEIGHT,
     SearchProblem,
+    anneal,
     initial_groups,
     pair_cost,
     tabu_search,
@@ -201,13 +203,31 @@ def plan_seating(
     problem = SearchProblem(n=n, active=active, pins=pins, base=base, extra=extra, lower_bound=lower)
     plain = not history and not fixed and sitting == 0
     groups, share = _start(problem, rounds, rng, plain=plain, started=started, time_limit=time_limit)
+    # Tabu search first (it settles sparse cases at once), then annealing, then tabu again to polish.
+    search_budget = share * time_limit
     result = tabu_search(
         problem,
         groups,
         rng,
-        budget=int(share * time_limit * EVALUATIONS_PER_SECOND),
-        deadline=started + 0.85 * time_limit,
+        budget=int(0.15 * search_budget * EVALUATIONS_PER_SECOND),
+        deadline=started + 0.3 * time_limit,
     )
+    if not result.reached_bound:
+        annealed = anneal(
+            problem,
+            result.groups,
+            rng,
+            budget=int(0.6 * search_budget * ANNEALING_MOVES_PER_SECOND),
+            deadline=started + 0.75 * time_limit,
+        )
+        polished = tabu_search(
+            problem,
+            annealed.groups,
+            rng,
+            budget=int(0.2 * search_budget * EVALUATIONS_PER_SECOND),
+            deadline=started + 0.85 * time_limit,
+        )
+        result = min((result, annealed, polished), key=lambda res: res.cost)
     groups = result.groups
 
     wind_history: dict[int, list[int]] = {}
@@ -300,7 +320,8 @@ def _start(
         if found:
             options.append(found)
     enough = [o for o in options if len(o) >= rounds]
-    if not enough and 3 * rounds <= n - 1 and 5 * rounds > n:
+    shape = constructions.cyclic_shape(n, rounds)
+    if not enough and 3 * rounds <= n - 1 and 5 * rounds > n and shape is not None and shape[3] > 0:
         # Dense case without a classical design: look for a cyclic one with 40% of the budget.
         found = constructions.cyclic_classes(
             n,
