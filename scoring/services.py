@@ -389,13 +389,16 @@ def session_result(table: Table) -> SessionTotals:
 
 
 def event_standings(tournament: Tournament) -> list[StandingRow]:
-    """Standings over every table that has results (MCR rules 71 and 73)."""
+    """Standings over every table that has results (MCR rules 71 and 73). Substitutes fill seats but
+    are not ranked."""
     lines: list[SessionLine] = []
     for table in tables_with_results(tournament):
         if table_state(table) == "not started":
             continue
         result = session_result(table)
         for seat in table.seats.all():
+            if seat.registration.is_substitute:
+                continue
             lines.append(
                 SessionLine(
                     player=seat.registration.code,
@@ -406,7 +409,7 @@ def event_standings(tournament: Tournament) -> list[StandingRow]:
                     forfeit=seat.wind in result.forfeits,
                 )
             )
-    codes = tournament.registrations.values_list("code", flat=True)
+    codes = tournament.registrations.filter(is_substitute=False).values_list("code", flat=True)
     return compute_standings(lines, codes, use_table_points=tournament.uses_table_points)
 
 

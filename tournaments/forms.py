@@ -94,3 +94,31 @@ class SettlementForm(forms.Form):
         max_value=100000,
         help_text="Foster question 11",
     )
+
+
+class SwapForm(forms.Form):
+    a = forms.ChoiceField(label="Swap")
+    b = forms.ChoiceField(label="with")
+
+    def __init__(self, *args, players: list[tuple[str, str]], **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["a"].choices = players
+        self.fields["b"].choices = players
+
+
+class SeatingOptionsForm(forms.Form):
+    substitute_policy = forms.ChoiceField(
+        label="When the players are not a multiple of four",
+        choices=[
+            ("none", "Refuse (check players in or out first)"),
+            ("substitutes", "Add substitutes (1 to 3 seats, not ranked)"),
+            ("sit_out", "Let 1 to 3 players sit out each session, in turn"),
+        ],
+    )
+    swiss = forms.BooleanField(required=False, label="Swiss: seat each session by the current standings")
+    time_limit = forms.FloatField(
+        min_value=0.5,
+        max_value=60,
+        label="Seconds the engine may search",
+        help_text="More time, better plans",
+    )

@@ -448,23 +448,14 @@ def swap_seats(round_: Round, code_a: str, code_b: str, *, acting_user: User) ->
     if missing:
         raise ServiceError(f"Player {missing[0]} has no seat in session {round_.number}.", code="not_seated")
     first, second = seats[code_a], seats[code_b]
-    if first.table_id == second.table_id:
-        first_wind, second_wind = first.wind, second.wind
-        Seat.objects.filter(pk__in=[first.pk, second.pk]).delete()
-        Seat.objects.bulk_create(
-            [
-                Seat(
-                    table_id=first.table_id, round=round_, registration=first.registration, wind=second_wind
-                ),
-                Seat(
-                    table_id=second.table_id, round=round_, registration=second.registration, wind=first_wind
-                ),
-            ]
-        )
-    else:
-        first_registration = first.registration
-        Seat.objects.filter(pk=first.pk).update(registration=second.registration_id)
-        Seat.objects.filter(pk=second.pk).update(registration=first_registration.pk)
+    # Each takes the other's seat; delete then re-create, as one player may hold one seat per session.
+    Seat.objects.filter(pk__in=[first.pk, second.pk]).delete()
+    Seat.objects.bulk_create(
+        [
+            Seat(table_id=second.table_id, round=round_, registration=first.registration, wind=second.wind),
+            Seat(table_id=first.table_id, round=round_, registration=second.registration, wind=first.wind),
+        ]
+    )
     bump_standings(round_.tournament)
     audit(
         round_.tournament,

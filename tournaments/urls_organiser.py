@@ -10,6 +10,8 @@ urlpatterns = [
     path("<slug:slug>/players/", views.players, name="manage_players"),
     path("<slug:slug>/players/<str:code>/check-in/", views.check_in, name="manage_check_in"),
     path("<slug:slug>/sessions/<int:number>/", views.session, name="manage_session"),
+    path("<slug:slug>/sessions/<int:number>/swap/", views.swap, name="manage_swap"),
+    path("<slug:slug>/players/<str:code>/fixed-table/", views.fixed_table, name="manage_fixed_table"),
     path(
         "<slug:slug>/sessions/<int:number>/tables/<int:table>/totals-only/",
         views.totals_only,

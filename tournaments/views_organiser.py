@@ -9,7 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from scoring.services import table_state, tables_with_results
-from tournaments import services
+from tournaments import seating_bridge, services
 from tournaments.access import event_for, round_of, table_of
 from tournaments.errors import ServiceError
 from tournaments.forms import (
@@ -19,8 +19,10 @@ from tournaments.forms import (
     PlayerImportForm,
     SchemeForm,
     SeatingForm,
+    SeatingOptionsForm,
     SettlementForm,
     StaffForm,
+    SwapForm,
 )
 from tournaments.models import EventRole, Registration, Role, Tournament
 
@@ -168,20 +170,27 @@ def check_in(request: HttpRequest, slug: str, code: str) -> HttpResponse:
 
 @login_required
 def session(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Seat a session (or it and all later ones), swap two players, and see the plan's quality."""
     tournament = event_for(request, slug, Role.ORGANISER)
     round_ = round_of(tournament, number)
     form = SeatingForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        seed = form.cleaned_data["seed"] or 0
         try:
-            tables = services.generate_seating(
-                round_, acting_user=request.user, seed=form.cleaned_data["seed"] or 0
-            )
+            if request.POST.get("scope") == "remaining":
+                count = services.seat_remaining(tournament, number, acting_user=request.user, seed=seed)
+                messages.success(request, f"Sessions {number} to {number + count - 1} seated.")
+            else:
+                tables = services.generate_seating(round_, acting_user=request.user, seed=seed)
+                messages.success(request, f"Session {number} seated at {len(tables)} tables.")
         except ServiceError as error:
             messages.error(request, error.message)
-        else:
-            messages.success(request, f"Session {number} seated at {len(tables)} tables.")
         return redirect("manage_session", slug=slug, number=number)
     tables = tables_with_results(tournament, round_)
+    seated = sorted(
+        ((seat.registration.code, seat.registration.player.name) for t in tables for seat in t.seats.all()),
+        key=lambda item: item[1].lower(),
+    )
     return render(
         request,
         "tournaments/organiser/session.html",
@@ -189,13 +198,71 @@ def session(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "tournament": tournament,
             "round": round_,
             "form": form,
+            "swap_form": SwapForm(players=seated),
             "tables": [
                 {"table": t, "state": table_state(t), "seats": sorted(t.seats.all(), key=_wind_order)}
                 for t in tables
             ],
             "has_results": services.round_has_results(round_),
+            "quality": seating_report(tournament),
+            "seating_settings": seating_bridge.settings_of(tournament),
         },
     )
+
+
+def seating_report(tournament: Tournament) -> dict | None:
+    """The quality report of every seated session, with the counting bound beside it."""
+    from tournaments.seating import lower_bound
+
+    report = seating_bridge.event_quality(tournament)
+    if report is None:
+        return None
+    names = {r.code: r.player.name for r in tournament.registrations.select_related("player")}
+    players = len(report.wind_counts)
+    bound = lower_bound(players - players % 4, report.rounds) if players >= 4 else None
+    winds = sorted(
+        (
+            {"name": names.get(code, code), "counts": counts, "spread": max(counts) - min(counts)}
+            for code, counts in report.wind_counts.items()
+        ),
+        key=lambda row: (-row["spread"], row["name"]),
+    )
+    return {
+        "report": report,
+        "bound": bound,
+        "repeated": [(names.get(p.a, p.a), names.get(p.b, p.b), p.meetings) for p in report.repeated[:50]],
+        "winds": winds,
+    }
+
+
+@login_required
+@require_POST
+def swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    tournament = event_for(request, slug, Role.ORGANISER)
+    round_ = round_of(tournament, number)
+    try:
+        services.swap_seats(
+            round_, request.POST.get("a", ""), request.POST.get("b", ""), acting_user=request.user
+        )
+    except ServiceError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, "Players swapped; the quality report below is up to date.")
+    return redirect("manage_session", slug=slug, number=number)
+
+
+@login_required
+@require_POST
+def fixed_table(request: HttpRequest, slug: str, code: str) -> HttpResponse:
+    tournament = event_for(request, slug, Role.ORGANISER)
+    registration = get_object_or_404(Registration, tournament=tournament, code=code)
+    raw = request.POST.get("fixed_table", "").strip()
+    if raw and (not raw.isdigit() or not 1 <= int(raw) <= 500):
+        messages.error(request, "A fixed table is a table number (1 or more), or empty for none.")
+    else:
+        services.set_fixed_table(registration, int(raw) if raw else None, acting_user=request.user)
+        messages.success(request, f"{registration.player.name}: fixed table {raw or 'none'}.")
+    return redirect("manage_players", slug=slug)
 
 
 def _wind_order(seat) -> int:
@@ -227,6 +294,8 @@ def event_settings(request: HttpRequest, slug: str) -> HttpResponse:
         request.POST if "settlement" in request.POST else None,
         initial={"round_to": options.get("round_to", 1), "stakes_limit": options.get("stakes_limit")},
     )
+    seating = seating_bridge.settings_of(tournament)
+    seating_form = SeatingOptionsForm(request.POST if "seating" in request.POST else None, initial=seating)
     card_form = CardForm(
         request.POST if "upload" in request.POST else None,
         request.FILES if "upload" in request.POST else None,
@@ -235,6 +304,10 @@ def event_settings(request: HttpRequest, slug: str) -> HttpResponse:
         if request.method == "POST" and "scheme" in request.POST and scheme_form.is_valid():
             services.set_nmjl_scheme(tournament, scheme_form.cleaned_data["preset"], acting_user=request.user)
             messages.success(request, "Scoring scheme saved.")
+            return redirect("manage_settings", slug=slug)
+        if request.method == "POST" and "seating" in request.POST and seating_form.is_valid():
+            services.set_seating_options(tournament, acting_user=request.user, **seating_form.cleaned_data)
+            messages.success(request, "Seating options saved.")
             return redirect("manage_settings", slug=slug)
         if request.method == "POST" and "settlement" in request.POST and settlement_form.is_valid():
             services.set_classical_settlement(
@@ -266,6 +339,7 @@ def event_settings(request: HttpRequest, slug: str) -> HttpResponse:
             "scheme_form": scheme_form,
             "card_form": card_form,
             "settlement_form": settlement_form,
+            "seating_form": seating_form,
             "classical": tournament.rules in ("babcock", "chinese-1920s", "foster"),
             "card": card,
             "scheme": PRESETS.get(current),

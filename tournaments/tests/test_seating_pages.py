@@ -1,0 +1,154 @@
+"""The seating engine in the event: whole plans, substitutes, sit-outs, fixed tables, swaps, the report."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import pytest
+from django.urls import reverse
+
+from tournaments import services
+from tournaments.errors import ServiceError
+from tournaments.models import AuditEntry, Registration, Seat
+
+
+@pytest.fixture
+def sixteen(organiser):
+    tournament = services.create_tournament(
+        services.EventDetails(name="Sixteen Open", num_sessions=5, hands_per_session=4), acting_user=organiser
+    )
+    for n in range(16):
+        services.register_player(
+            tournament,
+            services.PlayerRow(name=f"Player {n:02d}", team=f"Club {n % 4}" if n < 8 else ""),
+            acting_user=organiser,
+        )
+    services.set_seating_options(
+        tournament, substitute_policy="none", swiss=False, time_limit=2, acting_user=organiser
+    )
+    return tournament
+
+
+def pairs_met(tournament):
+    met = []
+    for round_ in tournament.rounds.all():
+        for table in round_.tables.all():
+            codes = sorted(table.seats.values_list("registration__code", flat=True))
+            met.extend(combinations(codes, 2))
+    return met
+
+
+def test_a_whole_plan_of_five_sessions_for_sixteen_players_never_repeats_a_pair(sixteen, organiser):
+    # 16 players over 5 rounds: the affine plane of order 4 lets every pair meet exactly once
+    # (without teams: keeping teammates apart would forbid some of those meetings).
+    sixteen.registrations.update(team="")
+    assert services.seat_remaining(sixteen, 1, acting_user=organiser) == 5
+    met = pairs_met(sixteen)
+    assert len(met) == 5 * 4 * 6
+    assert len(set(met)) == len(met)
+
+
+def test_reseating_from_a_later_session_keeps_the_earlier_ones(sixteen, organiser, referee):
+    from scoring.services import HandEntry, record_hand
+
+    services.seat_remaining(sixteen, 1, acting_user=organiser)
+    first = list(Seat.objects.filter(round__number=1).values_list("registration_id", "table__number", "wind"))
+    record_hand(sixteen.rounds.get(number=1).tables.first(), HandEntry(winner=None), acting_user=organiser)
+    with pytest.raises(ServiceError) as error:
+        services.seat_remaining(sixteen, 1, acting_user=organiser)
+    assert error.value.code == "round_has_results"
+    services.seat_remaining(sixteen, 2, acting_user=organiser, seed=7)
+    after = list(Seat.objects.filter(round__number=1).values_list("registration_id", "table__number", "wind"))
+    assert after == first
+
+
+def test_a_late_arrival_is_seated_from_the_next_session_with_a_substitute_policy(sixteen, organiser):
+    services.generate_seating(sixteen.rounds.get(number=1), acting_user=organiser)
+    services.register_player(sixteen, services.PlayerRow(name="Late Lou"), acting_user=organiser)
+    services.set_seating_options(
+        sixteen, substitute_policy="substitutes", swiss=False, time_limit=2, acting_user=organiser
+    )
+    services.seat_remaining(sixteen, 2, acting_user=organiser)
+    round_two = sixteen.rounds.get(number=2)
+    assert round_two.tables.count() == 5
+    assert Seat.objects.filter(round=round_two, registration__player__name="Late Lou").exists()
+    substitutes = Registration.objects.filter(tournament=sixteen, is_substitute=True)
+    assert substitutes.count() == 3
+    assert Seat.objects.filter(round=round_two, registration__in=substitutes).count() == 3
+    from scoring.interchange import standings_rows
+
+    assert not any(row["player"].startswith("sub-") for row in standings_rows(sixteen))
+
+
+def test_sit_outs_leave_players_out_in_turn(sixteen, organiser):
+    services.register_player(sixteen, services.PlayerRow(name="Extra Eve"), acting_user=organiser)
+    services.set_seating_options(
+        sixteen, substitute_policy="sit_out", swiss=False, time_limit=2, acting_user=organiser
+    )
+    services.seat_remaining(sixteen, 1, acting_user=organiser)
+    for round_ in sixteen.rounds.all():
+        assert Seat.objects.filter(round=round_).count() == 16
+
+
+def test_a_player_with_a_fixed_table_always_sits_there(sixteen, organiser):
+    registration = sixteen.registrations.get(player__name="Player 05")
+    services.set_fixed_table(registration, 2, acting_user=organiser)
+    services.seat_remaining(sixteen, 1, acting_user=organiser)
+    assert set(Seat.objects.filter(registration=registration).values_list("table__number", flat=True)) == {2}
+
+
+def test_teammates_do_not_meet(sixteen, organiser):
+    services.seat_remaining(sixteen, 1, acting_user=organiser)
+    teams = dict(sixteen.registrations.values_list("code", "team"))
+    for a, b in pairs_met(sixteen):
+        assert not (teams[a] and teams[a] == teams[b]), (a, b)
+
+
+def test_a_swap_exchanges_two_seats_and_is_logged(sixteen, organiser):
+    services.generate_seating(sixteen.rounds.get(number=1), acting_user=organiser)
+    round_ = sixteen.rounds.get(number=1)
+    seats = list(
+        Seat.objects.filter(round=round_).select_related("registration").order_by("table__number", "wind")
+    )
+    a, b = seats[0], seats[5]
+    services.swap_seats(round_, a.registration.code, b.registration.code, acting_user=organiser)
+    assert Seat.objects.get(round=round_, registration=a.registration).table_id == b.table_id
+    assert Seat.objects.get(round=round_, registration=b.registration).wind == a.wind
+    assert AuditEntry.objects.filter(action="swap_seats", actor=organiser).exists()
+    with pytest.raises(ServiceError) as error:
+        services.swap_seats(round_, a.registration.code, a.registration.code, acting_user=organiser)
+    assert error.value.code == "same_player"
+
+
+def test_the_session_page_shows_the_quality_report_and_a_swap_rescores_it(client, sixteen, organiser):
+    services.generate_seating(sixteen.rounds.get(number=1), acting_user=organiser)
+    services.generate_seating(sixteen.rounds.get(number=2), acting_user=organiser)
+    client.force_login(organiser)
+    url = reverse("manage_session", args=[sixteen.slug, 2])
+    page = client.get(url).content.decode()
+    assert 'data-measure="repeated_pairs">0<' in page
+    round_two = sixteen.rounds.get(number=2)
+    first_table = list(round_two.tables.get(number=1).seats.values_list("registration__code", flat=True))
+    # Put a round-1 tablemate of the first player at the same table: a repeated pair appears.
+    round_one_table = Seat.objects.get(round__number=1, registration__code=first_table[0]).table
+    mate = next(
+        c for c in round_one_table.seats.values_list("registration__code", flat=True) if c != first_table[0]
+    )
+    if mate not in first_table:
+        response = client.post(
+            reverse("manage_swap", args=[sixteen.slug, 2]), {"a": first_table[1], "b": mate}, follow=True
+        )
+        page = response.content.decode()
+        assert "Players swapped" in page
+        assert 'data-measure="repeated_pairs">0<' not in page
+
+
+def test_seating_options_are_validated(sixteen, organiser):
+    with pytest.raises(ServiceError):
+        services.set_seating_options(
+            sixteen, substitute_policy="magic", swiss=False, time_limit=2, acting_user=organiser
+        )
+    with pytest.raises(ServiceError):
+        services.set_seating_options(
+            sixteen, substitute_policy="none", swiss=False, time_limit=0, acting_user=organiser
+        )
