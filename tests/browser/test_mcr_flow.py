@@ -40,7 +40,7 @@ def test_organiser_seats_referee_enters_and_the_public_sees_standings(
     base = live_server.url
     log_in(page, base, "olga", "pw-olga-123")
     page.goto(f"{base}/manage/browser-open/sessions/1/")
-    page.click("text=Generate seating")
+    page.click("button[name=scope][value=one]")
     page.wait_for_selector("text=Session 1 seated at 2 tables")
     assert page.locator(".card h3").count() == 2
 
