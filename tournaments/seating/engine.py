@@ -200,7 +200,12 @@ def plan_seating(
     q, rem = divmod(meetings, pairs)
     lower = rem * pair_cost(q + 1) + (pairs - rem) * pair_cost(q) + swiss_floor
 
-    problem = SearchProblem(n=n, active=active, pins=pins, base=base, extra=extra, lower_bound=lower)
+    history_pairs = (
+        tuple(a * n + b for a in range(n) for b in range(a + 1, n) if base[a * n + b]) if history else ()
+    )
+    problem = SearchProblem(
+        n=n, active=active, pins=pins, base=base, extra=extra, lower_bound=lower, history_pairs=history_pairs
+    )
     plain = not history and not fixed and sitting == 0
     groups, share = _start(problem, rounds, rng, plain=plain, started=started, time_limit=time_limit)
     # Tabu search first (it settles sparse cases at once), then annealing, then tabu again to polish.
@@ -217,15 +222,15 @@ def plan_seating(
             problem,
             result.groups,
             rng,
-            budget=int(0.6 * search_budget * ANNEALING_MOVES_PER_SECOND),
-            deadline=started + 0.75 * time_limit,
+            budget=int(0.7 * search_budget * ANNEALING_MOVES_PER_SECOND),
+            deadline=started + 0.8 * time_limit,
         )
         polished = tabu_search(
             problem,
             annealed.groups,
             rng,
-            budget=int(0.2 * search_budget * EVALUATIONS_PER_SECOND),
-            deadline=started + 0.85 * time_limit,
+            budget=int(0.1 * search_budget * EVALUATIONS_PER_SECOND),
+            deadline=started + 0.88 * time_limit,
         )
         result = min((result, annealed, polished), key=lambda res: res.cost)
     groups = result.groups

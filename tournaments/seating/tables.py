@@ -76,10 +76,13 @@ def number_tables(
         fixed = pinned[r]
         free_groups = [k for k in range(t) if k not in fixed]
         free_numbers = sorted(set(range(t)) - set(fixed.values()))
-        cost = [
-            [sum(visits.get(p, {}).get(num, 0) for p in tables[k]) for num in free_numbers]
-            for k in free_groups
-        ]
+        column = {num: j for j, num in enumerate(free_numbers)}
+        cost = [[0] * len(free_numbers) for _ in free_groups]
+        for row, k in enumerate(free_groups):
+            for p in tables[k]:
+                for num, times in visits.get(p, {}).items():
+                    if num in column:
+                        cost[row][column[num]] += times
         assigned = dict(fixed)
         if free_groups:
             choice = _hungarian(cost) if len(free_groups) <= 40 else _greedy(cost, rng)
@@ -230,6 +233,8 @@ def reassign_rounds(
             for p in table:
                 seen = counts.setdefault(p, {})
                 seen[numbers[r][k]] = seen.get(numbers[r][k], 0) + 1
+    if all(c <= 1 for seen in counts.values() for c in seen.values()):
+        return
     order = list(range(len(groups)))
     for _ in range(passes):
         changed = False
@@ -242,10 +247,13 @@ def reassign_rounds(
             fixed = pinned[r]
             free_groups = [k for k in range(len(tables)) if k not in fixed]
             free_numbers = sorted(set(range(len(tables))) - set(fixed.values()))
-            cost = [
-                [sum(1 for p in tables[k] if counts[p].get(num, 0) > 0) for num in free_numbers]
-                for k in free_groups
-            ]
+            column = {num: j for j, num in enumerate(free_numbers)}
+            cost = [[0] * len(free_numbers) for _ in free_groups]
+            for row, k in enumerate(free_groups):
+                for p in tables[k]:
+                    for num, times in counts[p].items():
+                        if times > 0 and num in column:
+                            cost[row][column[num]] += 1
             if free_groups:
                 before = sum(cost[i][free_numbers.index(numbers[r][k])] for i, k in enumerate(free_groups))
                 choice = _hungarian(cost) if len(free_groups) <= 40 else _greedy(cost, rng)
