@@ -107,9 +107,9 @@ def plan_seating(
         if pid not in index:
             raise SeatingError(f"Unknown player {pid!r} has a fixed table.", "unknown_player")
         fixed[pid] = number
-    if len(fixed) > 4 * tables_per_round:
+    if len(fixed) > tables_per_round:
         raise SeatingError(
-            f"{len(fixed)} players have fixed seats but there are only {4 * tables_per_round} seats.",
+            f"{len(fixed)} players have fixed tables but there are only {tables_per_round} tables.",
             "too_many_fixed",
         )
     for pid, number in fixed.items():
@@ -254,7 +254,11 @@ def plan_seating(
                     pg[k] = pins[r][p]
         pinned_groups.append(pg)
     history_visits = {p: dict(v) for p, v in visits.items()}
+    identity = [list(range(len(tables))) for tables in ordered]
     numbers = number_tables(ordered, pinned_groups, visits, rng)
+    if not history and not fixed and _returns(ordered, identity) <= _returns(ordered, numbers):
+        # The construction's own numbering (transversal and cyclic designs) is at least as good.
+        numbers = identity
     reassign_rounds(ordered, numbers, pinned_groups, history_visits, rng)
     bound = 0
     if not history and not fixed and sitting == 0:
@@ -292,6 +296,18 @@ def plan_seating(
         constraints=constraints,
     )
     return plan
+
+
+def _returns(groups: list[list[list[int]]], numbers: list[list[int]]) -> int:
+    seen: dict[int, set[int]] = {}
+    returns = 0
+    for r, tables in enumerate(groups):
+        for k, table in enumerate(tables):
+            for p in table:
+                visited = seen.setdefault(p, set())
+                returns += numbers[r][k] in visited
+                visited.add(numbers[r][k])
+    return returns
 
 
 def ids_key(pid: str) -> tuple[int, int | str]:

@@ -191,7 +191,7 @@ def test_history_counts_when_planning_the_remaining_sessions():
         ({"players": [*players(8), SeatingPlayer(id="1")], "rounds": 2}, "duplicate_player"),
         ({"players": players(8), "rounds": 2, "fixed_tables": {"1": 3}}, "fixed_table_out_of_range"),
         (
-            {"players": players(8), "rounds": 2, "fixed_tables": {str(i): 1 for i in range(1, 6)}},
+            {"players": players(24), "rounds": 2, "fixed_tables": {str(i): 1 for i in range(1, 6)}},
             "fixed_table_full",
         ),
         ({"players": players(8), "rounds": 2, "fixed_tables": {"99": 1}}, "unknown_player"),
@@ -205,11 +205,12 @@ def test_bad_input_raises_a_domain_error_with_a_code(kwargs, code):
     assert str(error.value)
 
 
-def test_more_fixed_seats_than_seats_is_refused():
-    roster = [SeatingPlayer(id=str(i), fixed_table=1) for i in range(7)]
+def test_more_fixed_seats_than_tables_is_refused_and_names_the_counts():
+    roster = [SeatingPlayer(id=str(i), fixed_table=1 + i % 2) for i in range(3)] + players(10)[3:]
     with pytest.raises(SeatingError) as error:
         plan_seating(roster, 2, substitute_policy="sit_out")
     assert error.value.code == "too_many_fixed"
+    assert "3 players" in error.value.message and "2 tables" in error.value.message
 
 
 def test_a_swap_exchanges_seats_and_rescores_the_plan():
