@@ -6,10 +6,12 @@
   subspaces (a partial line spread of PG(k-1, 2)) give rounds without repeats (9 rounds for N = 32).
 - ``transversal_classes``: N = 4q players, q a prime or a power of two at least 4; a resolvable transversal
   design TD(4, q) gives q rounds without repeats (blocks {(i, a + b*t_i)}).
+- ``binary_quotient_classes``: N = 32, ten rounds without repeats (the most possible: 3 * 10 = 30 of 31
+  opponents), from rounds invariant under translation by a subgroup of order 8 of F_2^5.
 - ``cyclic_classes``: N = g*L + F players as Z_g x L levels plus F fixed points; one base round found by a
   small local search so that every pure and mixed difference occurs at most once, developed over Z_g into
-  g rounds without repeats (the 1-rotational method for resolvable designs). It settles N = 32 and N = 40
-  over 10 rounds, where a plain search struggles.
+  g rounds without repeats (the 1-rotational method for resolvable designs). It settles N = 40 over 10
+  rounds, where a plain search struggles.
 
 Each function returns rounds as lists of 4-point tables over points 0..N-1, or None when it does not apply.
 """
@@ -332,3 +334,85 @@ def cyclic_classes(
         return level * g + (x + t) % g
 
     return [[sorted(shift(p, t) for p in block) for block in blocks] for blocks in classes for t in range(g)]
+
+
+_COSET_PAIRS = ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))
+
+
+def binary_quotient_classes(n: int, rng: random.Random, attempts: int = 20_000) -> Rounds | None:
+    """Ten rounds for 32 players with no pair twice (a resolvable 4-GDD of type 2^16), built in F_2^5.
+
+    Points are (k, c): k in K = F_2^3, c one of the four cosets of K. Every round is invariant under
+    translation by K, so a pair is covered together with its whole K-orbit and the search is tiny:
+    - six "transversal" rounds, blocks {(h, 0), (h + k1, 1), (h + k2, 2), (h + k3, 3)} for a triple (k1, k2, k3),
+      with the six triples giving distinct values k_a + k_b on every pair of cosets (a, b);
+    - three rounds pairing the cosets by a perfect matching, each pair (a, b) holding blocks
+      {(h, a), (h + s, a), (h + d, b), (h + d + s, b)} where d, d + s are the two values the triples left on (a, b);
+    - one round splitting each coset into the cosets of a plane of K avoiding the three s values used there.
+    Each coset then misses one difference, so the pairs left over form a perfect matching (16 pairs).
+    Random triples are drawn until the s values fit (usually at once); None for n != 32 or after ``attempts``.
+    """
+    if n != 32:
+        return None
+    lines = [(a, b, a ^ b) for a in range(1, 8) for b in range(a + 1, 8) if (a ^ b) > b]
+    for _ in range(attempts):
+        used: list[set[int]] = [set() for _ in _COSET_PAIRS]
+        triples: list[tuple[int, int, int, int]] = []
+        for _ in range(6):
+            for _ in range(300):
+                k = (0, rng.randrange(8), rng.randrange(8), rng.randrange(8))
+                values = [k[a] ^ k[b] for a, b in _COSET_PAIRS]
+                if all(values[i] not in used[i] for i in range(6)):
+                    for i in range(6):
+                        used[i].add(values[i])
+                    triples.append(k)
+                    break
+            else:
+                break
+        if len(triples) < 6:
+            continue
+        left = [sorted(set(range(8)) - used[i]) for i in range(6)]
+        s_values = [pair[0] ^ pair[1] for pair in left]
+        planes: list[tuple[int, int, int]] = []
+        for c in range(4):
+            around = [s_values[i] for i, pair in enumerate(_COSET_PAIRS) if c in pair]
+            if len(set(around)) != 3:
+                break
+            free = [line for line in lines if not set(line) & set(around)]
+            if not free:
+                break
+            planes.append(free[rng.randrange(len(free))])
+        if len(planes) < 4:
+            continue
+
+        def point(k: int, c: int) -> int:
+            return c * 8 + k
+
+        rounds: Rounds = []
+        for k in triples:
+            rounds.append([sorted(point(h ^ k[c], c) for c in range(4)) for h in range(8)])
+        for matching in (((0, 1), (2, 3)), ((0, 2), (1, 3)), ((0, 3), (1, 2))):
+            tables: list[list[int]] = []
+            for a, b in matching:
+                i = _COSET_PAIRS.index((a, b))
+                d, s = left[i][0], s_values[i]
+                seen: set[int] = set()
+                for h in range(8):
+                    if h in seen:
+                        continue
+                    seen.update((h, h ^ s))
+                    tables.append(
+                        sorted((point(h, a), point(h ^ s, a), point(h ^ d, b), point(h ^ d ^ s, b)))
+                    )
+            rounds.append(tables)
+        last: list[list[int]] = []
+        for c, (p, q, r) in enumerate(planes):
+            seen = set()
+            for h in range(8):
+                if h not in seen:
+                    block = (h, h ^ p, h ^ q, h ^ r)
+                    seen.update(block)
+                    last.append(sorted(point(x, c) for x in block))
+        rounds.append(last)
+        return rounds
+    return None

@@ -335,6 +335,7 @@ def _start(
     for build in (
         constructions.transversal_classes,
         constructions.affine_classes,
+        lambda m: constructions.binary_quotient_classes(m, random.Random(rng.random())),  # noqa: S311
         lambda m: constructions.binary_spread_classes(m, random.Random(rng.random())),  # noqa: S311
     ):
         found = build(n)

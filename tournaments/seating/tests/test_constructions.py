@@ -46,6 +46,13 @@ def test_transversal_design_gives_q_rounds_without_repeats_or_table_returns(n, q
         assert len(set(numbers)) == q
 
 
+@pytest.mark.parametrize("seed", range(5))
+def test_thirty_two_players_get_ten_rounds_without_a_repeat(seed):
+    rounds = constructions.binary_quotient_classes(32, random.Random(seed))
+    assert rounds is not None and len(rounds) == 10
+    _check(rounds, 32)
+
+
 def test_cyclic_development_settles_twenty_players_over_five_rounds():
     rounds = constructions.cyclic_classes(20, 5, random.Random(1))
     assert rounds is not None and len(rounds) == 5
@@ -56,3 +63,4 @@ def test_constructions_decline_sizes_they_do_not_fit():
     assert constructions.affine_classes(20) is None
     assert constructions.transversal_classes(36) is None
     assert constructions.binary_spread_classes(24, random.Random(0)) is None
+    assert constructions.binary_quotient_classes(64, random.Random(0)) is None

@@ -61,7 +61,9 @@ def test_sixteen_players_over_five_rounds_never_meet_twice():
     assert plan.optimal
 
 
-@pytest.mark.parametrize(("n", "rounds", "repeats"), [(16, 7, 48), (16, 10, 120), (20, 5, 0), (32, 7, 0)])
+@pytest.mark.parametrize(
+    ("n", "rounds", "repeats"), [(16, 7, 48), (16, 10, 120), (20, 5, 0), (32, 7, 0), (32, 10, 0), (64, 10, 0)]
+)
 def test_it_reaches_the_counting_bound_on_pairs(n, rounds, repeats):
     plan = plan_seating(players(n), rounds, time_limit=2)
     bound = lower_bound(n, rounds)
