@@ -3,7 +3,7 @@ transaction as a new version (never an edit in place), attributed and audited, s
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Any
 
@@ -396,6 +396,7 @@ def event_standings(tournament: Tournament) -> list[StandingRow]:
         if table_state(table) == "not started":
             continue
         result = session_result(table)
+        wins = Counter(hand.winner for hand in played_hands(table) if hand.winner)
         for seat in table.seats.all():
             if seat.registration.is_substitute:
                 continue
@@ -407,10 +408,12 @@ def event_standings(tournament: Tournament) -> list[StandingRow]:
                     score=result.scores[seat.wind],
                     table_points=result.table_points[seat.wind] if result.table_points is not None else None,
                     forfeit=seat.wind in result.forfeits,
+                    wins=wins[seat.wind],
                 )
             )
     codes = tournament.registrations.filter(is_substitute=False).values_list("code", flat=True)
-    return compute_standings(lines, codes, use_table_points=tournament.uses_table_points)
+    tie_break = tournament.settings.get("tie_break", "shared") if tournament.rules != "mcr" else "shared"
+    return compute_standings(lines, codes, use_table_points=tournament.uses_table_points, tie_break=tie_break)
 
 
 def running_scores(table: Table) -> list[dict[str, Any]]:

@@ -23,6 +23,12 @@ class SessionLine:
     table_points: Fraction | None = None
     table_number: int | None = None
     forfeit: bool = False
+    wins: int = 0
+
+
+TIE_BREAKS = ("shared", "wins")
+"""How players equal on the main keys are told apart: "shared" (they share the rank, MCR rule 73) or
+"wins" (more hands or games won ranks higher, an option NMJL organisers use; still equal: shared)."""
 
 
 @dataclass(slots=True)
@@ -31,30 +37,44 @@ class StandingRow:
     rank: int = 0
     table_points: Fraction | None = None
     score: int = 0
+    wins: int = 0
     sessions: list[SessionLine] = field(default_factory=list)
+    tie_break: str = "shared"
 
-    def sort_key(self) -> tuple[Fraction, int]:
-        return (self.table_points if self.table_points is not None else Fraction(0), self.score)
+    def sort_key(self) -> tuple[Fraction, int, int]:
+        wins = self.wins if self.tie_break == "wins" else 0
+        return (self.table_points if self.table_points is not None else Fraction(0), self.score, wins)
 
 
 def compute_standings(
-    lines: Iterable[SessionLine], players: Iterable[str] = (), *, use_table_points: bool = True
+    lines: Iterable[SessionLine],
+    players: Iterable[str] = (),
+    *,
+    use_table_points: bool = True,
+    tie_break: str = "shared",
 ) -> list[StandingRow]:
     """Rank players best first. ``players`` lists everyone registered, so a player with no result yet
     still appears (with zeros). Equal keys share a rank ("1, 1, 3" competition ranking, rule 73)."""
+    if tie_break not in TIE_BREAKS:
+        raise ValueError(f"tie_break must be one of {TIE_BREAKS}")
     rows: dict[str, StandingRow] = {}
     for player in players:
-        rows[player] = StandingRow(player=player, table_points=Fraction(0) if use_table_points else None)
+        rows[player] = StandingRow(
+            player=player, table_points=Fraction(0) if use_table_points else None, tie_break=tie_break
+        )
     for line in lines:
         row = rows.setdefault(
             line.player,
-            StandingRow(player=line.player, table_points=Fraction(0) if use_table_points else None),
+            StandingRow(
+                player=line.player, table_points=Fraction(0) if use_table_points else None, tie_break=tie_break
+            ),
         )
         row.sessions.append(line)
         row.score += line.score
+        row.wins += line.wins
         if use_table_points and line.table_points is not None:
             row.table_points = (row.table_points or Fraction(0)) + line.table_points
-    ordered = sorted(rows.values(), key=lambda r: (-r.sort_key()[0], -r.sort_key()[1], r.player))
+    ordered = sorted(rows.values(), key=lambda r: (*(-k for k in r.sort_key()), r.player))
     previous_key = None
     for position, row in enumerate(ordered, start=1):
         key = row.sort_key()

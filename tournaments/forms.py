@@ -122,3 +122,10 @@ class SeatingOptionsForm(forms.Form):
         label="Seconds the engine may search",
         help_text="More time, better plans",
     )
+
+
+class TieBreakForm(forms.Form):
+    tie_break = forms.ChoiceField(
+        label="Players with equal totals",
+        choices=[("shared", "share the rank"), ("wins", "are ranked by games or hands won, then share")],
+    )

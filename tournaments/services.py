@@ -600,3 +600,21 @@ def set_classical_settlement(
     tournament.save(update_fields=["settings"])
     bump_standings(tournament)
     audit(tournament, acting_user, "classical_settlement", f"Settlement options {options}", **options)
+
+
+@transaction.atomic
+def set_tie_break(tournament: Tournament, tie_break: str, *, acting_user: User) -> None:
+    """How equal totals are ranked in a score-ranked event (NMJL, classical): shared, or by wins.
+    MCR ranks by rule 73 alone."""
+    from scoring.standings import TIE_BREAKS
+
+    if tournament.rules == RuleSet.MCR:
+        raise ServiceError(
+            "MCR standings follow rule 73: equal players share the rank.", code="fixed_by_rules"
+        )
+    if tie_break not in TIE_BREAKS:
+        raise ServiceError(f"Choose one of: {', '.join(TIE_BREAKS)}.", code="bad_tie_break")
+    tournament.settings = {**tournament.settings, "tie_break": tie_break}
+    tournament.save(update_fields=["settings"])
+    bump_standings(tournament)
+    audit(tournament, acting_user, "tie_break", f"Ties: {tie_break}", tie_break=tie_break)

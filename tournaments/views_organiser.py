@@ -23,6 +23,7 @@ from tournaments.forms import (
     SettlementForm,
     StaffForm,
     SwapForm,
+    TieBreakForm,
 )
 from tournaments.models import EventRole, Registration, Role, Tournament
 
@@ -296,6 +297,10 @@ def event_settings(request: HttpRequest, slug: str) -> HttpResponse:
     )
     seating = seating_bridge.settings_of(tournament)
     seating_form = SeatingOptionsForm(request.POST if "seating" in request.POST else None, initial=seating)
+    tie_form = TieBreakForm(
+        request.POST if "ties" in request.POST else None,
+        initial={"tie_break": tournament.settings.get("tie_break", "shared")},
+    )
     card_form = CardForm(
         request.POST if "upload" in request.POST else None,
         request.FILES if "upload" in request.POST else None,
@@ -304,6 +309,10 @@ def event_settings(request: HttpRequest, slug: str) -> HttpResponse:
         if request.method == "POST" and "scheme" in request.POST and scheme_form.is_valid():
             services.set_nmjl_scheme(tournament, scheme_form.cleaned_data["preset"], acting_user=request.user)
             messages.success(request, "Scoring scheme saved.")
+            return redirect("manage_settings", slug=slug)
+        if request.method == "POST" and "ties" in request.POST and tie_form.is_valid():
+            services.set_tie_break(tournament, tie_form.cleaned_data["tie_break"], acting_user=request.user)
+            messages.success(request, "Tie policy saved.")
             return redirect("manage_settings", slug=slug)
         if request.method == "POST" and "seating" in request.POST and seating_form.is_valid():
             services.set_seating_options(tournament, acting_user=request.user, **seating_form.cleaned_data)
@@ -340,6 +349,7 @@ def event_settings(request: HttpRequest, slug: str) -> HttpResponse:
             "card_form": card_form,
             "settlement_form": settlement_form,
             "seating_form": seating_form,
+            "tie_form": tie_form,
             "classical": tournament.rules in ("babcock", "chinese-1920s", "foster"),
             "card": card,
             "scheme": PRESETS.get(current),

@@ -250,3 +250,35 @@ def test_the_organiser_sets_babcocks_rounding_to_the_nearest_ten(babcock_table, 
     scores = services.session_result(loaded(babcock_table)).scores
     assert sum(scores.values()) == 0
     assert all(value % 10 == 0 for value in scores.values())
+
+
+def test_an_nmjl_event_may_break_ties_by_games_won(nmjl_table, organiser, referee):
+    # E wins two games of 25, W one game of 50, then a wall game: both 60 points, E with more wins.
+    def game(winner, value):
+        data = {"won_by": "discard", "value": value, "winner_exposures": 0}
+        services.record_hand(
+            nmjl_table, HandEntry(winner=winner, discarder="S", data=data), acting_user=referee
+        )
+
+    game("E", 25)
+    game("E", 25)
+    game("W", 50)
+    services.record_hand(nmjl_table, HandEntry(winner=None, data={"won_by": "wall"}), acting_user=referee)
+    tournament = nmjl_table.round.tournament
+    code = {seat.wind: seat.registration.code for seat in nmjl_table.seats.all()}
+    shared = standings_rows(tournament)
+    assert {(r["player"], r["rank"], r["score"]) for r in shared[:2]} == {
+        (code["E"], 1, 60),
+        (code["W"], 1, 60),
+    }
+    with pytest.raises(ServiceError):
+        event_services.set_tie_break(tournament, "coin", acting_user=organiser)
+    event_services.set_tie_break(tournament, "wins", acting_user=organiser)
+    by_wins = standings_rows(Tournament.objects.get(pk=tournament.pk))
+    assert [(r["player"], r["rank"]) for r in by_wins[:2]] == [(code["E"], 1), (code["W"], 2)]
+
+
+def test_mcr_ties_follow_rule_73_and_cannot_be_changed(event, organiser):
+    with pytest.raises(ServiceError) as error:
+        event_services.set_tie_break(event, "wins", acting_user=organiser)
+    assert error.value.code == "fixed_by_rules"

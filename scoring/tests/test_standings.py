@@ -73,3 +73,11 @@ def test_ranking_is_a_total_order_consistent_with_the_keys(entries):
             assert better.rank == worse.rank
         else:
             assert worse.rank > better.rank
+
+
+def test_the_wins_tie_break_ranks_the_player_with_more_wins_first():
+    lines = [SessionLine("ana", 1, score=50, wins=1), SessionLine("bo", 1, score=50, wins=3)]
+    shared = compute_standings(lines, use_table_points=False)
+    assert [(r.player, r.rank) for r in shared] == [("ana", 1), ("bo", 1)]
+    by_wins = compute_standings(lines, use_table_points=False, tie_break="wins")
+    assert [(r.player, r.rank) for r in by_wins] == [("bo", 1), ("ana", 2)]
