@@ -32,6 +32,7 @@ from .search import (
     anneal,
     initial_groups,
     pair_cost,
+    polish_returns,
     tabu_search,
     total_cost,
 )
@@ -234,6 +235,22 @@ def plan_seating(
         )
         result = min((result, annealed, polished), key=lambda res: res.cost)
     groups = result.groups
+    index_visits: dict[int, dict[int, int]] = {}
+    for past in history:
+        for table in past.tables:
+            for pid in table.seats:
+                if pid in index:
+                    seen = index_visits.setdefault(index[pid], {})
+                    seen[table.number - 1] = seen.get(table.number - 1, 0) + 1
+    groups = polish_returns(
+        problem,
+        groups,
+        rng,
+        history_visits=index_visits,
+        target=0 if history or fixed or sitting else n * max(0, rounds - tables_per_round),
+        budget=int(0.3 * time_limit * ANNEALING_MOVES_PER_SECOND),
+        deadline=started + 0.93 * time_limit,
+    )
 
     wind_history: dict[int, list[int]] = {}
     visits: dict[int, dict[int, int]] = {}
@@ -256,8 +273,8 @@ def plan_seating(
     history_visits = {p: dict(v) for p, v in visits.items()}
     identity = [list(range(len(tables))) for tables in ordered]
     numbers = number_tables(ordered, pinned_groups, visits, rng)
-    if not history and not fixed and _returns(ordered, identity) <= _returns(ordered, numbers):
-        # The construction's own numbering (transversal and cyclic designs) is at least as good.
+    if _returns(ordered, identity, index_visits) <= _returns(ordered, numbers, index_visits):
+        # The search's own numbering (the group's place in its round) is at least as good.
         numbers = identity
     reassign_rounds(ordered, numbers, pinned_groups, history_visits, rng)
     bound = 0
@@ -270,7 +287,7 @@ def plan_seating(
         history_visits,
         rng,
         target=bound,
-        steps=int(time_limit * 150_000 / (tables_per_round + 4)),
+        steps=int(time_limit * 400_000 / (tables_per_round + 4)),
         deadline=max(time.perf_counter() + 0.05 * time_limit, started + time_limit * 0.97),
     )
 
@@ -298,8 +315,10 @@ def plan_seating(
     return plan
 
 
-def _returns(groups: list[list[list[int]]], numbers: list[list[int]]) -> int:
-    seen: dict[int, set[int]] = {}
+def _returns(
+    groups: list[list[list[int]]], numbers: list[list[int]], history: dict[int, dict[int, int]]
+) -> int:
+    seen: dict[int, set[int]] = {p: {k for k, c in v.items() if c} for p, v in history.items()}
     returns = 0
     for r, tables in enumerate(groups):
         for k, table in enumerate(tables):

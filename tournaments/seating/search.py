@@ -429,3 +429,111 @@ def anneal(
             best_cost = cost
             best_groups = [[list(t) for t in tables] for tables in groups]
     return SearchResult(best_groups, best_cost, it, it, best_cost <= lower)
+
+
+def polish_returns(
+    problem: SearchProblem,
+    groups: list[list[list[int]]],
+    rng: random.Random,
+    *,
+    history_visits: dict[int, dict[int, int]],
+    target: int,
+    budget: int,
+    deadline: float,
+) -> list[list[list[int]]]:
+    """Move players between tables of a round to cut returns to a table number, never worsening pairs.
+
+    Here a group's position in its round is its table number. A swap is taken when it costs nothing on the
+    pair objective (repeats, worst pair, teammates) and does not add returns, or, rarely, adds one (a random
+    walk over plateaus). Returns are counted as sum over players and numbers of max(0, visits - 1).
+    """
+    n = problem.n
+    extra = problem.extra
+    groups = [[list(t) for t in tables] for tables in groups]
+    rounds = len(groups)
+    cnt = list(problem.base)
+    visits: list[dict[int, int]] = [dict(history_visits.get(p, {})) for p in range(n)]
+    where: list[list[int]] = []
+    for tables in groups:
+        w = [-1] * n
+        for k, table in enumerate(tables):
+            for p in table:
+                w[p] = k
+                visits[p][k] = visits[p].get(k, 0) + 1
+            for i in range(4):
+                for j in range(i + 1, 4):
+                    a, b = table[i], table[j]
+                    cnt[a * n + b] += 1
+                    cnt[b * n + a] += 1
+        where.append(w)
+    returns = sum(max(0, c - 1) for v in visits for c in v.values())
+    best_returns, best = returns, [[list(t) for t in tables] for tables in groups]
+    dlt = _deltas(max(cnt, default=0) + rounds + 2)
+    movable = [
+        [p for tb in groups[r] for p in tb if p not in problem.pins[r]] if len(groups[r]) > 1 else []
+        for r in range(rounds)
+    ]
+    movable_rounds = [r for r in range(rounds) if len(movable[r]) > 1]
+    step = 0
+    while movable_rounds and returns > target and step < budget:
+        step += 1
+        if step & 1023 == 0 and time.perf_counter() > deadline:
+            break
+        r = movable_rounds[rng.randrange(len(movable_rounds))]
+        mv = movable[r]
+        a = mv[rng.randrange(len(mv))]
+        w = where[r]
+        ka = w[a]
+        if visits[a][ka] <= 1 and rng.random() < 0.9:
+            continue
+        b = mv[rng.randrange(len(mv))]
+        kb = w[b]
+        if ka == kb:
+            continue
+        va, vb = visits[a], visits[b]
+        dr = (
+            (1 if va.get(kb, 0) >= 1 else 0)
+            - (1 if va[ka] > 1 else 0)
+            + (1 if vb.get(ka, 0) >= 1 else 0)
+            - (1 if vb[kb] > 1 else 0)
+        )
+        if dr > 0 and rng.random() > 0.02:
+            continue
+        ta, tb = groups[r][ka], groups[r][kb]
+        rowa, rowb = a * n, b * n
+        d = 0
+        for x in ta:
+            if x != a:
+                d += dlt[cnt[rowb + x]] - dlt[cnt[rowa + x] - 1]
+                if extra is not None:
+                    d += extra[rowb + x] - extra[rowa + x]
+        for y in tb:
+            if y != b:
+                d += dlt[cnt[rowa + y]] - dlt[cnt[rowb + y] - 1]
+                if extra is not None:
+                    d += extra[rowa + y] - extra[rowb + y]
+        if d > 0:
+            continue
+        for x in ta:
+            if x != a:
+                cnt[rowa + x] -= 1
+                cnt[x * n + a] -= 1
+                cnt[rowb + x] += 1
+                cnt[x * n + b] += 1
+        for y in tb:
+            if y != b:
+                cnt[rowb + y] -= 1
+                cnt[y * n + b] -= 1
+                cnt[rowa + y] += 1
+                cnt[y * n + a] += 1
+        ta[ta.index(a)] = b
+        tb[tb.index(b)] = a
+        w[a], w[b] = kb, ka
+        va[ka] -= 1
+        va[kb] = va.get(kb, 0) + 1
+        vb[kb] -= 1
+        vb[ka] = vb.get(ka, 0) + 1
+        returns += dr
+        if returns < best_returns:
+            best_returns, best = returns, [[list(t) for t in tables] for tables in groups]
+    return best

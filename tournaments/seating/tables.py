@@ -7,6 +7,7 @@ Small rounds are solved exactly (Hungarian method); large ones greedily and then
 
 from __future__ import annotations
 
+import math
 import random
 import time
 
@@ -130,10 +131,10 @@ def improve_numbers(
     *,
     target: int = 0,
     steps: int = 20_000,
-    patience: int = 20_000,
+    patience: int = 60_000,
     deadline: float | None = None,
 ) -> None:
-    """Tabu search exchanging the numbers of two groups of one round to lower the returns, in place.
+    """Simulated annealing exchanging the numbers of two groups of one round to lower the returns, in place.
 
     Returns are counted as sum over players and numbers of max(0, visits - 1), history included; the search
     stops at ``target`` (a lower bound), after ``steps`` moves or at ``deadline`` (perf_counter).
@@ -170,40 +171,28 @@ def improve_numbers(
     rounds = [r for r in range(len(groups)) if len(groups[r]) - len(pinned[r]) > 1]
     best_total = total
     best_numbers = [list(row) for row in numbers]
-    tabu: dict[tuple[int, int, int], int] = {}
+    free = {r: [k for k in range(len(groups[r])) if k not in pinned[r]] for r in rounds}
+    # Simulated annealing over exchanges of two groups' numbers in one round.
+    temperature, final = 1.0, 0.1
+    ratio = (final / temperature) ** (1.0 / max(1, steps))
     last_gain = 0
     for step in range(steps):
         if total <= target or not rounds or step - last_gain > patience:
             break
-        if deadline is not None and step % 64 == 0 and time.perf_counter() > deadline:
+        if deadline is not None and step % 256 == 0 and time.perf_counter() > deadline:
             break
-        r = rng.choice(rounds)
-        bad = [
-            k
-            for k in range(len(groups[r]))
-            if k not in pinned[r] and any(counts[p][numbers[r][k]] > 1 for p in groups[r][k])
-        ]
-        if not bad:
+        temperature *= ratio
+        r = rounds[rng.randrange(len(rounds))]
+        ks = free[r]
+        k1 = ks[rng.randrange(len(ks))]
+        k2 = ks[rng.randrange(len(ks))]
+        if k1 == k2:
             continue
-        k1 = rng.choice(bad)
-        best, moves = None, []
-        for k2 in range(len(groups[r])):
-            if k2 == k1 or k2 in pinned[r]:
-                continue
-            d = delta(r, k1, k2)
-            if tabu.get((r, k1, numbers[r][k2]), -1) >= step and total + d >= best_total:
-                continue
-            if best is None or d < best:
-                best, moves = d, [k2]
-            elif d == best:
-                moves.append(k2)
-        if best is None:
+        d = delta(r, k1, k2)
+        if d > 0 and rng.random() >= math.exp(-d / temperature):
             continue
-        k2 = rng.choice(moves)
-        tabu[(r, k1, numbers[r][k1])] = step + 5 + rng.randrange(5)
-        tabu[(r, k2, numbers[r][k2])] = step + 5 + rng.randrange(5)
         swap(r, k1, k2)
-        total += best
+        total += d
         if total < best_total:
             last_gain = step
             best_total = total
