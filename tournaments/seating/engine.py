@@ -224,14 +224,14 @@ def plan_seating(
             result.groups,
             rng,
             budget=int(0.7 * search_budget * ANNEALING_MOVES_PER_SECOND),
-            deadline=started + 0.8 * time_limit,
+            deadline=started + 0.7 * time_limit,
         )
         polished = tabu_search(
             problem,
             annealed.groups,
             rng,
             budget=int(0.1 * search_budget * EVALUATIONS_PER_SECOND),
-            deadline=started + 0.88 * time_limit,
+            deadline=started + 0.78 * time_limit,
         )
         result = min((result, annealed, polished), key=lambda res: res.cost)
     groups = result.groups
@@ -249,7 +249,7 @@ def plan_seating(
         history_visits=index_visits,
         target=0 if history or fixed or sitting else n * max(0, rounds - tables_per_round),
         budget=int(0.3 * time_limit * ANNEALING_MOVES_PER_SECOND),
-        deadline=started + 0.93 * time_limit,
+        deadline=started + 0.84 * time_limit,
     )
 
     wind_history: dict[int, list[int]] = {}
@@ -288,7 +288,7 @@ def plan_seating(
         rng,
         target=bound,
         steps=int(time_limit * 400_000 / (tables_per_round + 4)),
-        deadline=max(time.perf_counter() + 0.05 * time_limit, started + time_limit * 0.97),
+        deadline=max(time.perf_counter() + 0.02 * time_limit, started + time_limit * 0.9),
     )
 
     planned: list[RoundSeating] = []

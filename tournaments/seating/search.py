@@ -378,14 +378,20 @@ def anneal(
     movable_rounds = [r for r in range(rounds) if len(movable[r]) > 1]
     if not movable_rounds or budget <= 0:
         return SearchResult(best_groups, best_cost, 0, 0, best_cost <= lower)
-    ratio = (end_temperature / start_temperature) ** (1.0 / budget)
+    # The temperature follows progress = max(share of the budget, share of the time): on a fast machine the
+    # budget decides (deterministic); on a slow one the clock does, and the search still cools down fully.
+    began = time.perf_counter()
+    span = max(1e-9, deadline - began)
+    log_ratio = math.log(end_temperature / start_temperature)
     temperature = start_temperature
     it = 0
     while it < budget and cost > lower:
-        if it & 1023 == 0 and time.perf_counter() > deadline:
-            break
+        if it & 1023 == 0:
+            progress = max(it / budget, (time.perf_counter() - began) / span)
+            if progress >= 1.0:
+                break
+            temperature = start_temperature * math.exp(log_ratio * progress)
         it += 1
-        temperature *= ratio
         r = movable_rounds[rng.randrange(len(movable_rounds))]
         mv = movable[r]
         a = mv[rng.randrange(len(mv))]
