@@ -119,6 +119,14 @@ class NMJLGameForm(forms.Form):
     )
     jokerless = forms.BooleanField(required=False)
     winner_exposures = forms.IntegerField(min_value=0, max_value=4, initial=0, label="Winner's exposures")
+    tiles = forms.CharField(
+        required=False,
+        label="Winner's tiles (optional)",
+        help_text="All 14, e.g. 2m 2m 2m 4m 4m 4m 6m 6m 6m 6m 8m 8m 8m J; J joker, F flower, 5z soap",
+    )
+    exposures = forms.CharField(
+        required=False, label="Of which exposed (optional)", help_text="Groups separated by ; e.g. 8m 8m 8m J"
+    )
     dead = forms.MultipleChoiceField(required=False, widget=forms.CheckboxSelectMultiple, label="Dead hands")
     expected_number = forms.IntegerField(required=False, widget=forms.HiddenInput)
 
@@ -139,8 +147,14 @@ class NMJLGameForm(forms.Form):
             self.add_error("winner", "Choose the winner.")
         if won_by == "discard" and not data.get("discarder"):
             self.add_error("discarder", "Choose who discarded the winning tile.")
-        if won_by != "wall" and not data.get("card_hand") and not data.get("value"):
-            self.add_error("value", "Choose the hand on the card or enter its value.")
+        data["tile_list"] = data.get("tiles", "").replace(",", " ").split()
+        data["exposure_list"] = [
+            group.split() for group in data.get("exposures", "").split(";") if group.split()
+        ]
+        if data["exposure_list"] and not data["tile_list"]:
+            self.add_error("tiles", "Give all 14 tiles when you give the exposures.")
+        if won_by != "wall" and not data.get("card_hand") and not data.get("value") and not data["tile_list"]:
+            self.add_error("value", "Choose the hand on the card, enter its value, or enter the tiles.")
         return data
 
     def entry(self) -> dict[str, Any]:
@@ -151,8 +165,11 @@ class NMJLGameForm(forms.Form):
             details.update(jokerless=data["jokerless"], winner_exposures=data["winner_exposures"] or 0)
             if data.get("card_hand"):
                 details["hand"] = data["card_hand"]
-            else:
+            elif data.get("value"):
                 details["value"] = data["value"]
+            if data.get("tile_list"):
+                details["tiles"] = data["tile_list"]
+                details["exposures"] = data["exposure_list"]
         return {
             "winner": data["winner"] if won_by != "wall" else None,
             "discarder": data["discarder"] if won_by == "discard" else None,

@@ -140,6 +140,9 @@ def _export_hand(hand: Hand, code_at: Mapping[str, str]) -> dict[str, Any]:
             )
             if details.get("hand"):
                 data["hand"] = details["hand"]
+            if details.get("tiles"):
+                data["tiles"] = details["tiles"]
+                data["exposures"] = details.get("exposures", [])
         return data
     if "scores" in details:  # classical
         return {
@@ -366,7 +369,7 @@ def hand_record_from_doc(
         if won_by != "wall" and winner is None:
             raise HandInputError('winner: missing (use "wall": true for a wall game)', code="missing_field")
         data: dict[str, Any] = {"won_by": won_by, "dead": [wind_of[pid] for pid in dead]}
-        for key in ("value", "jokerless", "winner_exposures", "singles_and_pairs"):
+        for key in ("value", "jokerless", "winner_exposures", "singles_and_pairs", "tiles", "exposures"):
             if key in hand:
                 data[key] = hand[key]
         if "hand" in hand:

@@ -202,8 +202,10 @@ class NMJLRules(EventRules):
             discarder = _seat(record.discarder, "the discarder")
             if discarder == winner:
                 raise HandInputError("the winner cannot also be the discarder", code="winner_is_discarder")
-        card_hand = data.get("hand")
         card = self.card
+        if data.get("tiles"):
+            data.update(self._from_tiles(card, data))
+        card_hand = data.get("hand")
         if card_hand:
             if card is None:
                 raise HandInputError("this event has no card loaded; enter the value instead", code="no_card")
@@ -225,8 +227,31 @@ class NMJLRules(EventRules):
             clean["singles_and_pairs"] = bool(data.get("singles_and_pairs", False))
         clean["jokerless"] = bool(data.get("jokerless", False))
         clean["winner_exposures"] = _whole(data.get("winner_exposures", 0), "the winner's exposures", 0, 4)
+        if data.get("tiles"):
+            clean["tiles"] = list(data["tiles"])
+            clean["exposures"] = [list(group) for group in data.get("exposures", [])]
         self.points(HandRecord(winner=winner, discarder=discarder, data=clean))  # the engine's own checks
         return HandRecord(winner=winner, discarder=discarder, data=clean)
+
+    @staticmethod
+    def _from_tiles(card, data: Mapping[str, Any]) -> dict[str, Any]:  # card: Card | None
+        """The winner's 14 tiles (and exposures) checked by the matcher against the card (rules 23, 81):
+        the hand they make (or the named one, checked), whether jokerless, and the exposures counted."""
+        from scoring.rules.nmjl.matcher import check_hand, close_hands, match_hand
+
+        if card is None:
+            raise HandInputError("this event has no card loaded; the tiles cannot be checked", code="no_card")
+        tiles, exposures = data["tiles"], data.get("exposures", [])
+        if data.get("hand"):
+            match = check_hand(card, data["hand"], tiles, exposures)
+        else:
+            matches = match_hand(card, tiles, exposures)
+            if not matches:
+                misses = close_hands(card, tiles, exposures)
+                hint = f"; closest is {misses[0].hand_id}: {'; '.join(misses[0].reasons)}" if misses else ""
+                raise HandInputError(f"the tiles make no hand on the card{hint}", code="hand_not_made")
+            match = max(matches, key=lambda m: (m.value, not m.singles_and_pairs))
+        return {"hand": match.hand_id, "jokerless": match.jokerless, "winner_exposures": len(exposures)}
 
     def outcome(self, record: HandRecord) -> dict[str, Any]:
         """The spec's NMJL outcome object (scoring-json.md) for this game, in tournament mode."""

@@ -282,3 +282,66 @@ def test_mcr_ties_follow_rule_73_and_cannot_be_changed(event, organiser):
     with pytest.raises(ServiceError) as error:
         event_services.set_tie_break(event, "wins", acting_user=organiser)
     assert error.value.code == "fixed_by_rules"
+
+
+def test_the_winners_tiles_find_the_card_hand_and_whether_it_is_jokerless(nmjl_table, referee):
+    # Rule 23: the hand must match the card; rule 81: jokers only in groups of three or more.
+    tiles = ["2m"] * 3 + ["4m"] * 3 + ["6m"] * 4 + ["8m"] * 3 + ["J"]
+    hand = services.record_hand(
+        nmjl_table,
+        HandEntry(
+            winner="E", data={"won_by": "self_pick", "tiles": tiles, "exposures": [["8m", "8m", "8m", "J"]]}
+        ),
+        acting_user=referee,
+    )
+    assert hand.data["hand"] == "2468-1"
+    assert hand.data["jokerless"] is False
+    assert hand.data["winner_exposures"] == 1
+    assert services.session_result(loaded(nmjl_table)).scores["E"] == 25 + 10
+
+
+def test_tiles_that_make_no_hand_on_the_card_are_refused_with_the_closest(nmjl_table, referee):
+    tiles = ["2m"] * 3 + ["4m"] * 3 + ["6m"] * 4 + ["8m"] * 3 + ["9m"]  # one tile off 2468-1
+    with pytest.raises(ServiceError) as error:
+        services.record_hand(
+            nmjl_table,
+            HandEntry(winner="E", data={"won_by": "self_pick", "tiles": tiles}),
+            acting_user=referee,
+        )
+    assert error.value.code == "hand_not_made"
+    assert "closest" in error.value.message
+
+
+def test_the_game_form_takes_the_tiles_as_text(client, nmjl_table, referee):
+    client.force_login(referee)
+    url = reverse("referee_table", args=[nmjl_table.round.tournament.slug, 1, 1])
+    response = client.post(
+        url,
+        {
+            "form": "hand",
+            "won_by": "discard",
+            "winner": "W",
+            "discarder": "N",
+            "winner_exposures": "0",
+            "tiles": "2m 2m 2m 4m 4m 4m 6m 6m 6m 6m 8m 8m 8m 8m",
+            "expected_number": "1",
+        },
+    )
+    assert response.status_code == 302
+    page = client.get(url).content.decode()
+    assert "W wins 25 (2468-1) jokerless from N" in page
+
+
+def test_nmjl_tiles_round_trip_through_the_event_json(nmjl_table, referee):
+    tiles = ["2m"] * 3 + ["4m"] * 3 + ["6m"] * 4 + ["8m"] * 3 + ["J"]
+    services.record_hand(
+        nmjl_table,
+        HandEntry(
+            winner="E", data={"won_by": "self_pick", "tiles": tiles, "exposures": [["8m", "8m", "8m", "J"]]}
+        ),
+        acting_user=referee,
+    )
+    first = export_event(nmjl_table.round.tournament)
+    assert first["rounds"][0]["tables"][0]["hands"][0]["tiles"] == tiles
+    Tournament.objects.all().delete()
+    assert export_event(import_event(copy.deepcopy(first))) == first
