@@ -237,20 +237,12 @@ class NMJLRules(EventRules):
     def _from_tiles(card, data: Mapping[str, Any]) -> dict[str, Any]:  # card: Card | None
         """The winner's 14 tiles (and exposures) checked by the matcher against the card (rules 23, 81):
         the hand they make (or the named one, checked), whether jokerless, and the exposures counted."""
-        from scoring.rules.nmjl.matcher import check_hand, close_hands, match_hand
+        from scoring.rules.nmjl.matcher import identify_hand
 
         if card is None:
             raise HandInputError("this event has no card loaded; the tiles cannot be checked", code="no_card")
         tiles, exposures = data["tiles"], data.get("exposures", [])
-        if data.get("hand"):
-            match = check_hand(card, data["hand"], tiles, exposures)
-        else:
-            matches = match_hand(card, tiles, exposures)
-            if not matches:
-                misses = close_hands(card, tiles, exposures)
-                hint = f"; closest is {misses[0].hand_id}: {'; '.join(misses[0].reasons)}" if misses else ""
-                raise HandInputError(f"the tiles make no hand on the card{hint}", code="hand_not_made")
-            match = max(matches, key=lambda m: (m.value, not m.singles_and_pairs))
+        match = identify_hand(card, tiles, exposures, data.get("hand") or None)
         return {"hand": match.hand_id, "jokerless": match.jokerless, "winner_exposures": len(exposures)}
 
     def outcome(self, record: HandRecord) -> dict[str, Any]:

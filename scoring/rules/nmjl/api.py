@@ -13,7 +13,7 @@ from typing import Any
 
 from scoring.rules.errors import HandInputError
 from scoring.rules.nmjl.card import Card, CardHand, load_sample_cards
-from scoring.rules.nmjl.matcher import Match, check_hand, close_hands, match_hand
+from scoring.rules.nmjl.matcher import Match, identify_hand
 from scoring.rules.nmjl.outcome import DeathChallenge, FalseMahjong, Outcome
 from scoring.rules.nmjl.payments import payments
 from scoring.rules.nmjl.tournament import TournamentScheme, tournament_points
@@ -98,18 +98,10 @@ def _hand_from_tiles(
         )
     if data.get("won_by") not in ("discard", "self_pick"):
         raise HandInputError("fields 'tiles' and 'exposures' describe a winning hand", code="bad_field")
-    tiles, exposures = data["tiles"], data.get("exposures", [])
-    if hand is not None:
-        return hand, check_hand(card, hand.id, tiles, exposures)
-    matches = match_hand(card, tiles, exposures)
-    if not matches:
-        misses = close_hands(card, tiles, exposures)
-        hint = f"; closest is {misses[0].hand_id}: {'; '.join(misses[0].reasons)}" if misses else ""
-        raise HandInputError(
-            f"the tiles make no hand on card {card.id!r} (rule 23){hint}", code="hand_not_made"
-        )
-    best = max(matches, key=lambda match: (match.value, not match.singles_and_pairs))
-    return card.hand(best.hand_id), best
+    match = identify_hand(
+        card, data["tiles"], data.get("exposures", []), hand.id if hand is not None else None
+    )
+    return card.hand(match.hand_id), match
 
 
 def _value(data: Mapping[str, Any], card: Card | None, hand: CardHand | None) -> int | None:

@@ -298,3 +298,19 @@ def check_hand(card: Card, hand_id: str, tiles: Any, exposures: Any = ()) -> Mat
     raise HandInputError(
         f"the tiles do not make hand {hand_id!r} ({hand.pattern}): {detail}", code="hand_not_made"
     )
+
+
+def identify_hand(card: Card, tiles: Any, exposures: Any = (), hand_id: str | None = None) -> Match:
+    """The hand the winner's tiles make: the named one, checked, or else the best the card allows (the
+    winner names hers and the highest value is taken, rule 66d). No hand: a clear error naming the
+    closest one and why it is not made (rule 23)."""
+    if hand_id:
+        return check_hand(card, hand_id, tiles, exposures)
+    matches = match_hand(card, tiles, exposures)
+    if not matches:
+        misses = close_hands(card, tiles, exposures)
+        hint = f"; closest is {misses[0].hand_id}: {'; '.join(misses[0].reasons)}" if misses else ""
+        raise HandInputError(
+            f"the tiles make no hand on card {card.id!r} (rule 23){hint}", code="hand_not_made"
+        )
+    return max(matches, key=lambda match: (match.value, not match.singles_and_pairs))
