@@ -1,7 +1,16 @@
 """The seating engine: who sits where, round by round (pure Python, no Django).
 
-Public API: ``plan_seating``, ``reseat_from``, ``swap_players``, ``quality_report``, ``lower_bound``, the
-rotation helpers in ``rotation`` and the dataclasses in ``models``; errors are ``SeatingError`` with a ``code``.
+Public API (frozen dataclasses in ``models``; every refusal is ``SeatingError(message, code)``):
+
+- ``plan_seating(players, rounds, *, seed=0, time_limit=10.0, history=(), substitute_policy="none",
+  fixed_tables=None, swiss_scores=None, avoid_same_club=False) -> SeatingPlan``: ``plan.rounds[r].tables``
+  are ``TableSeating(number, seats)`` with seats in order E, S, W, N; ``plan.rounds[r].sit_outs``;
+  ``plan.quality`` covers history and plan together; ``plan.substitutes`` names added substitute seats.
+- ``reseat_from(plan, from_round, players, ...)``: late arrivals and drops; earlier rounds kept as history.
+- ``swap_players(plan, round_index, a, b)``: a checked manual swap, re-scored.
+- ``quality_report(plan_or_rounds)`` and ``lower_bound(players, rounds)``.
+- ``rotation``: ``mcr_winds_for_hand`` / ``mcr_hand`` (MCR rules 74-75), ``nmjl_winds_for_hand`` /
+  ``nmjl_hand`` (NMJL rules 116-117).
 """
 
 from __future__ import annotations

@@ -282,3 +282,26 @@ def test_every_pair_of_a_round_is_counted_once():
     report = quality_report(plan)
     assert report.repeated == ()
     assert sum(1 for _ in itertools.combinations(range(4), 2)) * 3 == 18
+
+
+@settings(max_examples=10, deadline=None)
+@given(
+    n=st.integers(min_value=5, max_value=30).filter(lambda v: v % 4),
+    rounds=st.integers(min_value=1, max_value=6),
+    policy=st.sampled_from(["sit_out", "substitutes"]),
+)
+def test_odd_counts_seat_everyone_once_per_round_with_sit_outs_or_substitutes_spread_evenly(
+    n, rounds, policy
+):
+    plan = plan_seating(players(n), rounds, time_limit=0.3, substitute_policy=policy)
+    ids = sorted(str(i + 1) for i in range(n))
+    for seating in plan.rounds:
+        everyone = seated(seating) + list(seating.sit_outs)
+        assert len(everyone) == len(set(everyone))
+        assert sorted(p for p in everyone if not p.startswith("sub-")) == ids
+        assert len(seated(seating)) % 4 == 0
+    if policy == "sit_out":
+        counts = [plan.quality.sit_out_counts.get(p, 0) for p in ids]
+        assert max(counts) - min(counts) <= 1
+    else:
+        assert len(plan.substitutes) == 4 - n % 4
