@@ -194,9 +194,13 @@ def plan_seating(
                 g = order[k : k + 4]
                 swiss_floor += sum(b - a for x, a in enumerate(g) for b in g[x + 1 :])
 
-    meetings = sum(base[a * n + b] for a in range(n) for b in range(a + 1, n)) + sum(
-        6 * (len(a) // 4) for a in active
-    )
+    meetings = sum(
+        sum(1 for pid in table.seats if pid in index)
+        * (sum(1 for pid in table.seats if pid in index) - 1)
+        // 2
+        for past in history
+        for table in past.tables
+    ) + sum(6 * (len(a) // 4) for a in active)
     pairs = n * (n - 1) // 2
     q, rem = divmod(meetings, pairs)
     lower = rem * pair_cost(q + 1) + (pairs - rem) * pair_cost(q) + swiss_floor

@@ -113,7 +113,8 @@ def initial_groups(problem: SearchProblem, rng: random.Random) -> list[list[list
             if len(open_tables) <= 8:
                 candidates = open_tables
             else:
-                candidates = [open_tables[rng.randrange(len(open_tables))] for _ in range(8)]
+                size = len(open_tables)
+                candidates = [open_tables[int(rng.random() * size)] for _ in range(8)]
             best_k = candidates[0]
             best = None
             row = p * n
