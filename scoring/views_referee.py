@@ -28,6 +28,7 @@ from scoring.rulesets import CLASSICAL, next_classical_east
 from tournaments.access import event_for, table_of
 from tournaments.errors import ServiceError
 from tournaments.models import WINDS, Role, Table
+from tournaments.seating.rotation import nmjl_winds_for_hand
 
 WIND_NAMES = dict(zip(WINDS, ("East", "South", "West", "North"), strict=True))
 
@@ -62,9 +63,11 @@ def _table_context(table: Table, **forms: Any) -> dict[str, Any]:
     by_wind = {seat.wind: seat for seat in table.seats.all()}
     next_index = len(rows)
     prevalent, winds = winds_for_hand(next_index)
+    if tournament.rules == "nmjl":
+        # NMJL: the deal passes to the right every game; the pivot rule (116) moves the starting East.
+        winds = nmjl_winds_for_hand(next_index)
     for index, row in enumerate(rows):
         row["position"] = index + 1
-        row["winds"] = winds_for_hand(index)[1]
     state = services.table_state(table)
     result = services.session_result(table)
     seats = [
@@ -96,6 +99,7 @@ def _table_context(table: Table, **forms: Any) -> dict[str, Any]:
         "late": list(table.late_arrivals.all()),
         "wind_names": WIND_NAMES,
         "is_mcr": tournament.rules == "mcr",
+        "shows_winds": tournament.rules in ("mcr", "nmjl"),
         "late_note": late_note(tournament),
         "hand_word": "game" if tournament.rules == "nmjl" else "hand",
         **forms,
