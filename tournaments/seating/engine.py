@@ -219,23 +219,23 @@ def plan_seating(
         problem,
         groups,
         rng,
-        budget=int(0.15 * search_budget * EVALUATIONS_PER_SECOND),
-        deadline=started + 0.3 * time_limit,
+        budget=int(0.1 * search_budget * EVALUATIONS_PER_SECOND),
+        deadline=started + 0.45 * time_limit,
     )
     if not result.reached_bound:
         annealed = anneal(
             problem,
             result.groups,
             rng,
-            budget=int(0.7 * search_budget * ANNEALING_MOVES_PER_SECOND),
-            deadline=started + 0.7 * time_limit,
+            budget=int(0.6 * search_budget * ANNEALING_MOVES_PER_SECOND),
+            deadline=started + 0.8 * time_limit,
         )
         polished = tabu_search(
             problem,
             annealed.groups,
             rng,
-            budget=int(0.1 * search_budget * EVALUATIONS_PER_SECOND),
-            deadline=started + 0.78 * time_limit,
+            budget=int(0.05 * search_budget * EVALUATIONS_PER_SECOND),
+            deadline=started + 0.85 * time_limit,
         )
         result = min((result, annealed, polished), key=lambda res: res.cost)
     groups = result.groups
@@ -252,8 +252,8 @@ def plan_seating(
         rng,
         history_visits=index_visits,
         target=0 if history or fixed or sitting else n * max(0, rounds - tables_per_round),
-        budget=int(0.3 * time_limit * ANNEALING_MOVES_PER_SECOND),
-        deadline=started + 0.84 * time_limit,
+        budget=int(0.1 * time_limit * ANNEALING_MOVES_PER_SECOND),
+        deadline=started + 0.88 * time_limit,
     )
 
     wind_history: dict[int, list[int]] = {}
@@ -291,8 +291,8 @@ def plan_seating(
         history_visits,
         rng,
         target=bound,
-        steps=int(time_limit * 400_000 / (tables_per_round + 4)),
-        deadline=max(time.perf_counter() + 0.02 * time_limit, started + time_limit * 0.9),
+        steps=int(time_limit * 150_000 / (tables_per_round + 4)),
+        deadline=max(time.perf_counter() + 0.02 * time_limit, started + time_limit * 0.93),
     )
 
     planned: list[RoundSeating] = []
@@ -372,7 +372,7 @@ def _start(
             n,
             rounds,
             random.Random(rng.random()),  # noqa: S311
-            max_steps=int(time_limit * 300),
+            max_steps=int(time_limit * 200),
             deadline=started + 0.45 * time_limit,
         )
         if found:

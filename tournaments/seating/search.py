@@ -22,7 +22,7 @@ WORST_WEIGHT = 10**4
 TEAM_WEIGHT = 10**10
 CLUB_WEIGHT = 10**9
 
-EVALUATIONS_PER_SECOND = 100_000
+EVALUATIONS_PER_SECOND = 60_000
 """Calibration of the deterministic work budget: a search may evaluate this many swaps per second of its
 time limit. The budget, not the clock, ends a normal search, so a seed gives the same plan on any machine at
 least this fast; the clock only cuts the search short on a slower one."""
