@@ -292,7 +292,7 @@ def plan_seating(
         rng,
         target=bound,
         steps=int(time_limit * 150_000 / (tables_per_round + 4)),
-        deadline=max(time.perf_counter() + 0.02 * time_limit, started + time_limit * 0.93),
+        deadline=max(time.perf_counter() + 0.02 * time_limit, started + time_limit * 0.9),
     )
 
     planned: list[RoundSeating] = []
