@@ -72,15 +72,33 @@ class TotalsForm(forms.Form):
 
 
 class PenaltyForm(forms.Form):
+    """A penalty from the book's catalogue (points worked out), or any other with its points."""
+
     player = forms.ChoiceField()
-    points = forms.IntegerField(min_value=1, max_value=10000)
-    paid_to = forms.ChoiceField(choices=PaidTo.choices)
+    kind = forms.ChoiceField(required=False, label="Penalty")
+    points = forms.IntegerField(min_value=1, max_value=10000, required=False, help_text="Only for 'other'")
+    paid_to = forms.ChoiceField(choices=PaidTo.choices, required=False)
     rule = forms.CharField(max_length=40, required=False, help_text="e.g. MCR 84a")
     reason = forms.CharField(max_length=300, required=False)
 
-    def __init__(self, *args: Any, players: list[tuple[str, str]], **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, players: list[tuple[str, str]], catalogue: bool = True, **kwargs: Any
+    ) -> None:
+        from scoring.rules.mcr.penalties import CATALOGUE
+
         super().__init__(*args, **kwargs)
         self.fields["player"].choices = players
+        kinds = [(k.key, f"{k.rule}: {k.label}") for k in CATALOGUE] if catalogue else []
+        self.fields["kind"].choices = [*kinds, ("", "Other (enter the points)")]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if not data.get("kind"):
+            if not data.get("points"):
+                self.add_error("points", "Enter the penalty points.")
+            if not data.get("paid_to"):
+                self.add_error("paid_to", "Choose how the penalty is paid.")
+        return data
 
 
 class LateForm(forms.Form):

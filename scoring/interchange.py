@@ -447,8 +447,8 @@ def _check_table_results(
             continue
         if penalty.get("player") not in wind_of:
             check.add(f"{ppath}.player", f"{penalty.get('player')!r} does not sit at this table")
-        if not _is_int(penalty.get("points")) or penalty["points"] <= 0:
-            check.add(f"{ppath}.points", "must be a positive whole number")
+        if not _is_int(penalty.get("points")) or penalty["points"] < 0:
+            check.add(f"{ppath}.points", "must be a positive whole number (0 records a warning)")
         if penalty.get("paid_to", "none") not in PaidTo.values:
             check.add(f"{ppath}.paid_to", "must be 'each_other' or 'none'")
     late = table.get("late", [])

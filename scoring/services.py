@@ -246,12 +246,15 @@ def add_penalty(
     paid_to: str,
     rule: str = "",
     reason: str = "",
+    warning: bool = False,
     acting_user: User,
 ) -> Penalty:
+    """Record a penalty (``warning``: a 0-point first occurrence of rules 79, 80 or 83, kept because it
+    counts towards the next one)."""
     table = _lock_table(table)
     if not table.seats.filter(registration=registration).exists():
         raise ServiceError(f"{registration} does not sit at this table.", code="not_at_table")
-    if points <= 0:
+    if points < 0 or (points == 0 and not warning):
         raise ServiceError("Penalty points must be positive.", code="bad_penalty")
     if paid_to not in PaidTo.values:
         raise ServiceError("Choose how the penalty is paid.", code="bad_penalty")
@@ -287,6 +290,35 @@ def record_late(table: Table, registration: Registration, minutes: int, *, actin
     )
     _after_write(table, acting_user, "late", f"{registration} late {minutes} min", minutes=minutes)
     return late
+
+
+@transaction.atomic
+def add_catalogue_penalty(
+    table: Table, registration: Registration, key: str, *, reason: str = "", acting_user: User
+) -> Penalty:
+    """A penalty from the MCR book's catalogue (rules 79-85), its points worked out: for the escalating
+    ones (79, 80, 83) from how often this player was penalised under that rule in this event before
+    (the book says "each repeat violation"; counting over the whole event is this app's reading)."""
+    from scoring.rules.mcr.penalties import BY_KEY, points_for
+
+    kind = BY_KEY.get(key)
+    if kind is None:
+        raise ServiceError("Choose a penalty from the list.", code="bad_penalty")
+    earlier = Penalty.objects.filter(
+        registration=registration, rule=kind.rule, table__round__tournament=table.round.tournament
+    ).prefetch_related("appeals")
+    occurrence = 1 + sum(1 for penalty in earlier if not penalty.cancelled)
+    points = points_for(kind, occurrence)
+    return add_penalty(
+        table,
+        registration,
+        points,
+        paid_to=kind.paid_to,
+        rule=kind.rule,
+        reason=reason or (kind.label if points else f"{kind.label} (warning)"),
+        warning=points == 0,
+        acting_user=acting_user,
+    )
 
 
 @transaction.atomic
@@ -375,7 +407,7 @@ def session_result(table: Table) -> SessionTotals:
     penalties = [
         mcr.PenaltyItem(seat=seat_of[p.registration_id], points=p.points, paid_to=p.paid_to)
         for p in table.penalties.all()
-        if not p.cancelled and p.registration_id in seat_of
+        if p.points > 0 and not p.cancelled and p.registration_id in seat_of
     ]
     late = {
         seat_of[item.registration_id]: item.minutes

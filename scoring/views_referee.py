@@ -137,7 +137,11 @@ def _forms(table: Table, data: Any = None, which: str = "") -> dict[str, Any]:
     return {
         "hand_form": hand_form_for(table, data if which == "hand" else None),
         "totals_form": TotalsForm(data if which == "totals" else None, seats=seats),
-        "penalty_form": PenaltyForm(data if which == "penalty" else None, players=players),
+        "penalty_form": PenaltyForm(
+            data if which == "penalty" else None,
+            players=players,
+            catalogue=table.round.tournament.rules == "mcr",
+        ),
         "late_form": LateForm(data if which == "late" else None, players=players),
     }
 
@@ -203,15 +207,20 @@ def _handle_post(request: HttpRequest, table: Table, which: str, forms: dict[str
         if not form.is_valid():
             return False
         data = form.cleaned_data
-        services.add_penalty(
-            table,
-            registrations[data["player"]],
-            data["points"],
-            paid_to=data["paid_to"],
-            rule=data["rule"],
-            reason=data["reason"],
-            acting_user=user,
-        )
+        if data.get("kind"):
+            services.add_catalogue_penalty(
+                table, registrations[data["player"]], data["kind"], reason=data["reason"], acting_user=user
+            )
+        else:
+            services.add_penalty(
+                table,
+                registrations[data["player"]],
+                data["points"],
+                paid_to=data["paid_to"],
+                rule=data["rule"],
+                reason=data["reason"],
+                acting_user=user,
+            )
         messages.success(request, "Penalty recorded.")
         return True
     if which == "late":

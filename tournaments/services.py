@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -443,11 +444,15 @@ def swap_seats(round_: Round, code_a: str, code_b: str, *, acting_user: User) ->
         raise ServiceError(f"Session {round_.number} already has results.", code="round_has_results")
     if code_a == code_b:
         raise ServiceError("Choose two different players.", code="same_player")
-    seats = {s.registration.code: s for s in Seat.objects.filter(round=round_).select_related("registration")}
+    seats = {
+        s.registration.code: s
+        for s in Seat.objects.filter(round=round_).select_related("registration__player", "table")
+    }
     missing = [code for code in (code_a, code_b) if code not in seats]
     if missing:
         raise ServiceError(f"Player {missing[0]} has no seat in session {round_.number}.", code="not_seated")
     first, second = seats[code_a], seats[code_b]
+    _check_swap(first, second, seats.values())
     # Each takes the other's seat; delete then re-create, as one player may hold one seat per session.
     Seat.objects.filter(pk__in=[first.pk, second.pk]).delete()
     Seat.objects.bulk_create(
@@ -465,6 +470,32 @@ def swap_seats(round_: Round, code_a: str, code_b: str, *, acting_user: User) ->
         round=round_.number,
         players=[code_a, code_b],
     )
+
+
+def _check_swap(first: Seat, second: Seat, seats: Iterable[Seat]) -> None:
+    """A swap may not move a player off their fixed table nor put teammates at one table."""
+    tables = {first.table_id: first.table, second.table_id: second.table}
+    for moving, target in ((first, second), (second, first)):
+        fixed = moving.registration.fixed_table
+        if fixed is not None and tables[target.table_id].number != fixed:
+            raise ServiceError(
+                f"{moving.registration} must stay at table {fixed} (fixed table).", code="breaks_fixed_table"
+            )
+    if first.table_id == second.table_id:
+        return
+    for moving, target in ((first, second), (second, first)):
+        team = moving.registration.team
+        if not team:
+            continue
+        mates = [
+            s.registration
+            for s in seats
+            if s.table_id == target.table_id and s.pk != target.pk and s.registration.team == team
+        ]
+        if mates:
+            raise ServiceError(
+                f"{moving.registration} would sit with teammate {mates[0]} ({team}).", code="breaks_apart"
+            )
 
 
 @transaction.atomic

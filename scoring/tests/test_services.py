@@ -133,3 +133,30 @@ def test_standings_rank_by_table_points_then_score(event, referee):
     assert [r.player for r in rows[:2]] == [winner_first, winner_second]
     assert rows[0].table_points == 4 and rows[1].table_points == 4
     assert rows[0].score == 64 and rows[1].score == 48
+
+
+def test_empty_calling_is_a_warning_first_then_costs_5_then_10(event, table, referee):
+    # MCR rule 79 (seeds/003_2541481d343502a5.txt line ~2370), counted over the event for the player.
+    registration = table.seats.get(wind="W").registration
+    first = services.add_catalogue_penalty(table, registration, "empty_call", acting_user=referee)
+    second = services.add_catalogue_penalty(table, registration, "empty_call", acting_user=referee)
+    later_table = None
+    from tournaments.services import generate_seating
+
+    for later in generate_seating(event.rounds.get(number=2), acting_user=referee):
+        if later.seats.filter(registration=registration).exists():
+            later_table = later
+    third = services.add_catalogue_penalty(later_table, registration, "empty_call", acting_user=referee)
+    assert [first.points, second.points, third.points] == [0, 5, 10]
+    assert "warning" in first.reason
+    loaded = services.tables_with_results(event, table.round)[0]
+    assert services.session_result(loaded).scores["W"] == -5
+
+
+def test_a_catalogue_false_hu_is_paid_to_each_other_player(table, referee):
+    # MCR rule 84b: unready hand, 20 to each of the other players.
+    registration = table.seats.get(wind="E").registration
+    penalty = services.add_catalogue_penalty(table, registration, "false_hu_unready", acting_user=referee)
+    assert (penalty.points, penalty.paid_to, penalty.rule) == (20, "each_other", "MCR 84b")
+    loaded = services.tables_with_results(table.round.tournament, table.round)[0]
+    assert services.session_result(loaded).scores == {"E": -60, "S": 20, "W": 20, "N": 20}

@@ -110,7 +110,9 @@ def test_a_swap_exchanges_two_seats_and_is_logged(sixteen, organiser):
     seats = list(
         Seat.objects.filter(round=round_).select_related("registration").order_by("table__number", "wind")
     )
-    a, b = seats[0], seats[5]
+    free = [s for s in seats if not s.registration.team]
+    a = free[0]
+    b = next(s for s in free if s.table_id != a.table_id)
     services.swap_seats(round_, a.registration.code, b.registration.code, acting_user=organiser)
     assert Seat.objects.get(round=round_, registration=a.registration).table_id == b.table_id
     assert Seat.objects.get(round=round_, registration=b.registration).wind == a.wind
@@ -152,3 +154,33 @@ def test_seating_options_are_validated(sixteen, organiser):
         services.set_seating_options(
             sixteen, substitute_policy="none", swiss=False, time_limit=0, acting_user=organiser
         )
+
+
+def test_a_swap_that_breaks_a_fixed_table_or_seats_teammates_together_is_refused(sixteen, organiser):
+    services.generate_seating(sixteen.rounds.get(number=1), acting_user=organiser)
+    round_ = sixteen.rounds.get(number=1)
+    seats = list(Seat.objects.filter(round=round_).select_related("registration", "table"))
+    # Fixed table: a player pinned to their current table cannot move to another.
+    pinned = seats[0]
+    other = next(s for s in seats if s.table_id != pinned.table_id and not s.registration.team)
+    services.set_fixed_table(pinned.registration, pinned.table.number, acting_user=organiser)
+    with pytest.raises(ServiceError) as error:
+        services.swap_seats(round_, pinned.registration.code, other.registration.code, acting_user=organiser)
+    assert error.value.code == "breaks_fixed_table"
+    # Teammates: move someone to the table of their teammate.
+    member = next(s for s in seats if s.registration.team and s.pk != pinned.pk)
+    mate = next(s for s in seats if s.registration.team == member.registration.team and s.pk != member.pk)
+    swap_with = next(
+        s
+        for s in seats
+        if s.table_id == mate.table_id and s.pk != mate.pk and not s.registration.team and s.pk != pinned.pk
+    )
+    before = list(Seat.objects.filter(round=round_).values_list("registration_id", "table_id", "wind"))
+    with pytest.raises(ServiceError) as error:
+        services.swap_seats(
+            round_, member.registration.code, swap_with.registration.code, acting_user=organiser
+        )
+    assert error.value.code == "breaks_apart"
+    assert (
+        list(Seat.objects.filter(round=round_).values_list("registration_id", "table_id", "wind")) == before
+    )
