@@ -18,18 +18,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from scoring.rules.mcr.session import SEAT_BY_ROUND
+
 from .errors import SeatingError
 from .models import WINDS
 
 MCR_HANDS_PER_GAME = 16
 
-# Rule 75.d: seat of each original seat in the East, South, West and North rounds.
-_MCR_SEATS: dict[str, tuple[str, str, str, str]] = {
-    "E": ("E", "S", "N", "W"),
-    "S": ("S", "E", "W", "N"),
-    "W": ("W", "N", "E", "S"),
-    "N": ("N", "W", "S", "E"),
-}
+# Rule 75.d: seat of each original seat in the East, South, West and North rounds (one table, kept with
+# the MCR rules).
+_MCR_SEATS = SEAT_BY_ROUND
 
 
 @dataclass(frozen=True)
