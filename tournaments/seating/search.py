@@ -139,18 +139,12 @@ def initial_groups(problem: SearchProblem, rng: random.Random) -> list[list[list
     return groups
 
 
-def tabu_search(
-    problem: SearchProblem,
-    groups: list[list[list[int]]],
-    rng: random.Random,
-    *,
-    budget: int,
-    deadline: float,
-) -> SearchResult:
-    """Improve ``groups`` until the lower bound, the work ``budget`` or the ``deadline`` (perf_counter)."""
+def _search_state(
+    problem: SearchProblem, groups: list[list[list[int]]]
+) -> tuple[list[list[list[int]]], list[int], list[list[int]]]:
+    """A private copy of ``groups``, the pair-meeting counts (history included) and each player's table
+    per round: the state both searches update move by move."""
     n = problem.n
-    extra = problem.extra
-    rounds = len(groups)
     groups = [[list(t) for t in tables] for tables in groups]
     cnt = list(problem.base)
     where: list[list[int]] = []
@@ -165,6 +159,22 @@ def tabu_search(
                     cnt[a * n + b] += 1
                     cnt[b * n + a] += 1
         where.append(w)
+    return groups, cnt, where
+
+
+def tabu_search(
+    problem: SearchProblem,
+    groups: list[list[list[int]]],
+    rng: random.Random,
+    *,
+    budget: int,
+    deadline: float,
+) -> SearchResult:
+    """Improve ``groups`` until the lower bound, the work ``budget`` or the ``deadline`` (perf_counter)."""
+    n = problem.n
+    extra = problem.extra
+    rounds = len(groups)
+    groups, cnt, where = _search_state(problem, groups)
     max_m = max(cnt) if cnt else 0
     dlt = _deltas(max_m + rounds + 2)
     cost = total_cost(problem, groups)
@@ -353,20 +363,7 @@ def anneal(
     n = problem.n
     extra = problem.extra
     rounds = len(groups)
-    groups = [[list(t) for t in tables] for tables in groups]
-    cnt = list(problem.base)
-    where: list[list[int]] = []
-    for tables in groups:
-        w = [-1] * n
-        for k, table in enumerate(tables):
-            for p in table:
-                w[p] = k
-            for i in range(4):
-                for j in range(i + 1, 4):
-                    a, b = table[i], table[j]
-                    cnt[a * n + b] += 1
-                    cnt[b * n + a] += 1
-        where.append(w)
+    groups, cnt, where = _search_state(problem, groups)
     dlt = _deltas(max(cnt, default=0) + rounds + 2)
     cost = total_cost(problem, groups)
     best_cost = cost
