@@ -255,3 +255,16 @@ def test_the_cached_standings_change_as_soon_as_a_hand_is_saved(client, table, r
     assert before != after
     assert ">288<" in after.replace(" ", "").replace("\n", "")  # 3 x (88 + 8)
     assert after.index(winner) < after.index("</tbody>")
+
+
+def test_a_player_finds_their_seats_and_results_on_their_own_page(client, demo_event):
+    from scoring.interchange import standings_rows
+
+    leader = standings_rows(demo_event)[0]
+    page = client.get(reverse("player", args=[demo_event.slug, leader["player"]])).content.decode()
+    assert leader["name"] in page
+    assert "Rank <strong>1</strong>" in page
+    assert "not seated yet" not in page  # the demo seats all three sessions
+    standings = client.get(reverse("standings", args=[demo_event.slug])).content.decode()
+    assert reverse("player", args=[demo_event.slug, leader["player"]]) in standings
+    assert client.get(reverse("player", args=[demo_event.slug, "nobody"])).status_code == 404

@@ -13,7 +13,7 @@ def _points(value: Any) -> str:
 
 class StandingsTable(tables.Table):
     rank = tables.Column(verbose_name="#", attrs={"td": {"class": "num"}})
-    name = tables.Column(verbose_name="Player")
+    name = tables.Column(verbose_name="Player", linkify=lambda record, table: table.player_url(record))
     country = tables.Column(verbose_name="", orderable=False, default="")
     table_points = tables.Column(verbose_name="Table pts", attrs={"td": {"class": "num"}})
     score = tables.Column(verbose_name="Score", attrs={"td": {"class": "num"}})
@@ -22,6 +22,15 @@ class StandingsTable(tables.Table):
         attrs = {"class": "standings"}
         order_by = "rank"
         template_name = "django_tables2/table.html"
+
+    def __init__(self, *args: Any, tournament_slug: str = "", **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.tournament_slug = tournament_slug
+
+    def player_url(self, record: dict) -> str:
+        from django.urls import reverse
+
+        return reverse("player", args=[self.tournament_slug, record["player"]])
 
     def render_table_points(self, value: Any) -> str:
         return _points(value)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django_tables2 import RequestConfig
 
@@ -12,7 +12,7 @@ from scoring.exports import STANDINGS_EXPORTS
 from scoring.interchange import cached_standings_rows, standings_cache_key
 from scoring.services import running_scores, session_result, table_state, tables_with_results
 from tournaments.access import has_role, public_event, round_of
-from tournaments.models import WINDS, Role, Tournament
+from tournaments.models import WINDS, Registration, Role, Seat, Tournament
 from tournaments.tables import ScoreStandingsTable, StandingsTable
 
 
@@ -47,7 +47,12 @@ def seating(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tables = tables_with_results(tournament, round_)
     by_player = sorted(
         (
-            {"name": s.registration.player.name, "table": t.number, "wind": s.get_wind_display()}
+            {
+                "name": s.registration.player.name,
+                "code": s.registration.code,
+                "table": t.number,
+                "wind": s.get_wind_display(),
+            }
             for t in tables
             for s in t.seats.all()
         ),
@@ -100,7 +105,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
         for row in rows:
             row["country"] = countries.get(row["player"], "")
         table_class = StandingsTable if tournament.uses_table_points else ScoreStandingsTable
-        table = table_class(rows)
+        table = table_class(rows, tournament_slug=tournament.slug)
         RequestConfig(request, paginate=False).configure(table)
         table_html = render_to_string("tournaments/_standings_table.html", {"table": table}, request=request)
         cache.set(key, table_html, timeout=3600)
@@ -122,3 +127,38 @@ def standings_download(request: HttpRequest, slug: str, fmt: str) -> HttpRespons
     response = HttpResponse(content, content_type=content_type)
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
+
+
+def player(request: HttpRequest, slug: str, code: str) -> HttpResponse:
+    """One player's event on a phone: where they sit in each session and how each session went."""
+    tournament = public_event(slug)
+    registration = get_object_or_404(
+        Registration.objects.select_related("player"), tournament=tournament, code=code, is_substitute=False
+    )
+    rows = cached_standings_rows(tournament)
+    standing = next((row for row in rows if row["player"] == code), None)
+    by_round = {line["round"]: line for line in (standing or {}).get("sessions", [])}
+    seats = {
+        seat.round_id: seat
+        for seat in Seat.objects.filter(registration=registration).select_related("table", "round")
+    }
+    sessions = []
+    for round_ in tournament.rounds.all():
+        seat = seats.get(round_.pk)
+        opponents = []
+        if seat is not None:
+            opponents = [
+                {"wind": other.wind, "name": other.registration.player.name}
+                for other in sorted(
+                    seat.table.seats.select_related("registration__player"), key=lambda s: WINDS.index(s.wind)
+                )
+                if other.registration_id != registration.pk
+            ]
+        sessions.append(
+            {"round": round_, "seat": seat, "opponents": opponents, "result": by_round.get(round_.number)}
+        )
+    return render(
+        request,
+        "tournaments/player.html",
+        {"tournament": tournament, "registration": registration, "standing": standing, "sessions": sessions},
+    )
