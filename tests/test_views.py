@@ -18,6 +18,7 @@ def public_urls(slug: str) -> list[str]:
         reverse("results", args=[slug, 1]),
         reverse("standings", args=[slug]),
         reverse("standings", args=[slug]) + "?sort=-score",
+        reverse("projector", args=[slug]),
         reverse("standings_download", args=[slug, "csv"]),
         reverse("standings_download", args=[slug, "xlsx"]),
         reverse("standings_download", args=[slug, "pdf"]),

@@ -162,3 +162,12 @@ def player(request: HttpRequest, slug: str, code: str) -> HttpResponse:
         "tournaments/player.html",
         {"tournament": tournament, "registration": registration, "standing": standing, "sessions": sessions},
     )
+
+
+def projector(request: HttpRequest, slug: str) -> HttpResponse:
+    """The hall's screen: standings in large type, refreshed every 30 seconds (only when they changed
+    does the server recompute them, see ``cached_standings_rows``)."""
+    tournament = public_event(slug)
+    rows = cached_standings_rows(tournament)
+    template = "tournaments/_projector_rows.html" if request.htmx else "tournaments/projector.html"
+    return render(request, template, {"tournament": tournament, "rows": rows})
