@@ -66,7 +66,9 @@ def compute_standings(
         row = rows.setdefault(
             line.player,
             StandingRow(
-                player=line.player, table_points=Fraction(0) if use_table_points else None, tie_break=tie_break
+                player=line.player,
+                table_points=Fraction(0) if use_table_points else None,
+                tie_break=tie_break,
             ),
         )
         row.sessions.append(line)
