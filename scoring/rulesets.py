@@ -294,6 +294,15 @@ class ClassicalRules(EventRules):
         if not isinstance(scores, Mapping) or set(scores) != set(SEATS):
             raise HandInputError("give each player's hand score (E, S, W, N)", code="bad_scores")
         clean_scores = {seat: _whole(scores[seat], f"{seat}'s hand score", 0, 100_000) for seat in SEATS}
+        limit = self.limit
+        if limit is not None:
+            over = [seat for seat in SEATS if clean_scores[seat] > limit]
+            if over:
+                raise HandInputError(
+                    f"{over[0]}'s hand score {clean_scores[over[0]]} is above the limit of {limit} "
+                    "(scores are capped at the limit; the event's limit is in its settings)",
+                    code="above_limit",
+                )
         clean = HandRecord(winner=winner, data={"east": east, "scores": clean_scores})
         self.points(clean)
         return clean
@@ -308,6 +317,15 @@ class ClassicalRules(EventRules):
             self.rules,
             options=self.settlement_options,
         )
+
+    @property
+    def limit(self) -> int | None:
+        """The most a hand may score: the event's table option, else the book's (Babcock line 409: 300)."""
+        from scoring.rules.classical.rulesets import RULE_BOOKS
+
+        if "limit" in self.settings:
+            return self.settings["limit"]
+        return RULE_BOOKS[self.rules].defaults.limit
 
     @property
     def settlement_options(self) -> dict[str, Any]:

@@ -609,10 +609,16 @@ def round_results_exist(tournament: Tournament) -> bool:
 
 @transaction.atomic
 def set_classical_settlement(
-    tournament: Tournament, *, round_to: int, stakes_limit: int | None, acting_user: User
+    tournament: Tournament,
+    *,
+    round_to: int,
+    stakes_limit: int | None,
+    limit: int | None = None,
+    acting_user: User,
 ) -> None:
-    """Table options of the classical books for settling each hand: pay to the nearest ``round_to``
-    (Babcock line 1204) and cap any single payment (Foster question 11)."""
+    """Table options of the classical books: pay to the nearest ``round_to`` (Babcock line 1204), cap
+    any single payment (Foster question 11), and the limit of a hand (Babcock lines 409, 780, 1197:
+    300, 400, 500 or 600; empty keeps the book's)."""
     from scoring.rules.classical.api import settle
     from scoring.rules.errors import HandInputError
 
@@ -627,7 +633,12 @@ def set_classical_settlement(
         raise ServiceError(
             "Hands have been entered; the settlement options can no longer change.", code="has_results"
         )
-    tournament.settings = {**tournament.settings, "settlement": options}
+    settings = {**tournament.settings, "settlement": options}
+    if limit:
+        settings["limit"] = limit
+    else:
+        settings.pop("limit", None)
+    tournament.settings = settings
     tournament.save(update_fields=["settings"])
     bump_standings(tournament)
     audit(tournament, acting_user, "classical_settlement", f"Settlement options {options}", **options)

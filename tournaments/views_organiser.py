@@ -293,7 +293,11 @@ def event_settings(request: HttpRequest, slug: str) -> HttpResponse:
     options = tournament.settings.get("settlement") or {}
     settlement_form = SettlementForm(
         request.POST if "settlement" in request.POST else None,
-        initial={"round_to": options.get("round_to", 1), "stakes_limit": options.get("stakes_limit")},
+        initial={
+            "round_to": options.get("round_to", 1),
+            "stakes_limit": options.get("stakes_limit"),
+            "limit": tournament.settings.get("limit"),
+        },
     )
     seating = seating_bridge.settings_of(tournament)
     seating_form = SeatingOptionsForm(request.POST if "seating" in request.POST else None, initial=seating)
@@ -323,6 +327,7 @@ def event_settings(request: HttpRequest, slug: str) -> HttpResponse:
                 tournament,
                 round_to=settlement_form.cleaned_data["round_to"],
                 stakes_limit=settlement_form.cleaned_data["stakes_limit"],
+                limit=settlement_form.cleaned_data["limit"],
                 acting_user=request.user,
             )
             messages.success(request, "Settlement options saved.")

@@ -345,3 +345,20 @@ def test_nmjl_tiles_round_trip_through_the_event_json(nmjl_table, referee):
     assert first["rounds"][0]["tables"][0]["hands"][0]["tiles"] == tiles
     Tournament.objects.all().delete()
     assert export_event(import_event(copy.deepcopy(first))) == first
+
+
+def test_hand_scores_above_the_limit_are_refused_and_the_limit_is_an_event_setting(
+    babcock_table, organiser, referee
+):
+    # Babcock line 409: the limit is 300; lines 780 and 1197 mention 400, 500 and 600 by agreement.
+    entry = HandEntry(winner="S", data={"east": "E", "scores": {"E": 0, "S": 450, "W": 0, "N": 0}})
+    with pytest.raises(ServiceError) as error:
+        services.record_hand(babcock_table, entry, acting_user=referee)
+    assert error.value.code == "above_limit"
+    tournament = babcock_table.round.tournament
+    event_services.set_classical_settlement(
+        tournament, round_to=1, stakes_limit=None, limit=500, acting_user=organiser
+    )
+    babcock_table.round.tournament.refresh_from_db()
+    services.record_hand(babcock_table, entry, acting_user=referee)
+    assert services.session_result(loaded(babcock_table)).scores["S"] == 450 * 4
