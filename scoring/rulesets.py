@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
 
 from scoring.rules.errors import HandInputError
@@ -160,7 +160,7 @@ class MCRRules(EventRules):
 class NMJLRules(EventRules):
     """Sloper chapter 3, "Tournament Scoring" (~line 1556): points per game by the event's scheme."""
 
-    @property
+    @cached_property
     def card(self):  # -> Card | None
         from scoring.rules.nmjl.card import load_card
 
@@ -171,7 +171,7 @@ class NMJLRules(EventRules):
             return _sample_card(data)
         return load_card(data)
 
-    @property
+    @cached_property
     def scheme(self):  # -> TournamentScheme
         from scoring.rules.nmjl.tournament import TournamentScheme
 

@@ -422,25 +422,73 @@ def session_result(table: Table) -> SessionTotals:
 
 def event_standings(tournament: Tournament) -> list[StandingRow]:
     """Standings over every table that has results (MCR rules 71 and 73). Substitutes fill seats but
-    are not ranked."""
+    are not ranked.
+
+    This runs on the public pages' hot path after every result, so it reads plain values (seven
+    queries, whatever the size of the event) instead of building model objects.
+    """
+    rules = event_rules(tournament)
+    in_event = {"table__round__tournament": tournament}
+    tables = Table.objects.filter(round__tournament=tournament).values_list("id", "round__number", "number")
+    seats: dict[int, list[tuple[str, int, str, bool]]] = defaultdict(list)
+    for table_id, wind, registration_id, code, substitute in Seat.objects.filter(
+        round__tournament=tournament
+    ).values_list("table_id", "wind", "registration_id", "registration__code", "registration__is_substitute"):
+        seats[table_id].append((wind, registration_id, code, substitute))
+    hands: dict[int, list[HandRecord]] = defaultdict(list)
+    for table_id, winner, discarder, fan, data in (
+        Hand.objects.filter(is_current=True, voided=False, **in_event)
+        .order_by("table_id", "number")
+        .values_list("table_id", "winner", "discarder", "fan", "data")
+    ):
+        hands[table_id].append(
+            HandRecord(winner=winner or None, discarder=discarder or None, fan=fan, data=data)
+        )
+    totals = dict(TableTotals.objects.filter(is_current=True, **in_event).values_list("table_id", "scores"))
+    upheld = set(
+        Appeal.objects.filter(
+            status=AppealStatus.UPHELD, penalty__table__round__tournament=tournament
+        ).values_list("penalty_id", flat=True)
+    )
+    penalties: dict[int, list[tuple[int, int, str]]] = defaultdict(list)
+    for penalty_id, table_id, registration_id, points, paid_to in Penalty.objects.filter(
+        **in_event
+    ).values_list("id", "table_id", "registration_id", "points", "paid_to"):
+        if points > 0 and penalty_id not in upheld:
+            penalties[table_id].append((registration_id, points, paid_to))
+    late: dict[int, dict[int, int]] = defaultdict(dict)
+    for table_id, registration_id, minutes in LateArrival.objects.filter(**in_event).values_list(
+        "table_id", "registration_id", "minutes"
+    ):
+        late[table_id][registration_id] = minutes
     lines: list[SessionLine] = []
-    for table in tables_with_results(tournament):
-        if table_state(table) == "not started":
-            continue
-        result = session_result(table)
-        wins = Counter(hand.winner for hand in played_hands(table) if hand.winner)
-        for seat in table.seats.all():
-            if seat.registration.is_substitute:
+    for table_id, round_number, table_number in tables:
+        if not hands[table_id] and table_id not in totals:
+            continue  # not started
+        seat_of = {registration_id: wind for wind, registration_id, _, _ in seats[table_id]}
+        result = rules.score_session(
+            hands[table_id],
+            totals=totals.get(table_id),
+            penalties=[
+                mcr.PenaltyItem(seat=seat_of[registration_id], points=points, paid_to=paid_to)
+                for registration_id, points, paid_to in penalties[table_id]
+                if registration_id in seat_of
+            ],
+            late_minutes={seat_of[r]: m for r, m in late[table_id].items() if r in seat_of},
+        )
+        wins = Counter(record.winner for record in hands[table_id] if record.winner)
+        for wind, _, code, substitute in seats[table_id]:
+            if substitute:
                 continue
             lines.append(
                 SessionLine(
-                    player=seat.registration.code,
-                    round_number=table.round.number,
-                    table_number=table.number,
-                    score=result.scores[seat.wind],
-                    table_points=result.table_points[seat.wind] if result.table_points is not None else None,
-                    forfeit=seat.wind in result.forfeits,
-                    wins=wins[seat.wind],
+                    player=code,
+                    round_number=round_number,
+                    table_number=table_number,
+                    score=result.scores[wind],
+                    table_points=result.table_points[wind] if result.table_points is not None else None,
+                    forfeit=wind in result.forfeits,
+                    wins=wins[wind],
                 )
             )
     codes = tournament.registrations.filter(is_substitute=False).values_list("code", flat=True)
