@@ -119,6 +119,9 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
 
+# Seating plans are worked out in a background thread so the organiser's page can show progress.
+SEATING_IN_BACKGROUND = env_bool("SEATING_IN_BACKGROUND", True)
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"

@@ -11,3 +11,6 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
+
+# Requests in tests seat synchronously; tests/test_seating_jobs.py runs the background thread itself.
+SEATING_IN_BACKGROUND = False

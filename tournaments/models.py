@@ -168,3 +168,32 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return self.summary
+
+
+class SeatingJob(models.Model):
+    """A seating plan being worked out in the background, so the organiser's page stays usable and can
+    show how far it has got (the engine may search for several seconds)."""
+
+    class Status(models.TextChoices):
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="seating_jobs")
+    from_round = models.PositiveSmallIntegerField()
+    whole_plan = models.BooleanField(default=False, help_text="Seat every later session too")
+    seed = models.PositiveIntegerField(default=0)
+    time_limit = models.FloatField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.RUNNING)
+    message = models.CharField(max_length=300, blank=True)
+    started_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-started_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"Seating from session {self.from_round} ({self.status})"

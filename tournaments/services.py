@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import csv
 import io
+import logging
 import re
+import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
@@ -28,6 +30,7 @@ from tournaments.models import (
     Round,
     RuleSet,
     Seat,
+    SeatingJob,
     Table,
     Tournament,
 )
@@ -660,3 +663,93 @@ def set_tie_break(tournament: Tournament, tie_break: str, *, acting_user: User) 
     tournament.save(update_fields=["settings"])
     bump_standings(tournament)
     audit(tournament, acting_user, "tie_break", f"Ties: {tie_break}", tie_break=tie_break)
+
+
+# --- seating in the background -------------------------------------------------------------------
+
+JOB_GRACE_SECONDS = 60  # a job still "running" this long past its time limit died with its process
+
+
+def start_seating_job(
+    round_: Round, *, whole_plan: bool, seed: int = 0, acting_user: User, background: bool = True
+) -> SeatingJob:
+    """Seat a session (or it and all later ones) in a background thread; the session page polls the job.
+
+    Checks what can be checked at once (results already entered, a job already running) so the
+    organiser hears of it immediately; the engine's own refusals end the job as failed with its message.
+    """
+    from tournaments import seating_bridge
+
+    tournament = round_.tournament
+    if round_has_results(round_):
+        raise ServiceError(
+            f"Session {round_.number} already has results; its seating can no longer be changed.",
+            code="round_has_results",
+        )
+    running = current_seating_job(tournament)
+    if running is not None and running.status == SeatingJob.Status.RUNNING:
+        raise ServiceError("A seating plan is already being worked out for this event.", code="job_running")
+    job = SeatingJob.objects.create(
+        tournament=tournament,
+        from_round=round_.number,
+        whole_plan=whole_plan,
+        seed=seed,
+        time_limit=seating_bridge.settings_of(tournament)["time_limit"],
+        started_by=acting_user if acting_user is not None and acting_user.is_authenticated else None,
+    )
+    if background:
+        thread = threading.Thread(
+            target=run_seating_job, args=(job.pk,), name=f"seating-job-{job.pk}", daemon=True
+        )
+        transaction.on_commit(thread.start)
+    else:
+        run_seating_job(job.pk)
+        job.refresh_from_db()
+    return job
+
+
+def run_seating_job(job_id: int) -> None:
+    """Run one job to its end and record how it ended (the thread's own database connection is closed)."""
+    from django.db import connection
+
+    try:
+        job = SeatingJob.objects.select_related("tournament", "started_by").get(pk=job_id)
+        round_ = job.tournament.rounds.get(number=job.from_round)
+        try:
+            if job.whole_plan:
+                count = seat_remaining(
+                    job.tournament, job.from_round, acting_user=job.started_by, seed=job.seed
+                )
+                message = f"Sessions {job.from_round} to {job.from_round + count - 1} seated."
+            else:
+                tables = generate_seating(round_, acting_user=job.started_by, seed=job.seed)
+                message = f"Session {job.from_round} seated at {len(tables)} tables."
+            status = SeatingJob.Status.DONE
+        except ServiceError as error:
+            message, status = error.message, SeatingJob.Status.FAILED
+        SeatingJob.objects.filter(pk=job_id).update(
+            status=status, message=message[:300], finished_at=timezone.now()
+        )
+    except Exception:  # the job must end, whatever happened; the log keeps the details
+        logging.getLogger(__name__).exception("seating job %s failed", job_id)
+        SeatingJob.objects.filter(pk=job_id).update(
+            status=SeatingJob.Status.FAILED,
+            message="The seating could not be worked out.",
+            finished_at=timezone.now(),
+        )
+    finally:
+        if threading.current_thread() is not threading.main_thread():
+            connection.close()
+
+
+def current_seating_job(tournament: Tournament) -> SeatingJob | None:
+    """The event's latest job; one left "running" by a dead process is marked failed."""
+    job = tournament.seating_jobs.first()
+    if job is not None and job.status == SeatingJob.Status.RUNNING:
+        age = (timezone.now() - job.started_at).total_seconds()
+        if age > job.time_limit + JOB_GRACE_SECONDS:
+            SeatingJob.objects.filter(pk=job.pk).update(
+                status=SeatingJob.Status.FAILED, message="The seating stopped unexpectedly; start it again."
+            )
+            job.refresh_from_db()
+    return job

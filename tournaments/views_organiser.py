@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -176,14 +177,14 @@ def session(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     round_ = round_of(tournament, number)
     form = SeatingForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        seed = form.cleaned_data["seed"] or 0
         try:
-            if request.POST.get("scope") == "remaining":
-                count = services.seat_remaining(tournament, number, acting_user=request.user, seed=seed)
-                messages.success(request, f"Sessions {number} to {number + count - 1} seated.")
-            else:
-                tables = services.generate_seating(round_, acting_user=request.user, seed=seed)
-                messages.success(request, f"Session {number} seated at {len(tables)} tables.")
+            services.start_seating_job(
+                round_,
+                whole_plan=request.POST.get("scope") == "remaining",
+                seed=form.cleaned_data["seed"] or 0,
+                acting_user=request.user,
+                background=settings.SEATING_IN_BACKGROUND,
+            )
         except ServiceError as error:
             messages.error(request, error.message)
         return redirect("manage_session", slug=slug, number=number)
@@ -207,8 +208,39 @@ def session(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "has_results": services.round_has_results(round_),
             "quality": seating_report(tournament),
             "seating_settings": seating_bridge.settings_of(tournament),
+            "job": _job_context(tournament),
         },
     )
+
+
+def _job_context(tournament: Tournament) -> dict | None:
+    from django.utils import timezone
+
+    job = services.current_seating_job(tournament)
+    if job is None:
+        return None
+    elapsed = ((job.finished_at or timezone.now()) - job.started_at).total_seconds()
+    return {
+        "job": job,
+        "elapsed": round(elapsed, 1),
+        "percent": min(99, int(100 * elapsed / max(job.time_limit, 0.1))),
+    }
+
+
+@login_required
+def seating_job(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The job's state for the session page to poll; when the job has ended the page reloads itself."""
+    tournament = event_for(request, slug, Role.ORGANISER)
+    context = {
+        "tournament": tournament,
+        "round": round_of(tournament, number),
+        "job": _job_context(tournament),
+    }
+    response = render(request, "tournaments/organiser/_seating_job.html", context)
+    job = context["job"]
+    if request.htmx and job is not None and job["job"].status != "running":
+        response["HX-Refresh"] = "true"
+    return response
 
 
 def seating_report(tournament: Tournament) -> dict | None:
