@@ -510,18 +510,5 @@ def running_scores(table: Table) -> list[dict[str, Any]]:
     return rows
 
 
-def names_by_code(tournament: Tournament) -> dict[str, Registration]:
-    return {r.code: r for r in tournament.registrations.select_related("player")}
-
-
-def penalties_by_table(tournament: Tournament) -> dict[int, list[Penalty]]:
-    grouped: dict[int, list[Penalty]] = defaultdict(list)
-    for penalty in Penalty.objects.filter(table__round__tournament=tournament).select_related(
-        "registration__player"
-    ):
-        grouped[penalty.table_id].append(penalty)
-    return grouped
-
-
 def describe_hand(hand: Hand) -> str:
     return event_rules(hand.table.round.tournament).describe(hand_record(hand))

@@ -527,27 +527,6 @@ def set_fixed_table(registration: Registration, table: int | None, *, acting_use
 
 
 @transaction.atomic
-def seat_table(
-    round_: Round,
-    number: int,
-    seats: dict[str, Registration],
-    *,
-    acting_user: User,
-    totals_only: bool = False,
-) -> Table:
-    """Seat one table as given (used by the event import)."""
-    table = Table.objects.create(round=round_, number=number, totals_only=totals_only)
-    Seat.objects.bulk_create(
-        Seat(table=table, round=round_, registration=registration, wind=wind)
-        for wind, registration in seats.items()
-    )
-    if round_.seated_at is None:
-        round_.seated_at = timezone.now()
-        round_.save(update_fields=["seated_at"])
-    return table
-
-
-@transaction.atomic
 def set_totals_only(table: Table, allowed: bool, *, acting_user: User) -> None:
     Table.objects.filter(pk=table.pk).update(totals_only=allowed)
     table.totals_only = allowed
