@@ -269,3 +269,23 @@ def test_a_player_finds_their_seats_and_results_on_their_own_page(client, demo_e
     standings = client.get(reverse("standings", args=[demo_event.slug])).content.decode()
     assert reverse("player", args=[demo_event.slug, leader["player"]]) in standings
     assert client.get(reverse("player", args=[demo_event.slug, "nobody"])).status_code == 404
+
+
+def test_the_public_results_list_the_fans_of_a_hand_entered_with_tiles(client, table, referee):
+    from scoring.services import HandEntry, record_hand
+
+    tiles = {
+        "concealed": ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "2p", "3p", "4p", "5s", "5s"],
+        "melds": [],
+        "win_tile": "9m",
+        "self_drawn": False,
+        "seat_wind": "S",
+        "prevalent_wind": "E",
+        "flowers": 0,
+    }
+    from scoring.rules.mcr.calculator import score_request
+
+    fan = score_request(tiles)["total"]
+    record_hand(table, HandEntry(winner="S", discarder="E", fan=fan, tiles=tiles), acting_user=referee)
+    page = client.get(reverse("results", args=[table.round.tournament.slug, 1])).content.decode()
+    assert "Pure Straight 16" in page

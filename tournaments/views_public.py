@@ -84,12 +84,29 @@ def results(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                 row["score"] = result.scores[row["wind"]]
                 if result.table_points is not None:
                     row["table_points"] = float(result.table_points[row["wind"]])
-        cards.append({"table": table, "state": state, "seats": seats, "hands": running_scores(table)})
+        hands = running_scores(table)
+        if tournament.rules == "mcr":
+            for row in hands:
+                row["fans"] = fan_list(row["hand"].tiles)
+        cards.append({"table": table, "state": state, "seats": seats, "hands": hands})
     return render(
         request,
         "tournaments/results.html",
         {"tournament": tournament, "round": round_, "rounds": tournament.rounds.all(), "cards": cards},
     )
+
+
+def fan_list(tiles: dict | None) -> list[tuple[str, int]]:
+    """The fans of a stored MCR hand, so players can check its score (empty when no tiles were kept)."""
+    from scoring.rules.errors import HandInputError
+    from scoring.rules.mcr.calculator import score_request
+
+    if not tiles:
+        return []
+    try:
+        return list(score_request(tiles)["fans"].items())
+    except HandInputError:
+        return []
 
 
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
