@@ -177,3 +177,114 @@ STANDINGS_EXPORTS: dict[str, type[StandingsExport]] = {
     "xlsx": StandingsXLSX,
     "pdf": StandingsPDF,
 }
+
+
+class ScoresheetsPDF:
+    """One printed scoresheet per table of a session: the seats, a row per hand with the seat winds of
+    MCR rule 75 (or a row per game), totals, signatures (rule 72) and a QR code to the table's entry page."""
+
+    content_type = "application/pdf"
+
+    def __init__(self, round_: Any, base_url: str) -> None:
+        self.round = round_
+        self.tournament = round_.tournament
+        self.base_url = base_url.rstrip("/")
+
+    def filename(self) -> str:
+        return f"{self.tournament.slug}-session-{self.round.number}-scoresheets.pdf"
+
+    def render(self) -> tuple[str, str, bytes]:
+        return self.filename(), self.content_type, self.content()
+
+    def content(self) -> bytes:
+        from django.urls import reverse
+        from reportlab.graphics.barcode.qr import QrCodeWidget
+        from reportlab.graphics.shapes import Drawing
+        from reportlab.lib import colors
+        from reportlab.lib.pagesizes import A4
+        from reportlab.lib.styles import getSampleStyleSheet
+        from reportlab.platypus import PageBreak, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+
+        from scoring.rules.mcr.session import winds_for_hand
+        from tournaments.models import WINDS
+
+        font = pdf_font()
+        styles = getSampleStyleSheet()
+        for name in ("Title", "Normal", "Heading2"):
+            styles[name].fontName = font
+        buffer = io.BytesIO()
+        document = SimpleDocTemplate(
+            buffer, pagesize=A4, title=f"{self.tournament.name}: session {self.round.number} scoresheets"
+        )
+        hands = self.tournament.hands_per_session or 16
+        is_mcr = self.tournament.rules == "mcr"
+        story: list[Any] = []
+        tables = self.round.tables.prefetch_related("seats__registration__player").order_by("number")
+        for index, table in enumerate(tables):
+            seats = {seat.wind: seat.registration.player.name for seat in table.seats.all()}
+            url = self.base_url + reverse(
+                "referee_table", args=[self.tournament.slug, self.round.number, table.number]
+            )
+            qr = QrCodeWidget(url)
+            x1, y1, x2, y2 = qr.getBounds()
+            size = 70
+            drawing = Drawing(size, size, transform=[size / (x2 - x1), 0, 0, size / (y2 - y1), 0, 0])
+            drawing.add(qr)
+            heading = Table(
+                [
+                    [
+                        Paragraph(
+                            f"{self.tournament.name}<br/>Session {self.round.number}, table {table.number}",
+                            styles["Title"],
+                        ),
+                        drawing,
+                    ]
+                ],
+                colWidths=[420, 80],
+            )
+            story.append(heading)
+            story.append(Paragraph(f"Enter results: {url}", styles["Normal"]))
+            story.append(Spacer(1, 8))
+            header = ["Hand" if is_mcr else "Game"] + [f"{w}: {seats.get(w, '')}" for w in WINDS]
+            rows = [header]
+            for number in range(hands):
+                label = str(number + 1)
+                if is_mcr:
+                    prevalent, winds = winds_for_hand(number)
+                    label += f" ({prevalent})"
+                    rows.append([label] + [f"[{winds[w]}]" for w in WINDS])
+                else:
+                    rows.append([label] + [""] * 4)
+            rows.append(["Total"] + [""] * 4)
+            rows.append(["Signature"] + [""] * 4)
+            grid = Table(rows, colWidths=[60, 110, 110, 110, 110], repeatRows=1)
+            grid.setStyle(
+                TableStyle(
+                    [
+                        ("FONTNAME", (0, 0), (-1, -1), font),
+                        ("FONTSIZE", (0, 0), (-1, -1), 8),
+                        ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#20603d")),
+                        ("TEXTCOLOR", (0, 0), (-1, 0), colors.white),
+                        ("TEXTCOLOR", (1, 1), (-1, -3), colors.grey),
+                        ("GRID", (0, 0), (-1, -1), 0.25, colors.grey),
+                        ("ROWBACKGROUNDS", (0, 1), (-1, -3), [colors.white, colors.HexColor("#eef4ef")]),
+                        ("BOTTOMPADDING", (0, 1), (-1, -1), 7),
+                    ]
+                )
+            )
+            story.append(grid)
+            if is_mcr:
+                story.append(Spacer(1, 6))
+                story.append(
+                    Paragraph(
+                        "[E] marks each player's seat wind in the hand (MCR rules 74-75). Discarder pays basic + 8, "
+                        "the others 8; self-drawn: all pay basic + 8 (rule 67).",
+                        styles["Normal"],
+                    )
+                )
+            if index < len(tables) - 1:
+                story.append(PageBreak())
+        if not story:
+            story.append(Paragraph(f"Session {self.round.number} is not seated yet.", styles["Normal"]))
+        document.build(story)
+        return buffer.getvalue()

@@ -289,3 +289,22 @@ def test_the_public_results_list_the_fans_of_a_hand_entered_with_tiles(client, t
     record_hand(table, HandEntry(winner="S", discarder="E", fan=fan, tiles=tiles), acting_user=referee)
     page = client.get(reverse("results", args=[table.round.tournament.slug, 1])).content.decode()
     assert "Pure Straight 16" in page
+
+
+def test_the_organiser_prints_a_scoresheet_per_table_with_its_players(client, event, organiser):
+    from pypdf import PdfReader
+
+    client.force_login(organiser)
+    response = client.get(reverse("manage_scoresheets", args=[event.slug, 1]))
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/pdf"
+    reader = PdfReader(__import__("io").BytesIO(response.content))
+    assert len(reader.pages) == event.rounds.get(number=1).tables.count() == 2
+    first = reader.pages[0].extract_text()
+    for seat in event.rounds.get(number=1).tables.get(number=1).seats.select_related("registration__player"):
+        assert seat.registration.player.name in first
+    assert "Session 1, table 1" in first
+    assert "/referee/test-open/sessions/1/tables/1/" in first
+    assert client.get(reverse("manage_scoresheets", args=[event.slug, 1])).status_code == 200
+    client.logout()
+    assert client.get(reverse("manage_scoresheets", args=[event.slug, 1])).status_code == 302

@@ -11,6 +11,7 @@ urlpatterns = [
     path("<slug:slug>/players/<str:code>/check-in/", views.check_in, name="manage_check_in"),
     path("<slug:slug>/sessions/<int:number>/", views.session, name="manage_session"),
     path("<slug:slug>/sessions/<int:number>/swap/", views.swap, name="manage_swap"),
+    path("<slug:slug>/sessions/<int:number>/scoresheets.pdf", views.scoresheets, name="manage_scoresheets"),
     path("<slug:slug>/sessions/<int:number>/seating-job/", views.seating_job, name="manage_seating_job"),
     path("<slug:slug>/players/<str:code>/fixed-table/", views.fixed_table, name="manage_fixed_table"),
     path(
