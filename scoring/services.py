@@ -3,8 +3,11 @@ transaction as a new version (never an edit in place), attributed and audited, s
 
 from __future__ import annotations
 
+import json
 from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from django.db import transaction
@@ -38,7 +41,38 @@ class HandEntry:
 
 
 def event_rules(tournament: Tournament) -> EventRules:
-    return rules_for(tournament.rules, tournament.settings)
+    """The event's rule engine, built once per rule set and settings: pages score many tables of one
+    event (each with its own copy of the tournament row), and an NMJL card is costly to load."""
+    return _rules_for_settings(tournament.rules, json.dumps(tournament.settings, sort_keys=True))
+
+
+@lru_cache(maxsize=64)
+def _rules_for_settings(rules: str, settings: str) -> EventRules:
+    return rules_for(rules, json.loads(settings))
+
+
+def score_table(
+    rules: EventRules,
+    seat_of: Mapping[int, str],
+    hands: list[HandRecord],
+    *,
+    totals: Mapping[str, int] | None,
+    penalties: Iterable[tuple[int, int, str]],
+    late: Mapping[int, int],
+) -> SessionTotals:
+    """One table's session from its stored facts: ``seat_of`` maps registrations to starting seats,
+    ``penalties`` are (registration, points, paid_to) still in force. Warnings (0 points) cost nothing;
+    a player no longer seated at the table is ignored."""
+    return rules.score_session(
+        hands,
+        totals=totals,
+        penalties=[
+            mcr.PenaltyItem(seat=seat_of[registration], points=points, paid_to=paid_to)
+            for registration, points, paid_to in penalties
+            if points > 0 and registration in seat_of
+        ],
+        late_minutes={seat_of[r]: minutes for r, minutes in late.items() if r in seat_of},
+    )
 
 
 def _lock_table(table: Table) -> Table:
@@ -402,21 +436,15 @@ def tables_with_results(tournament: Tournament, round_: Round | None = None) -> 
 
 def session_result(table: Table) -> SessionTotals:
     """Scores (and, for MCR, table points) of a table's session (prefetch with result_prefetches)."""
-    seat_of = {seat.registration_id: seat.wind for seat in table.seats.all()}
-    totals = next((t.scores for t in table.totals_versions.all() if t.is_current), None)
-    penalties = [
-        mcr.PenaltyItem(seat=seat_of[p.registration_id], points=p.points, paid_to=p.paid_to)
-        for p in table.penalties.all()
-        if p.points > 0 and not p.cancelled and p.registration_id in seat_of
-    ]
-    late = {
-        seat_of[item.registration_id]: item.minutes
-        for item in table.late_arrivals.all()
-        if item.registration_id in seat_of
-    }
-    rules = event_rules(table.round.tournament)
-    return rules.score_session(
-        [hand_record(h) for h in played_hands(table)], totals=totals, penalties=penalties, late_minutes=late
+    return score_table(
+        event_rules(table.round.tournament),
+        {seat.registration_id: seat.wind for seat in table.seats.all()},
+        [hand_record(h) for h in played_hands(table)],
+        totals=next((t.scores for t in table.totals_versions.all() if t.is_current), None),
+        penalties=[
+            (p.registration_id, p.points, p.paid_to) for p in table.penalties.all() if not p.cancelled
+        ],
+        late={item.registration_id: item.minutes for item in table.late_arrivals.all()},
     )
 
 
@@ -454,7 +482,7 @@ def event_standings(tournament: Tournament) -> list[StandingRow]:
     for penalty_id, table_id, registration_id, points, paid_to in Penalty.objects.filter(
         **in_event
     ).values_list("id", "table_id", "registration_id", "points", "paid_to"):
-        if points > 0 and penalty_id not in upheld:
+        if penalty_id not in upheld:
             penalties[table_id].append((registration_id, points, paid_to))
     late: dict[int, dict[int, int]] = defaultdict(dict)
     for table_id, registration_id, minutes in LateArrival.objects.filter(**in_event).values_list(
@@ -465,16 +493,13 @@ def event_standings(tournament: Tournament) -> list[StandingRow]:
     for table_id, round_number, table_number in tables:
         if not hands[table_id] and table_id not in totals:
             continue  # not started
-        seat_of = {registration_id: wind for wind, registration_id, _, _ in seats[table_id]}
-        result = rules.score_session(
+        result = score_table(
+            rules,
+            {registration_id: wind for wind, registration_id, _, _ in seats[table_id]},
             hands[table_id],
             totals=totals.get(table_id),
-            penalties=[
-                mcr.PenaltyItem(seat=seat_of[registration_id], points=points, paid_to=paid_to)
-                for registration_id, points, paid_to in penalties[table_id]
-                if registration_id in seat_of
-            ],
-            late_minutes={seat_of[r]: m for r, m in late[table_id].items() if r in seat_of},
+            penalties=penalties[table_id],
+            late=late[table_id],
         )
         wins = Counter(record.winner for record in hands[table_id] if record.winner)
         for wind, _, code, substitute in seats[table_id]:

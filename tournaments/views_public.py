@@ -159,18 +159,22 @@ def player(request: HttpRequest, slug: str, code: str) -> HttpResponse:
         seat.round_id: seat
         for seat in Seat.objects.filter(registration=registration).select_related("table", "round")
     }
+    table_mates: dict[int, list[Seat]] = {}
+    for other in (
+        Seat.objects.filter(table_id__in=[seat.table_id for seat in seats.values()])
+        .exclude(registration=registration)
+        .select_related("registration__player")
+    ):
+        table_mates.setdefault(other.table_id, []).append(other)
     sessions = []
     for round_ in tournament.rounds.all():
         seat = seats.get(round_.pk)
-        opponents = []
-        if seat is not None:
-            opponents = [
-                {"wind": other.wind, "name": other.registration.player.name}
-                for other in sorted(
-                    seat.table.seats.select_related("registration__player"), key=lambda s: WINDS.index(s.wind)
-                )
-                if other.registration_id != registration.pk
-            ]
+        opponents = [
+            {"wind": other.wind, "name": other.registration.player.name}
+            for other in sorted(
+                table_mates.get(seat.table_id, []) if seat else [], key=lambda s: WINDS.index(s.wind)
+            )
+        ]
         sessions.append(
             {"round": round_, "seat": seat, "opponents": opponents, "result": by_round.get(round_.number)}
         )

@@ -362,3 +362,11 @@ def test_hand_scores_above_the_limit_are_refused_and_the_limit_is_an_event_setti
     babcock_table.round.tournament.refresh_from_db()
     services.record_hand(babcock_table, entry, acting_user=referee)
     assert services.session_result(loaded(babcock_table)).scores["S"] == 450 * 4
+
+
+def test_an_nmjl_player_late_to_the_table_loses_25_tournament_points(nmjl_table, referee):
+    # Tournament scoring table (seeds/003_2541481d343502a5.txt ~line 1556): "not being in seat at game start -25".
+    registration = nmjl_table.seats.get(wind="S").registration
+    services.record_late(nmjl_table, registration, 3, acting_user=referee)
+    services.record_hand(nmjl_table, HandEntry(winner=None, data={"won_by": "wall"}), acting_user=referee)
+    assert services.session_result(loaded(nmjl_table)).scores == {"E": 10, "S": 10 - 25, "W": 10, "N": 10}
