@@ -173,6 +173,19 @@ class _Checker:
     def add(self, path: str, message: str) -> None:
         self.problems.append(f"{path}: {message}")
 
+    def objects(self, value: Any, path: str, *, missing: str = "must be a list") -> list[tuple[str, Mapping]]:
+        """The objects of a list in the document, each with its path; anything else is reported."""
+        if not isinstance(value, list):
+            self.add(path, missing)
+            return []
+        found = []
+        for index, item in enumerate(value):
+            if isinstance(item, Mapping):
+                found.append((f"{path}[{index}]", item))
+            else:
+                self.add(f"{path}[{index}]", "must be an object")
+        return found
+
 
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
@@ -219,16 +232,8 @@ def validate_event(doc: Any) -> list[str]:
         if problem:
             check.add("tournament.settings", problem)
             event_rules = None
-    players = doc.get("players")
     ids: set[str] = set()
-    if not isinstance(players, list):
-        check.add("players", "missing or not a list")
-        players = []
-    for i, player in enumerate(players):
-        path = f"players[{i}]"
-        if not isinstance(player, Mapping):
-            check.add(path, "must be an object")
-            continue
+    for path, player in check.objects(doc.get("players"), "players", missing="missing or not a list"):
         pid = player.get("id")
         if not isinstance(pid, str) or not pid.strip():
             check.add(f"{path}.id", "missing")
@@ -240,17 +245,9 @@ def validate_event(doc: Any) -> list[str]:
             clean_player_row(_player_row(player))
         except ServiceError as error:
             check.add(path, error.message)
-    rounds = doc.get("rounds", [])
-    if not isinstance(rounds, list):
-        check.add("rounds", "must be a list")
-        rounds = []
     round_numbers: set[int] = set()
     penalties_at: dict[tuple[int, int], int] = {}
-    for r, round_ in enumerate(rounds):
-        rpath = f"rounds[{r}]"
-        if not isinstance(round_, Mapping):
-            check.add(rpath, "must be an object")
-            continue
+    for rpath, round_ in check.objects(doc.get("rounds", []), "rounds"):
         number = round_.get("number")
         if not _is_int(number) or number < 1:
             check.add(f"{rpath}.number", "must be a positive whole number")
@@ -260,15 +257,7 @@ def validate_event(doc: Any) -> list[str]:
         round_numbers.add(number)
         seated: set[str] = set()
         table_numbers: set[int] = set()
-        tables = round_.get("tables", [])
-        if not isinstance(tables, list):
-            check.add(f"{rpath}.tables", "must be a list")
-            continue
-        for t, table in enumerate(tables):
-            tpath = f"{rpath}.tables[{t}]"
-            if not isinstance(table, Mapping):
-                check.add(tpath, "must be an object")
-                continue
+        for tpath, table in check.objects(round_.get("tables", []), f"{rpath}.tables"):
             tnumber = table.get("number")
             if not _is_int(tnumber) or tnumber < 1:
                 check.add(f"{tpath}.number", "must be a positive whole number")
@@ -296,15 +285,7 @@ def validate_event(doc: Any) -> list[str]:
             _check_table_results(check, tpath, table, wind_of, hands_limit, event_rules)
             if _is_int(tnumber):
                 penalties_at[number, tnumber] = len(table.get("penalties", []) or [])
-    appeals = doc.get("appeals", [])
-    if not isinstance(appeals, list):
-        check.add("appeals", "must be a list")
-        appeals = []
-    for a, appeal in enumerate(appeals):
-        apath = f"appeals[{a}]"
-        if not isinstance(appeal, Mapping):
-            check.add(apath, "must be an object")
-            continue
+    for apath, appeal in check.objects(doc.get("appeals", []), "appeals"):
         key = (appeal.get("round"), appeal.get("table"))
         if key not in penalties_at:
             check.add(apath, f"there is no table {key[1]!r} in round {key[0]!r}")
@@ -415,16 +396,9 @@ def _check_table_results(
         elif sum(totals.values()) != 0:
             check.add(f"{tpath}.totals", f"must sum to zero; they sum to {sum(totals.values())}")
     hands = table.get("hands", [])
-    if not isinstance(hands, list):
-        check.add(f"{tpath}.hands", "must be a list")
-        hands = []
-    if hands_limit is not None and len(hands) > hands_limit:
+    if isinstance(hands, list) and hands_limit is not None and len(hands) > hands_limit:
         check.add(f"{tpath}.hands", f"{len(hands)} hands, but the session allows {hands_limit}")
-    for h, hand in enumerate(hands):
-        hpath = f"{tpath}.hands[{h}]"
-        if not isinstance(hand, Mapping):
-            check.add(hpath, "must be an object")
-            continue
+    for hpath, hand in check.objects(hands, f"{tpath}.hands"):
         if event_rules is None:
             continue
         try:
@@ -436,31 +410,15 @@ def _check_table_results(
             problem = _tiles_problem(hand["tiles"], record.fan)
             if problem:
                 check.add(f"{hpath}.tiles", problem)
-    penalties = table.get("penalties", [])
-    if not isinstance(penalties, list):
-        check.add(f"{tpath}.penalties", "must be a list")
-        penalties = []
-    for p, penalty in enumerate(penalties):
-        ppath = f"{tpath}.penalties[{p}]"
-        if not isinstance(penalty, Mapping):
-            check.add(ppath, "must be an object")
-            continue
+    for ppath, penalty in check.objects(table.get("penalties", []), f"{tpath}.penalties"):
         if penalty.get("player") not in wind_of:
             check.add(f"{ppath}.player", f"{penalty.get('player')!r} does not sit at this table")
         if not _is_int(penalty.get("points")) or penalty["points"] < 0:
             check.add(f"{ppath}.points", "must be a positive whole number (0 records a warning)")
         if penalty.get("paid_to", "none") not in PaidTo.values:
             check.add(f"{ppath}.paid_to", "must be 'each_other' or 'none'")
-    late = table.get("late", [])
-    if not isinstance(late, list):
-        check.add(f"{tpath}.late", "must be a list")
-        late = []
     late_players: set[str] = set()
-    for index, item in enumerate(late):
-        lpath = f"{tpath}.late[{index}]"
-        if not isinstance(item, Mapping):
-            check.add(lpath, "must be an object")
-            continue
+    for lpath, item in check.objects(table.get("late", []), f"{tpath}.late"):
         if item.get("player") not in wind_of:
             check.add(f"{lpath}.player", f"{item.get('player')!r} does not sit at this table")
         elif item["player"] in late_players:

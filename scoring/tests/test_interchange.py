@@ -168,3 +168,16 @@ def test_export_command_prints_sorted_json(demo_event, capsys):
     assert doc["format"] == "mahjong-event/1"
     assert len(doc["rounds"]) == 3
     assert len(doc["rounds"][0]["tables"][0]["hands"]) == 16
+
+
+@pytest.mark.django_db
+def test_entries_that_are_not_objects_are_named_by_their_path(spec_example):
+    doc = copy.deepcopy(spec_example)
+    doc["rounds"][0]["tables"][0]["hands"].append(7)
+    doc["rounds"][0]["tables"][0]["late"] = "seven minutes"
+    doc["appeals"].append("upheld")
+    with pytest.raises(EventImportError) as error:
+        import_event(doc)
+    assert "rounds[0].tables[0].hands[3]: must be an object" in error.value.problems
+    assert "rounds[0].tables[0].late: must be a list" in error.value.problems
+    assert "appeals[1]: must be an object" in error.value.problems
