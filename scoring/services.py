@@ -434,6 +434,15 @@ def tables_with_results(tournament: Tournament, round_: Round | None = None) -> 
     return list(tables.prefetch_related(*result_prefetches()).order_by("round__number", "number"))
 
 
+def table_with_results(table: Table) -> Table:
+    """One table with what its pages need prefetched (the referee page loads just its own table)."""
+    return (
+        Table.objects.select_related("round__tournament")
+        .prefetch_related(*result_prefetches())
+        .get(pk=table.pk)
+    )
+
+
 def session_result(table: Table) -> SessionTotals:
     """Scores (and, for MCR, table points) of a table's session (prefetch with result_prefetches)."""
     return score_table(

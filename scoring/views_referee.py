@@ -149,7 +149,7 @@ def _forms(table: Table, data: Any = None, which: str = "") -> dict[str, Any]:
 def _load_table(request: HttpRequest, slug: str, number: int, table_number: int) -> Table:
     tournament = event_for(request, slug, Role.REFEREE)
     table = table_of(tournament, number, table_number)
-    return next(t for t in services.tables_with_results(tournament, table.round) if t.pk == table.pk)
+    return services.table_with_results(table)
 
 
 @login_required
