@@ -123,8 +123,8 @@ STORAGES = {
 SEATING_IN_BACKGROUND = env_bool("SEATING_IN_BACKGROUND", True)
 
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "home"
-LOGOUT_REDIRECT_URL = "home"
+LOGIN_REDIRECT_URL = "public:home"
+LOGOUT_REDIRECT_URL = "public:home"
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/bootstrap5-responsive.html"
 

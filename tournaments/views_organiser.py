@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.db.models import Prefetch
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.text import slugify
 from django.views.decorators.http import require_POST
 
-from scoring.services import table_state, tables_with_results
-from tournaments import seating_bridge, services
+from tournaments import event_settings, results, seating_bridge, services
 from tournaments.access import event_for, round_of, table_of
 from tournaments.errors import ServiceError
 from tournaments.forms import (
@@ -18,15 +21,12 @@ from tournaments.forms import (
     EventForm,
     PlayerForm,
     PlayerImportForm,
-    SchemeForm,
     SeatingForm,
-    SeatingOptionsForm,
-    SettlementForm,
+    SettingsForm,
     StaffForm,
     SwapForm,
-    TieBreakForm,
 )
-from tournaments.models import EventRole, Registration, Role, Tournament
+from tournaments.models import EventRole, Registration, Role, Round, Seat, Table, Tournament
 
 
 @login_required
@@ -61,16 +61,26 @@ def create_event(request: HttpRequest) -> HttpResponse:
             form.add_error(None, error.message)
         else:
             messages.success(request, f"Created {tournament.name}.")
-            return redirect("manage_event", slug=tournament.slug)
+            return redirect("manage:event", slug=tournament.slug)
     return render(request, "tournaments/organiser/create_event.html", {"form": form})
 
 
+def _tables(tournament: Tournament, round_: Round | None = None) -> list[Table]:
+    """The event's (or one session's) tables with their players."""
+    tables = Table.objects.filter(round__tournament=tournament).select_related("round")
+    if round_ is not None:
+        tables = tables.filter(round=round_)
+    seats = Prefetch("seats", queryset=Seat.objects.select_related("registration__player"))
+    return list(tables.prefetch_related(seats).order_by("round__number", "number"))
+
+
 def _sessions_overview(tournament: Tournament) -> list[dict]:
-    tables = tables_with_results(tournament)
+    tables = _tables(tournament)
+    progress = results.source().table_progress(tables)
     sessions = []
     for round_ in tournament.rounds.all():
         mine = [t for t in tables if t.round_id == round_.pk]
-        states = [table_state(t) for t in mine]
+        states = [progress[t.pk].state for t in mine]
         sessions.append(
             {
                 "round": round_,
@@ -95,7 +105,7 @@ def event_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
             acting_user=request.user,
         )
         messages.success(request, "Role granted.")
-        return redirect("manage_event", slug=slug)
+        return redirect("manage:event", slug=slug)
     registrations = tournament.registrations.all()
     return render(
         request,
@@ -130,7 +140,7 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
             form.add_error(None, error.message[0].upper() + error.message[1:] + ".")
         else:
             messages.success(request, f"Registered {registration.player.name} as {registration.code}.")
-            return redirect("manage_players", slug=slug)
+            return redirect("manage:players", slug=slug)
     if request.method == "POST" and "import" in request.POST and import_form.is_valid():
         upload = import_form.cleaned_data["file"]
         try:
@@ -142,7 +152,7 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
                 import_errors = report.errors
             else:
                 messages.success(request, f"Imported {len(report.created)} players.")
-                return redirect("manage_players", slug=slug)
+                return redirect("manage:players", slug=slug)
     registrations = tournament.registrations.select_related("player").order_by("player__name")
     return render(
         request,
@@ -167,7 +177,7 @@ def check_in(request: HttpRequest, slug: str, code: str) -> HttpResponse:
         return render(
             request, "tournaments/organiser/_check_in.html", {"tournament": tournament, "r": registration}
         )
-    return redirect("manage_players", slug=slug)
+    return redirect("manage:players", slug=slug)
 
 
 @login_required
@@ -187,8 +197,9 @@ def session(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             )
         except ServiceError as error:
             messages.error(request, error.message)
-        return redirect("manage_session", slug=slug, number=number)
-    tables = tables_with_results(tournament, round_)
+        return redirect("manage:session", slug=slug, number=number)
+    tables = _tables(tournament, round_)
+    progress = results.source().table_progress(tables)
     seated = sorted(
         ((seat.registration.code, seat.registration.player.name) for t in tables for seat in t.seats.all()),
         key=lambda item: item[1].lower(),
@@ -202,7 +213,12 @@ def session(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "form": form,
             "swap_form": SwapForm(players=seated),
             "tables": [
-                {"table": t, "state": table_state(t), "seats": sorted(t.seats.all(), key=_wind_order)}
+                {
+                    "table": t,
+                    "state": progress[t.pk].state,
+                    "progress": progress[t.pk],
+                    "seats": sorted(t.seats.all(), key=_wind_order),
+                }
                 for t in tables
             ],
             "has_results": services.round_has_results(round_),
@@ -281,7 +297,7 @@ def swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         messages.error(request, error.message)
     else:
         messages.success(request, "Players swapped; the quality report below is up to date.")
-    return redirect("manage_session", slug=slug, number=number)
+    return redirect("manage:session", slug=slug, number=number)
 
 
 @login_required
@@ -295,7 +311,7 @@ def fixed_table(request: HttpRequest, slug: str, code: str) -> HttpResponse:
     else:
         services.set_fixed_table(registration, int(raw) if raw else None, acting_user=request.user)
         messages.success(request, f"{registration.player.name}: fixed table {raw or 'none'}.")
-    return redirect("manage_players", slug=slug)
+    return redirect("manage:players", slug=slug)
 
 
 def _wind_order(seat) -> int:
@@ -309,100 +325,84 @@ def totals_only(request: HttpRequest, slug: str, number: int, table: int) -> Htt
     services.set_totals_only(
         table_of(tournament, number, table), request.POST.get("allowed") == "1", acting_user=request.user
     )
-    return redirect("manage_session", slug=slug, number=number)
+    return redirect("manage:session", slug=slug, number=number)
+
+
+def _settings_forms(tournament: Tournament, bound: str = "", data: Any = None) -> list[dict[str, Any]]:
+    """One form per group of the event's settings (its rule set's and the seating options)."""
+    values = event_settings.current(tournament.rules, tournament.settings)
+    groups: dict[str, list] = {}
+    for setting in event_settings.settings_fields(tournament.rules):
+        if setting.group:
+            groups.setdefault(setting.group, []).append(setting)
+    return [
+        {
+            "title": title,
+            "slug": slugify(title),
+            "form": SettingsForm(
+                data if slugify(title) == bound else None,
+                settings=settings_,
+                values=values,
+                prefix=slugify(title),
+            ),
+        }
+        for title, settings_ in groups.items()
+    ]
+
+
+def _render_settings(request: HttpRequest, tournament: Tournament, **extra: Any) -> HttpResponse:
+    rule_set = tournament.rule_set
+    context = {
+        "tournament": tournament,
+        "rule_set": rule_set,
+        "groups": extra.pop("groups", None) or _settings_forms(tournament),
+        "card_form": extra.pop("card_form", None) or CardForm(),
+        **rule_set.settings_context(),
+        **extra,
+    }
+    status = 422 if request.method == "POST" else 200
+    return render(request, "tournaments/organiser/settings.html", context, status=status)
 
 
 @login_required
-def event_settings(request: HttpRequest, slug: str) -> HttpResponse:
-    """NMJL: the card and the tournament points scheme. Other rule sets have nothing to set here yet."""
-    from scoring.rules.nmjl.tournament import PRESETS
+def event_settings_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """The event's settings, one form per group; each posts to its own endpoint."""
+    return _render_settings(request, event_for(request, slug, Role.ORGANISER))
 
+
+@login_required
+@require_POST
+def save_settings(request: HttpRequest, slug: str, group: str) -> HttpResponse:
     tournament = event_for(request, slug, Role.ORGANISER)
-    current = (tournament.settings.get("scheme") or {}).get("preset", "book")
-    scheme_form = SchemeForm(
-        request.POST if "scheme" in request.POST else None, presets=list(PRESETS), initial={"preset": current}
-    )
-    options = tournament.settings.get("settlement") or {}
-    settlement_form = SettlementForm(
-        request.POST if "settlement" in request.POST else None,
-        initial={
-            "round_to": options.get("round_to", 1),
-            "stakes_limit": options.get("stakes_limit"),
-            "limit": tournament.settings.get("limit"),
-        },
-    )
-    seating = seating_bridge.settings_of(tournament)
-    seating_form = SeatingOptionsForm(request.POST if "seating" in request.POST else None, initial=seating)
-    tie_form = TieBreakForm(
-        request.POST if "ties" in request.POST else None,
-        initial={"tie_break": tournament.settings.get("tie_break", "shared")},
-    )
-    card_form = CardForm(
-        request.POST if "upload" in request.POST else None,
-        request.FILES if "upload" in request.POST else None,
-    )
-    try:
-        if request.method == "POST" and "scheme" in request.POST and scheme_form.is_valid():
-            services.set_nmjl_scheme(tournament, scheme_form.cleaned_data["preset"], acting_user=request.user)
-            messages.success(request, "Scoring scheme saved.")
-            return redirect("manage_settings", slug=slug)
-        if request.method == "POST" and "ties" in request.POST and tie_form.is_valid():
-            services.set_tie_break(tournament, tie_form.cleaned_data["tie_break"], acting_user=request.user)
-            messages.success(request, "Tie policy saved.")
-            return redirect("manage_settings", slug=slug)
-        if request.method == "POST" and "seating" in request.POST and seating_form.is_valid():
-            services.set_seating_options(tournament, acting_user=request.user, **seating_form.cleaned_data)
-            messages.success(request, "Seating options saved.")
-            return redirect("manage_settings", slug=slug)
-        if request.method == "POST" and "settlement" in request.POST and settlement_form.is_valid():
-            services.set_classical_settlement(
-                tournament,
-                round_to=settlement_form.cleaned_data["round_to"],
-                stakes_limit=settlement_form.cleaned_data["stakes_limit"],
-                limit=settlement_form.cleaned_data["limit"],
-                acting_user=request.user,
-            )
-            messages.success(request, "Settlement options saved.")
-            return redirect("manage_settings", slug=slug)
-        if request.method == "POST" and "upload" in request.POST and card_form.is_valid():
+    groups = _settings_forms(tournament, group, request.POST)
+    chosen = next((g for g in groups if g["slug"] == group), None)
+    if chosen is None:
+        raise Http404("No such settings")
+    form = chosen["form"]
+    if form.is_valid():
+        try:
+            services.update_settings(tournament, form.changes(), acting_user=request.user)
+        except ServiceError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(request, f"{chosen['title']}: saved.")
+            return redirect("manage:settings", slug=slug)
+    return _render_settings(request, tournament, groups=groups)
+
+
+@login_required
+@require_POST
+def load_card(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = event_for(request, slug, Role.ORGANISER)
+    card_form = CardForm(request.POST, request.FILES)
+    if card_form.is_valid():
+        try:
             name = services.load_event_card(
                 tournament, card_form.cleaned_data["card"].read(), acting_user=request.user
             )
+        except ServiceError as error:
+            card_form.add_error("card", error.message)
+        else:
             messages.success(request, f"Loaded {name}.")
-            return redirect("manage_settings", slug=slug)
-    except ServiceError as error:
-        messages.error(request, error.message)
-    card = None
-    if tournament.rules == "nmjl":
-        from scoring.services import event_rules
-
-        card = event_rules(tournament).card
-    return render(
-        request,
-        "tournaments/organiser/settings.html",
-        {
-            "tournament": tournament,
-            "scheme_form": scheme_form,
-            "card_form": card_form,
-            "settlement_form": settlement_form,
-            "seating_form": seating_form,
-            "tie_form": tie_form,
-            "classical": tournament.rules in ("babcock", "chinese-1920s", "foster"),
-            "card": card,
-            "scheme": PRESETS.get(current),
-        },
-    )
-
-
-@login_required
-def scoresheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    """Printable scoresheets for every table of a session, with QR codes to the entry pages."""
-    from scoring.exports import ScoresheetsPDF
-
-    tournament = event_for(request, slug, Role.ORGANISER)
-    filename, content_type, content = ScoresheetsPDF(
-        round_of(tournament, number), request.build_absolute_uri("/")
-    ).render()
-    response = HttpResponse(content, content_type=content_type)
-    response["Content-Disposition"] = f'inline; filename="{filename}"'
-    return response
+            return redirect("manage:settings", slug=slug)
+    return _render_settings(request, tournament, card_form=card_form)

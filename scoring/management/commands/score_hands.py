@@ -13,24 +13,15 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
+from scoring.rules import registry
 from scoring.rules.errors import RuleError
 
-RULES = ("mcr", "nmjl", "babcock", "chinese-1920s", "foster")
+RULES = registry.codes()
 
 
 def scorer_for(rules: str) -> Callable[[Any], dict[str, Any]]:
-    """The pure engine's entry point for a rule set."""
-    if rules == "mcr":
-        from scoring.rules.mcr.calculator import score_request
-
-        return score_request
-    if rules == "nmjl":
-        from scoring.rules.nmjl.api import score_request as nmjl_score
-
-        return nmjl_score
-    from scoring.rules.classical.api import score_request as classical_score
-
-    return lambda data: classical_score(data, rules)
+    """The pure engine's entry point for a rule set (its class says which)."""
+    return registry.rule_set_class(rules).score_request
 
 
 def score_all(items: list[Any], rules: str) -> list[dict[str, Any]]:
