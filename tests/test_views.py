@@ -160,7 +160,7 @@ def test_the_organiser_creates_an_event_and_registers_a_player(client, organiser
     )
     assert response.status_code == 302
     response = client.post(
-        reverse("manage:players", args=["autumn-cup"]), {"add": "1", "name": "Mei", "country": "cn"}
+        reverse("manage:add_player", args=["autumn-cup"]), {"name": "Mei", "country": "cn"}
     )
     assert response.status_code == 302
     page = client.get(reverse("manage:players", args=["autumn-cup"])).content.decode()
@@ -181,7 +181,7 @@ def test_a_bad_player_list_shows_each_bad_row(client, event, organiser):
     upload = SimpleUploadedFile(
         "list.csv", b"name,country\nOk Person,PT\nBad,Portugal\n", content_type="text/csv"
     )
-    response = client.post(reverse("manage:players", args=[event.slug]), {"import": "1", "file": upload})
+    response = client.post(reverse("manage:import_players", args=[event.slug]), {"file": upload})
     page = response.content.decode()
     assert "Nothing was imported" in page
     assert "Row 3: country" in page
@@ -193,7 +193,7 @@ def test_checking_in_by_htmx_returns_the_button_only(client, event, organiser):
     registration = event.registrations.first()
     response = client.post(
         reverse("manage:check_in", args=[event.slug, registration.code]),
-        {"checked_in": "1"},
+        {"checked_in": "true"},
         headers={"HX-Request": "true"},
     )
     assert response.status_code == 200
@@ -207,7 +207,7 @@ def test_seating_with_a_wrong_player_count_shows_the_reason(client, event, organ
 
     register_player(event, PlayerRow(name="Ninth"), acting_user=organiser)
     client.force_login(organiser)
-    response = client.post(reverse("manage:session", args=[event.slug, 2]), {"seed": "1"}, follow=True)
+    response = client.post(reverse("manage:seat_session", args=[event.slug, 2]), {"seed": "1"}, follow=True)
     assert "9 players is not a multiple of four" in response.content.decode()
 
 

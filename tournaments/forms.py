@@ -58,6 +58,28 @@ class PlayerImportForm(forms.Form):
 
 class SeatingForm(forms.Form):
     seed = forms.IntegerField(min_value=0, max_value=10**9, initial=0, required=False)
+    scope = forms.ChoiceField(
+        choices=[("one", "This session"), ("remaining", "This and all later sessions")],
+        required=False,
+        widget=forms.HiddenInput,
+    )
+
+
+class CheckInForm(forms.Form):
+    checked_in = forms.BooleanField(required=False)
+
+
+class FixedTableForm(forms.Form):
+    fixed_table = forms.IntegerField(
+        min_value=1,
+        max_value=500,
+        required=False,
+        error_messages={"invalid": "A fixed table is a table number (1 or more), or empty for none."},
+    )
+
+
+class AllowedForm(forms.Form):
+    allowed = forms.BooleanField(required=False)
 
 
 class StaffForm(forms.Form):

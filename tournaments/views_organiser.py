@@ -17,8 +17,11 @@ from tournaments import event_settings, results, seating_bridge, services
 from tournaments.access import event_for, round_of, table_of
 from tournaments.errors import ServiceError
 from tournaments.forms import (
+    AllowedForm,
     CardForm,
+    CheckInForm,
     EventForm,
+    FixedTableForm,
     PlayerForm,
     PlayerImportForm,
     SeatingForm,
@@ -93,19 +96,9 @@ def _sessions_overview(tournament: Tournament) -> list[dict]:
     return sessions
 
 
-@login_required
-def event_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = event_for(request, slug, Role.ORGANISER)
-    staff_form = StaffForm(request.POST or None)
-    if request.method == "POST" and staff_form.is_valid():
-        services.grant_role(
-            tournament,
-            staff_form.cleaned_data["username"],
-            staff_form.cleaned_data["role"],
-            acting_user=request.user,
-        )
-        messages.success(request, "Role granted.")
-        return redirect("manage:event", slug=slug)
+def _render_event(
+    request: HttpRequest, tournament: Tournament, staff_form: StaffForm | None = None
+) -> HttpResponse:
     registrations = tournament.registrations.all()
     return render(
         request,
@@ -116,22 +109,68 @@ def event_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
             "registered": registrations.count(),
             "checked_in": registrations.filter(checked_in=True).count(),
             "staff": EventRole.objects.filter(tournament=tournament).select_related("user"),
-            "staff_form": staff_form,
+            "staff_form": staff_form or StaffForm(),
             "audit": tournament.audit_entries.select_related("actor")[:15],
         },
+        status=422 if staff_form is not None else 200,
+    )
+
+
+@login_required
+def event_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
+    return _render_event(request, event_for(request, slug, Role.ORGANISER))
+
+
+@login_required
+@require_POST
+def grant_role(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = event_for(request, slug, Role.ORGANISER)
+    form = StaffForm(request.POST)
+    if not form.is_valid():
+        return _render_event(request, tournament, form)
+    services.grant_role(
+        tournament, form.cleaned_data["username"], form.cleaned_data["role"], acting_user=request.user
+    )
+    messages.success(request, "Role granted.")
+    return redirect("manage:event", slug=slug)
+
+
+def _render_players(
+    request: HttpRequest,
+    tournament: Tournament,
+    *,
+    form: PlayerForm | None = None,
+    import_form: PlayerImportForm | None = None,
+    import_errors: list[str] | None = None,
+) -> HttpResponse:
+    registrations = tournament.registrations.select_related("player").order_by("player__name")
+    failed = form is not None or import_form is not None or bool(import_errors)
+    return render(
+        request,
+        "tournaments/organiser/players.html",
+        {
+            "tournament": tournament,
+            "registrations": registrations,
+            "form": form or PlayerForm(),
+            "import_form": import_form or PlayerImportForm(),
+            "import_errors": import_errors or [],
+        },
+        status=422 if failed else 200,
     )
 
 
 @login_required
 def players(request: HttpRequest, slug: str) -> HttpResponse:
+    """The registration desk: the players, with forms to register one or import a list."""
+    return _render_players(request, event_for(request, slug, Role.ORGANISER))
+
+
+@login_required
+@require_POST
+def add_player(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = event_for(request, slug, Role.ORGANISER)
-    form = PlayerForm(request.POST if "add" in request.POST else None)
-    import_form = PlayerImportForm(
-        request.POST if "import" in request.POST else None,
-        request.FILES if "import" in request.POST else None,
-    )
-    import_errors: list[str] = []
-    if request.method == "POST" and "add" in request.POST and form.is_valid():
+    form = PlayerForm(request.POST)
+    if form.is_valid():
         try:
             registration = services.register_player(
                 tournament, services.PlayerRow(**form.cleaned_data), acting_user=request.user
@@ -141,30 +180,25 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             messages.success(request, f"Registered {registration.player.name} as {registration.code}.")
             return redirect("manage:players", slug=slug)
-    if request.method == "POST" and "import" in request.POST and import_form.is_valid():
-        upload = import_form.cleaned_data["file"]
-        try:
-            report = services.import_players(tournament, upload.read(), upload.name, acting_user=request.user)
-        except ServiceError as error:
-            import_errors = [error.message]
-        else:
-            if report.errors:
-                import_errors = report.errors
-            else:
-                messages.success(request, f"Imported {len(report.created)} players.")
-                return redirect("manage:players", slug=slug)
-    registrations = tournament.registrations.select_related("player").order_by("player__name")
-    return render(
-        request,
-        "tournaments/organiser/players.html",
-        {
-            "tournament": tournament,
-            "registrations": registrations,
-            "form": form,
-            "import_form": import_form,
-            "import_errors": import_errors,
-        },
-    )
+    return _render_players(request, tournament, form=form)
+
+
+@login_required
+@require_POST
+def import_players(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = event_for(request, slug, Role.ORGANISER)
+    import_form = PlayerImportForm(request.POST, request.FILES)
+    if not import_form.is_valid():
+        return _render_players(request, tournament, import_form=import_form)
+    upload = import_form.cleaned_data["file"]
+    try:
+        report = services.import_players(tournament, upload.read(), upload.name, acting_user=request.user)
+    except ServiceError as error:
+        return _render_players(request, tournament, import_errors=[error.message])
+    if report.errors:
+        return _render_players(request, tournament, import_errors=report.errors)
+    messages.success(request, f"Imported {len(report.created)} players.")
+    return redirect("manage:players", slug=slug)
 
 
 @login_required
@@ -172,7 +206,11 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
 def check_in(request: HttpRequest, slug: str, code: str) -> HttpResponse:
     tournament = event_for(request, slug, Role.ORGANISER)
     registration = get_object_or_404(Registration, tournament=tournament, code=code)
-    services.set_checked_in(registration, request.POST.get("checked_in") == "1", acting_user=request.user)
+    form = CheckInForm(request.POST)
+    form.is_valid()  # a missing or odd value reads as "not checked in"
+    services.set_checked_in(
+        registration, form.cleaned_data.get("checked_in", False), acting_user=request.user
+    )
     if request.htmx:
         return render(
             request, "tournaments/organiser/_check_in.html", {"tournament": tournament, "r": registration}
@@ -185,19 +223,6 @@ def session(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """Seat a session (or it and all later ones), swap two players, and see the plan's quality."""
     tournament = event_for(request, slug, Role.ORGANISER)
     round_ = round_of(tournament, number)
-    form = SeatingForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.start_seating_job(
-                round_,
-                whole_plan=request.POST.get("scope") == "remaining",
-                seed=form.cleaned_data["seed"] or 0,
-                acting_user=request.user,
-                background=settings.SEATING_IN_BACKGROUND,
-            )
-        except ServiceError as error:
-            messages.error(request, error.message)
-        return redirect("manage:session", slug=slug, number=number)
     tables = _tables(tournament, round_)
     progress = results.source().table_progress(tables)
     seated = sorted(
@@ -210,7 +235,7 @@ def session(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         {
             "tournament": tournament,
             "round": round_,
-            "form": form,
+            "form": SeatingForm(),
             "swap_form": SwapForm(players=seated),
             "tables": [
                 {
@@ -227,6 +252,28 @@ def session(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "job": _job_context(tournament),
         },
     )
+
+
+@login_required
+@require_POST
+def seat_session(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    tournament = event_for(request, slug, Role.ORGANISER)
+    round_ = round_of(tournament, number)
+    form = SeatingForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "The seed must be a whole number.")
+    else:
+        try:
+            services.start_seating_job(
+                round_,
+                whole_plan=form.cleaned_data["scope"] == "remaining",
+                seed=form.cleaned_data["seed"] or 0,
+                acting_user=request.user,
+                background=settings.SEATING_IN_BACKGROUND,
+            )
+        except ServiceError as error:
+            messages.error(request, error.message)
+    return redirect("manage:session", slug=slug, number=number)
 
 
 def _job_context(tournament: Tournament) -> dict | None:
@@ -289,10 +336,13 @@ def seating_report(tournament: Tournament) -> dict | None:
 def swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = event_for(request, slug, Role.ORGANISER)
     round_ = round_of(tournament, number)
+    codes = [seat.registration.code for seat in round_.seats.select_related("registration")]
+    form = SwapForm(request.POST, players=[(code, code) for code in codes])
+    if not form.is_valid():
+        messages.error(request, "Choose two players seated in this session.")
+        return redirect("manage:session", slug=slug, number=number)
     try:
-        services.swap_seats(
-            round_, request.POST.get("a", ""), request.POST.get("b", ""), acting_user=request.user
-        )
+        services.swap_seats(round_, form.cleaned_data["a"], form.cleaned_data["b"], acting_user=request.user)
     except ServiceError as error:
         messages.error(request, error.message)
     else:
@@ -305,12 +355,13 @@ def swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 def fixed_table(request: HttpRequest, slug: str, code: str) -> HttpResponse:
     tournament = event_for(request, slug, Role.ORGANISER)
     registration = get_object_or_404(Registration, tournament=tournament, code=code)
-    raw = request.POST.get("fixed_table", "").strip()
-    if raw and (not raw.isdigit() or not 1 <= int(raw) <= 500):
-        messages.error(request, "A fixed table is a table number (1 or more), or empty for none.")
+    form = FixedTableForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "A fixed table is a table number (1 to 500), or empty for none.")
     else:
-        services.set_fixed_table(registration, int(raw) if raw else None, acting_user=request.user)
-        messages.success(request, f"{registration.player.name}: fixed table {raw or 'none'}.")
+        table = form.cleaned_data["fixed_table"]
+        services.set_fixed_table(registration, table, acting_user=request.user)
+        messages.success(request, f"{registration.player.name}: fixed table {table or 'none'}.")
     return redirect("manage:players", slug=slug)
 
 
@@ -322,8 +373,10 @@ def _wind_order(seat) -> int:
 @require_POST
 def totals_only(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
     tournament = event_for(request, slug, Role.ORGANISER)
+    form = AllowedForm(request.POST)
+    form.is_valid()  # a missing or odd value reads as "not allowed"
     services.set_totals_only(
-        table_of(tournament, number, table), request.POST.get("allowed") == "1", acting_user=request.user
+        table_of(tournament, number, table), form.cleaned_data.get("allowed", False), acting_user=request.user
     )
     return redirect("manage:session", slug=slug, number=number)
 
