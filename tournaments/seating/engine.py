@@ -12,7 +12,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from . import constructions
+from . import constructions, designs
 from .errors import SeatingError
 from .models import (
     RoundSeating,
@@ -356,6 +356,7 @@ def _start(
     share = 1.0
     options: list[constructions.Rounds] = []
     for build in (
+        designs.design_rounds,
         constructions.transversal_classes,
         constructions.affine_classes,
         lambda m: constructions.binary_quotient_classes(m, random.Random(rng.random())),  # noqa: S311

@@ -76,6 +76,7 @@ def quality_report(
                 seen.add(table.number)
         for player in seating.sit_outs:
             sit_outs[player] = sit_outs.get(player, 0) + 1
+    indirect, most_common = common_opponents(counts)
     apart_set = {tuple(sorted(pair)) for pair in apart}
     conflicts = sum(m for pair, m in counts.items() if pair in apart_set)
     return QualityReport(
@@ -88,7 +89,26 @@ def quality_report(
         repeated=repeated,
         conflicts=conflicts,
         sit_out_counts=dict(sorted(sit_outs.items())),
+        indirect_meetings=indirect,
+        most_common_opponents=most_common,
     )
 
 
-__all__ = ["WINDS", "lower_bound", "pair_counts", "quality_report"]
+def common_opponents(counts: dict[tuple[str, str], int]) -> tuple[int, int]:
+    """(pairs with at least one common opponent, most common opponents of one pair) from ``pair_counts``.
+
+    Each player's opponents are counted once however often they met; a pair's common opponents are the third
+    players both of them met (in any rounds).
+    """
+    opponents: dict[str, set[str]] = {}
+    for a, b in counts:
+        opponents.setdefault(a, set()).add(b)
+        opponents.setdefault(b, set()).add(a)
+    shared: dict[tuple[str, str], int] = {}
+    for met in opponents.values():
+        for pair in itertools.combinations(sorted(met), 2):
+            shared[pair] = shared.get(pair, 0) + 1
+    return len(shared), max(shared.values(), default=0)
+
+
+__all__ = ["WINDS", "common_opponents", "lower_bound", "pair_counts", "quality_report"]

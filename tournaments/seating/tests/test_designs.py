@@ -1,0 +1,54 @@
+"""Stored designs: each round a partition into tables of four, pair meetings exactly as claimed."""
+
+from __future__ import annotations
+
+import pytest
+
+from tournaments.seating import designs, plan_seating
+from tournaments.seating.models import SeatingPlayer
+
+
+@pytest.mark.parametrize("players", sorted(designs.DESIGNS))
+def test_every_stored_design_is_what_it_claims(players):
+    design = designs.DESIGNS[players]
+    rounds = design.rounds()
+    assert len(rounds) == design.g
+    assert designs.verify(
+        rounds, players, repeated_pairs=design.repeated_pairs, max_meetings=design.max_meetings
+    ) == []
+
+
+@pytest.mark.parametrize("players", [28, 40, 52])
+def test_perfect_designs_meet_every_pair_exactly_once(players):
+    counts = designs.pair_meetings(designs.design_rounds(players))
+    assert len(counts) == players * (players - 1) // 2
+    assert set(counts.values()) == {1}
+    assert len(designs.design_rounds(players)) == (players - 1) // 3
+
+
+@pytest.mark.parametrize("players", sorted(designs.DESIGNS))
+def test_every_truncation_keeps_its_promise(players):
+    design = designs.DESIGNS[players]
+    rounds = design.rounds()
+    for r in range(1, len(rounds) + 1):
+        counts = designs.pair_meetings(rounds[:r])
+        assert max(counts.values()) <= design.max_meetings
+        if design.repeated_pairs == 0:
+            assert sum(counts.values()) == 6 * (players // 4) * r
+
+
+def test_the_verifier_names_what_is_wrong():
+    rounds = designs.design_rounds(28)
+    broken = [[list(t) for t in tables] for tables in rounds]
+    broken[0][0][0], broken[0][1][0] = broken[0][1][0], broken[0][0][0]
+    assert any("repeated pairs" in p for p in designs.verify(broken, 28))
+    broken[1][0] = broken[1][0][:3]
+    assert any("round 1" in p for p in designs.verify(broken, 28))
+    assert designs.design_rounds(36) is None
+
+
+@pytest.mark.parametrize(("players", "rounds"), [(28, 9), (52, 17), (40, 13), (28, 6)])
+def test_the_engine_seats_the_design_cells_without_a_repeat(players, rounds):
+    plan = plan_seating([SeatingPlayer(id=str(i + 1)) for i in range(players)], rounds, time_limit=0.5)
+    assert plan.quality.repeated_pairs == 0
+    assert plan.optimal
