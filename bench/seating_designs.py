@@ -57,7 +57,9 @@ def type_table(n: int, g: int, levels: int) -> tuple[list[int], int]:
     return kid, len(ids) + 1
 
 
-def tabu_base_round(n: int, g: int, levels: int, rng: random.Random, deadline: float) -> list[list[int]] | None:
+def tabu_base_round(
+    n: int, g: int, levels: int, rng: random.Random, deadline: float
+) -> list[list[int]] | None:
     """A base round with every difference type at most once (the half difference g/2 counts as a type),
     by a conflict-directed tabu search over swaps of two points; None when it stalls (restart)."""
     kid, types = type_table(n, g, levels)
@@ -104,8 +106,12 @@ def tabu_base_round(n: int, g: int, levels: int, rng: random.Random, deadline: f
             if bb == ba:
                 continue
             d = 0
-            removed = [kid[a * n + x] for x in blocks[ba] if x != a] + [kid[b * n + y] for y in blocks[bb] if y != b]
-            added = [kid[b * n + x] for x in blocks[ba] if x != a] + [kid[a * n + y] for y in blocks[bb] if y != b]
+            removed = [kid[a * n + x] for x in blocks[ba] if x != a] + [
+                kid[b * n + y] for y in blocks[bb] if y != b
+            ]
+            added = [kid[b * n + x] for x in blocks[ba] if x != a] + [
+                kid[a * n + y] for y in blocks[bb] if y != b
+            ]
             for t in removed:
                 d -= over(t) if counts[t] > 1 else 0
                 counts[t] -= 1
@@ -175,7 +181,7 @@ def orbit_search(g: int, infinity: bool, rng: random.Random, max_steps: int) -> 
         rng.shuffle(xs)
         state = [[(xs[4 * b + i], rng.randrange(3)) for i in range(4)] for b in range(blocks)]
 
-        def cost() -> int:
+        def cost(state: list[list[tuple[int, int]]] = state) -> int:
             counts = [0] * size
             if infinity:
                 counts[pure_types] = 1
@@ -186,12 +192,12 @@ def orbit_search(g: int, infinity: bool, rng: random.Random, max_steps: int) -> 
 
         current = cost()
         temperature = 1.0
-        for step in range(max_steps):
+        for _ in range(max_steps):
             if current == 0:
                 out = []
                 for block in state:
                     for shift in range(3):
-                        out.append(sorted(((l + shift) % 3) * g + x for x, l in block))
+                        out.append(sorted(((level + shift) % 3) * g + x for x, level in block))
                 if infinity:
                     out.append([0, g, 2 * g, 3 * g])
                 return out
@@ -275,7 +281,7 @@ def backtrack_orbits(g: int, rng: random.Random, deadline: float) -> list[list[i
 
 def find(players: int, seed: int, minutes: float, method: str) -> CyclicDesign | None:
     g, levels, fixed, repeated, worst = SHAPES[players]
-    rng = random.Random(seed)  # noqa: S311 -- a reproducible search
+    rng = random.Random(seed)
     deadline = time.perf_counter() + 60 * minutes
     tries = 0
     while time.perf_counter() < deadline:
@@ -312,7 +318,9 @@ def find(players: int, seed: int, minutes: float, method: str) -> CyclicDesign |
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--players", type=int, nargs="*", default=[24, 28, 40, 52])
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--method", choices=["orbit", "tabu", "backtrack", "cyclic"], default="orbit")

@@ -13,9 +13,12 @@ def test_every_stored_design_is_what_it_claims(players):
     design = designs.DESIGNS[players]
     rounds = design.rounds()
     assert len(rounds) == design.g
-    assert designs.verify(
-        rounds, players, repeated_pairs=design.repeated_pairs, max_meetings=design.max_meetings
-    ) == []
+    assert (
+        designs.verify(
+            rounds, players, repeated_pairs=design.repeated_pairs, max_meetings=design.max_meetings
+        )
+        == []
+    )
 
 
 @pytest.mark.parametrize("players", [28, 40, 52])
