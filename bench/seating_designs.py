@@ -148,6 +148,55 @@ def tabu_base_round(
     return [sorted(block) for block in blocks]
 
 
+def backtrack_base_round(
+    n: int, g: int, levels: int, rng: random.Random, deadline: float
+) -> list[list[int]] | None:
+    """A base round with every difference type at most once by depth-first search (exhaustive when it
+    returns None before the deadline): points in a shuffled order, each into a table, a type never twice."""
+    kid, types = type_table(n, g, levels)
+    order = list(range(n))
+    rng.shuffle(order)
+    blocks: list[list[int]] = [[] for _ in range(n // 4)]
+    used = [0] * types
+    used[0] = 1  # pairs the method cannot use
+    nodes = 0
+
+    def place(i: int) -> bool:
+        nonlocal nodes
+        if i == n:
+            return True
+        nodes += 1
+        if nodes & 4095 == 0 and time.perf_counter() > deadline:
+            raise TimeoutError
+        p = order[i]
+        opened = False
+        for block in blocks:
+            if len(block) == 4:
+                continue
+            if not block:
+                if opened:
+                    continue
+                opened = True
+            ts = [kid[p * n + q] for q in block]
+            for t in ts:
+                used[t] += 1
+            if all(used[t] == 1 for t in ts):
+                block.append(p)
+                if place(i + 1):
+                    return True
+                block.pop()
+            for t in ts:
+                used[t] -= 1
+        return False
+
+    try:
+        found = place(0)
+    except TimeoutError:
+        return None
+    print(f"# exhaustive search: {'found' if found else 'no base round exists'} ({nodes} nodes)", flush=True)
+    return [sorted(block) for block in blocks] if found else None
+
+
 def orbit_search(g: int, infinity: bool, rng: random.Random, max_steps: int) -> list[list[int]] | None:
     """Base blocks (points x * 3 + level) for the level-rotation construction, or None after ``max_steps``.
 
@@ -288,6 +337,10 @@ def find(players: int, seed: int, minutes: float, method: str) -> CyclicDesign |
         tries += 1
         if method == "tabu":
             base = tabu_base_round(players, g, levels, rng, deadline)
+        elif method == "exhaustive":
+            base = backtrack_base_round(players, g, levels, rng, deadline)
+            if base is None:
+                return None
         elif method == "backtrack":
             base = backtrack_orbits(g, rng, deadline)
         elif method == "cyclic":
@@ -323,7 +376,9 @@ def main() -> int:
     )
     parser.add_argument("--players", type=int, nargs="*", default=[24, 28, 40, 52])
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--method", choices=["orbit", "tabu", "backtrack", "cyclic"], default="orbit")
+    parser.add_argument(
+        "--method", choices=["orbit", "tabu", "backtrack", "cyclic", "exhaustive"], default="orbit"
+    )
     parser.add_argument("--minutes", type=float, default=20.0, help="give up on a size after this long")
     options = parser.parse_args()
     status = 0

@@ -54,14 +54,46 @@ class CyclicDesign:
         return [[sorted(shift(p, t) for p in block) for block in self.base] for t in range(self.g)]
 
 
+_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+@dataclass(frozen=True)
+class StoredSchedule:
+    """Rounds for one cell found by a long offline search (``bench/seating_stored.py``).
+
+    ``tables``: rounds separated by "/", each a run of players 0..N-1 in base 36, four characters a table.
+    """
+
+    players: int
+    rounds: int
+    repeated_pairs: int
+    max_meetings: int
+    tables: str
+    source: str
+
+    def decode(self) -> Rounds:
+        return [
+            [[_DIGITS.index(c) for c in text[i : i + 4]] for i in range(0, len(text), 4)]
+            for text in self.tables.split("/")
+        ]
+
+
 DESIGNS: dict[int, CyclicDesign] = {}
 """Stored designs by number of players (filled below from the generator's output)."""
+SCHEDULES: dict[tuple[int, int], StoredSchedule] = {}
+"""Stored schedules by (players, rounds)."""
 
 
 def design_rounds(players: int) -> Rounds | None:
     """The rounds of the stored design for ``players``, or None when none is stored."""
     design = DESIGNS.get(players)
     return design.rounds() if design is not None else None
+
+
+def stored_rounds(players: int, rounds: int) -> Rounds | None:
+    """A stored schedule of exactly ``rounds`` rounds for ``players``, or None."""
+    schedule = SCHEDULES.get((players, rounds))
+    return schedule.decode() if schedule is not None else None
 
 
 def pair_meetings(rounds: Rounds) -> dict[tuple[int, int], int]:
