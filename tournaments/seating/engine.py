@@ -220,7 +220,7 @@ def plan_seating(
         groups,
         rng,
         budget=int(0.1 * search_budget * EVALUATIONS_PER_SECOND),
-        deadline=started + (1 - 0.8 * share) * time_limit,
+        deadline=started + 0.45 * time_limit,
     )
     if not result.reached_bound:
         annealed = anneal(
