@@ -361,6 +361,7 @@ def _start(
     for build in (
         designs.design_rounds,
         constructions.transversal_classes,
+        constructions.transversal_group_classes,
         constructions.affine_classes,
         lambda m: constructions.binary_quotient_classes(m, random.Random(rng.random())),  # noqa: S311
         lambda m: constructions.binary_spread_classes(m, random.Random(rng.random())),  # noqa: S311
