@@ -31,7 +31,7 @@ SHAPES: dict[int, tuple[int, int, int, int, int]] = {
     52: (17, 3, 1, 0, 1),
     64: (21, 3, 1, 0, 1),
     76: (25, 3, 1, 0, 1),
-    24: (8, 3, 0, 12, 2),
+    24: (4, 6, 0, 12, 2),
 }
 
 
@@ -58,20 +58,30 @@ def type_table(n: int, g: int, levels: int) -> tuple[list[int], int]:
 
 
 def tabu_base_round(
-    n: int, g: int, levels: int, rng: random.Random, deadline: float
+    n: int, g: int, levels: int, rng: random.Random, deadline: float, classes: int = 1
 ) -> list[list[int]] | None:
-    """A base round with every difference type at most once (the half difference g/2 counts as a type),
-    by a conflict-directed tabu search over swaps of two points; None when it stalls (restart)."""
-    kid, types = type_table(n, g, levels)
+    """Base rounds (``classes`` of them) with every difference type at most once over all of them (the half
+    difference g/2 counts as a type), by a conflict-directed tabu search over swaps of two points of one
+    round; None when it stalls (restart). Rounds are returned one after the other, n / 4 tables each."""
+    real, types = type_table(n, g, levels)
+    n_real = n
+    n = classes * n_real  # point c * n_real + p is point p in base round c
+    kid = [
+        real[(u % n_real) * n_real + v % n_real] if u // n_real == v // n_real else 0
+        for u in range(n)
+        for v in range(n)
+    ]
     size = n // 4
     counts = [0] * types
 
     def over(t: int) -> int:
         return 1000 if t == 0 else 1
 
-    points = list(range(n))
-    rng.shuffle(points)
-    blocks = [points[4 * i : 4 * i + 4] for i in range(size)]
+    blocks = []
+    for c in range(classes):
+        points = list(range(c * n_real, (c + 1) * n_real))
+        rng.shuffle(points)
+        blocks.extend(points[4 * i : 4 * i + 4] for i in range(n_real // 4))
     where = [0] * n
     for b, block in enumerate(blocks):
         for p in block:
@@ -103,7 +113,7 @@ def tabu_base_round(
         best_d, moves = None, []
         for b in range(n):
             bb = where[b]
-            if bb == ba:
+            if bb == ba or b // n_real != a // n_real:
                 continue
             d = 0
             removed = [kid[a * n + x] for x in blocks[ba] if x != a] + [
@@ -145,7 +155,7 @@ def tabu_base_round(
         where[a], where[b] = bb, ba
         cost += best_d or 0
         tabu[a] = step + 5 + rng.randrange(10)
-    return [sorted(block) for block in blocks]
+    return [sorted(p % n_real for p in block) for block in blocks]
 
 
 def backtrack_base_round(
@@ -330,13 +340,14 @@ def backtrack_orbits(g: int, rng: random.Random, deadline: float) -> list[list[i
 
 def find(players: int, seed: int, minutes: float, method: str) -> CyclicDesign | None:
     g, levels, fixed, repeated, worst = SHAPES[players]
+    classes = (players - 1) // 3 // g if repeated == 0 else players // 3 // g
     rng = random.Random(seed)
     deadline = time.perf_counter() + 60 * minutes
     tries = 0
     while time.perf_counter() < deadline:
         tries += 1
         if method == "tabu":
-            base = tabu_base_round(players, g, levels, rng, deadline)
+            base = tabu_base_round(players, g, levels, rng, deadline, classes)
         elif method == "exhaustive":
             base = backtrack_base_round(players, g, levels, rng, deadline)
             if base is None:
@@ -357,7 +368,7 @@ def find(players: int, seed: int, minutes: float, method: str) -> CyclicDesign |
             g=g,
             levels=levels,
             fixed=fixed,
-            base=tuple(tuple(block) for block in sorted(base)),  # type: ignore[misc]
+            base=tuple(tuple(block) for block in base),  # type: ignore[misc]
             repeated_pairs=repeated,
             max_meetings=worst,
             source=f"bench/seating_designs.py --players {players} --method {method} --seed {seed}",

@@ -42,8 +42,10 @@ class CyclicDesign:
     source: str
 
     def rounds(self) -> Rounds:
-        """All g rounds: round t is the base round shifted by t, tables sorted."""
+        """All rounds: base round c shifted by t, t = 0..g-1, for each base round c (``base`` holds them one
+        after the other, players / 4 tables each), tables sorted."""
         finite = self.levels * self.g
+        size = self.players // 4
 
         def shift(p: int, t: int) -> int:
             if p >= finite:
@@ -51,7 +53,8 @@ class CyclicDesign:
             level, x = divmod(p, self.g)
             return level * self.g + (x + t) % self.g
 
-        return [[sorted(shift(p, t) for p in block) for block in self.base] for t in range(self.g)]
+        bases = [self.base[i : i + size] for i in range(0, len(self.base), size)]
+        return [[sorted(shift(p, t) for p in block) for block in base] for base in bases for t in range(self.g)]
 
 
 _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
