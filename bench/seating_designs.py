@@ -71,7 +71,6 @@ def tabu_base_round(
         for u in range(n)
         for v in range(n)
     ]
-    size = n // 4
     counts = [0] * types
 
     def over(t: int) -> int:

@@ -54,7 +54,9 @@ class CyclicDesign:
             return level * self.g + (x + t) % self.g
 
         bases = [self.base[i : i + size] for i in range(0, len(self.base), size)]
-        return [[sorted(shift(p, t) for p in block) for block in base] for base in bases for t in range(self.g)]
+        return [
+            [sorted(shift(p, t) for p in block) for block in base] for base in bases for t in range(self.g)
+        ]
 
 
 _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
