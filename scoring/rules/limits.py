@@ -143,7 +143,7 @@ def check_request(data: Any) -> None:
 # Reading a JSON document (score_hands)
 
 
-class UnreadableInput(Exception):
+class UnreadableInputError(Exception):
     """The document cannot be read at all (score_hands exits 2); ``message`` says why."""
 
     def __init__(self, message: str) -> None:
@@ -221,7 +221,7 @@ def _load_deep(text: str) -> Any:
     those nested more than ``MAX_DOCUMENT_DEPTH`` deep replaced, unread, by :class:`TooDeep`."""
     spans, balanced = _scan(text)
     if not balanced:
-        raise UnreadableInput("the input is not valid JSON: its brackets do not balance")
+        raise UnreadableInputError("the input is not valid JSON: its brackets do not balance")
     if spans is None:
         return TooDeep(MAX_DOCUMENT_DEPTH + 1)
     return [
@@ -233,19 +233,19 @@ def _load_deep(text: str) -> Any:
 def load_json(raw: bytes | str, *, max_bytes: int = MAX_INPUT_BYTES, max_items: int = MAX_ITEMS) -> list[Any]:
     """The requests of a ``score_hands`` input: a JSON object, or a list of them, as a list.
 
-    Raises :class:`UnreadableInput` for what cannot be read at all: more than ``max_bytes`` bytes, text
+    Raises :class:`UnreadableInputError` for what cannot be read at all: more than ``max_bytes`` bytes, text
     that is not UTF-8 or not JSON, more than ``max_items`` requests. Problems inside one request do not
     stop the others: a number too long to convert is kept as :class:`Oversized`, and in a list nested
     deeper than Python's parser can go, each element nested more than ``MAX_DOCUMENT_DEPTH`` deep is
     left unread as :class:`TooDeep`; :func:`check_document_value` refuses both for their request alone.
     """
     if len(raw) > max_bytes:
-        raise UnreadableInput(f"the input is larger than {max_bytes} bytes; split it into smaller files")
+        raise UnreadableInputError(f"the input is larger than {max_bytes} bytes; split it into smaller files")
     if isinstance(raw, bytes):
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as error:
-            raise UnreadableInput(f"the input is not UTF-8 text: {error}") from None
+            raise UnreadableInputError(f"the input is not UTF-8 text: {error}") from None
     else:
         text = raw
     text = text.removeprefix("\ufeff")
@@ -255,12 +255,12 @@ def load_json(raw: bytes | str, *, max_bytes: int = MAX_INPUT_BYTES, max_items: 
         except RecursionError:
             data = _load_deep(text)
     except RecursionError:
-        raise UnreadableInput("the input nests too deep to read") from None
+        raise UnreadableInputError("the input nests too deep to read") from None
     except ValueError as error:  # json.JSONDecodeError is a ValueError
-        raise UnreadableInput(f"the input is not valid JSON: {error}") from None
+        raise UnreadableInputError(f"the input is not valid JSON: {error}") from None
     items = data if isinstance(data, list) else [data]
     if len(items) > max_items:
-        raise UnreadableInput(
+        raise UnreadableInputError(
             f"the input holds {len(items)} requests; at most {max_items} are scored in one run"
         )
     return items

@@ -16,7 +16,7 @@ from typing import Any
 from django.core.management.base import BaseCommand
 
 from scoring.rules.errors import RuleError
-from scoring.rules.limits import MAX_INPUT_BYTES, UnreadableInput, check_document_value, load_json
+from scoring.rules.limits import MAX_INPUT_BYTES, UnreadableInputError, check_document_value, load_json
 
 RULES = ("mcr", "nmjl", "babcock", "chinese-1920s", "foster")
 
@@ -75,7 +75,7 @@ class Command(BaseCommand):
         except OSError as error:
             self.stderr.write(json.dumps({"error": f"cannot read {options['file']}: {error.strerror}"}))
             sys.exit(2)
-        except UnreadableInput as error:
+        except UnreadableInputError as error:
             self.stderr.write(json.dumps({"error": error.message}))
             sys.exit(2)
         self.stdout.write(json.dumps(score_all(items, options["rules"]), ensure_ascii=False))
