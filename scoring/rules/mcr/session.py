@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from scoring.rules.errors import HandInputError
+from scoring.rules.mcr.penalties import check_winner_not_barred
 
 SEATS = ("E", "S", "W", "N")
 MINIMUM_FAN = 8  # rule 24 (line ~2206): at least 8 points, flowers excluded
@@ -254,6 +255,13 @@ class SessionInput:
     totals: Mapping[str, int] | None = None
     penalties: Sequence[PenaltyItem] = ()
     late_minutes: Mapping[str, int] = field(default_factory=dict)
+    # Optional checks (off by default, so existing callers are unchanged):
+    # ``rulings``: (hand index, seat, penalty key or rule) recorded during the hands; a hand won by a seat
+    # barred from hu in that hand (penalties.winner_barred, rules 78-91) is refused.
+    rulings: Sequence[tuple[int, str, str]] = ()
+    # ``enforce_hand_limit``: refuse more hands than hands_allowed(hands_per_session) (rule 74e/f).
+    enforce_hand_limit: bool = False
+    hands_per_session: int | None = None
 
 
 def score_session(session: SessionInput) -> SessionResult:
@@ -269,7 +277,13 @@ def score_session(session: SessionInput) -> SessionResult:
             )
         scores.update(session.totals)
     else:
-        for outcome in session.hands:
+        if session.enforce_hand_limit:
+            check_hand_count(len(session.hands), session.hands_per_session)
+        for index, outcome in enumerate(session.hands):
+            if session.rulings:
+                check_winner_not_barred(
+                    outcome.winner, [(seat, key) for at, seat, key in session.rulings if at == index]
+                )
             for seat, points in settle_hand(outcome).items():
                 scores[seat] += points
     for penalty in session.penalties:
