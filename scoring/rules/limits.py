@@ -171,11 +171,11 @@ def _loads(text: str) -> Any:
     return json.loads(text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_parse_constant)
 
 
-def _scan(text: str) -> tuple[list[tuple[int, int, int]] | None, bool]:
+def _scan(text: str) -> tuple[list[tuple[int, int, int]] | None, bool, int]:
     """One pass over the text, for a document too deep for Python's parser: when it is a list, the span
-    and nesting depth of each element (``None`` when it is not a list), and whether its brackets balance
-    with nothing after them. Strings are skipped, escapes honoured."""
-    depth = 0
+    and nesting depth of each element (``None`` when it is not a list), whether its brackets balance
+    with nothing after them, and its greatest depth. Strings are skipped, escapes honoured."""
+    depth = deepest = 0
     spans: list[tuple[int, int, int]] | None = None
     start = element_deepest = 0
     in_string = escaped = False
@@ -191,7 +191,7 @@ def _scan(text: str) -> tuple[list[tuple[int, int, int]] | None, bool]:
             continue
         if closed_at >= 0:
             if not char.isspace():
-                return spans, False
+                return spans, False, deepest
             continue
         if char == '"':
             in_string = True
@@ -200,11 +200,12 @@ def _scan(text: str) -> tuple[list[tuple[int, int, int]] | None, bool]:
                 spans = [] if char == "[" else None
                 start = index + 1
             depth += 1
+            deepest = max(deepest, depth)
             element_deepest = max(element_deepest, depth - 1)
         elif char in "]}":
             depth -= 1
             if depth < 0:
-                return spans, False
+                return spans, False, deepest
             if depth == 0:
                 closed_at = index
                 if spans is not None and text[start:index].strip():
@@ -213,17 +214,17 @@ def _scan(text: str) -> tuple[list[tuple[int, int, int]] | None, bool]:
             spans.append((start, index, element_deepest))
             start = index + 1
             element_deepest = 0
-    return spans, closed_at >= 0 and not in_string
+    return spans, closed_at >= 0 and not in_string, deepest
 
 
 def _load_deep(text: str) -> Any:
     """A document Python's parser cannot read for its depth: a list's elements are read one by one,
     those nested more than ``MAX_DOCUMENT_DEPTH`` deep replaced, unread, by :class:`TooDeep`."""
-    spans, balanced = _scan(text)
+    spans, balanced, deepest = _scan(text)
     if not balanced:
         raise UnreadableInputError("the input is not valid JSON: its brackets do not balance")
     if spans is None:
-        return TooDeep(MAX_DOCUMENT_DEPTH + 1)
+        return TooDeep(deepest)
     return [
         TooDeep(depth) if depth > MAX_DOCUMENT_DEPTH else _loads(text[begin:end])
         for begin, end, depth in spans
