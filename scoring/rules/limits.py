@@ -52,18 +52,6 @@ def _limit(message: str) -> HandInputError:
     return HandInputError(message, code=LIMIT_CODE)
 
 
-def short_repr(value: Any, length: int = 40) -> str:
-    """``repr`` cut to ``length`` characters, for messages that quote user input."""
-    if isinstance(value, str | bytes) and len(value) > length:
-        return repr(value[:length]) + f"... ({len(value)} characters)"
-    if isinstance(value, list | tuple | Mapping) and len(value) > 8:
-        return f"a {type(value).__name__} of {len(value)} entries"
-    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_INT:
-        return "a number out of range"
-    text = repr(value)
-    return text if len(text) <= length else text[:length] + "..."
-
-
 def _check_string(text: str, path: str, what: str) -> None:
     if len(text) > MAX_STRING:
         raise _limit(f"{what}{_where(path)} has {len(text)} characters; at most {MAX_STRING} are accepted")

@@ -14,7 +14,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from scoring.rules.errors import RuleError
+from scoring.rules.errors import MAX_MESSAGE, RuleError
 from scoring.rules.tiles import TILE_CODES
 
 RULE_SETS = ("mcr", "nmjl", "babcock", "chinese-1920s", "foster")
@@ -241,7 +241,7 @@ def score_one(rules: str, data: Any, tally: Tally | None = None) -> dict[str, An
         result = scorer(rules)(data)
     except RuleError as error:
         assert error.message and isinstance(error.message, str)
-        assert len(error.message) < 1_000, "error messages must stay short whatever the input"
+        assert len(error.message) <= MAX_MESSAGE, "error messages must stay short whatever the input"
         if tally is not None:
             tally.refused += 1
             tally.codes[error.code] = tally.codes.get(error.code, 0) + 1

@@ -12,7 +12,7 @@ import time
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from scoring.rules.errors import HandInputError
+from scoring.rules.errors import MAX_MESSAGE, HandInputError
 from scoring.rules.limits import (
     LIMIT_CODE,
     MAX_DEPTH,
@@ -34,7 +34,7 @@ FUZZ = settings(max_examples=200, deadline=None, database=None, suppress_health_
 def refusal(rules: str, data: object) -> HandInputError:
     with pytest.raises(HandInputError) as error:
         scorer(rules)(data)
-    assert len(error.value.message) < 1_000
+    assert len(error.value.message) <= MAX_MESSAGE
     return error.value
 
 
@@ -172,3 +172,10 @@ def test_fuzzed_requests_get_a_result_or_a_clear_error(rules):
     run()
     assert tally.tried >= 100
     assert tally.slowest < 2.0, tally.slowest_input
+
+
+def test_a_message_quoting_hostile_input_stays_short():
+    long_strings = ["x" * MAX_STRING] * MAX_LIST
+    error = refusal("mcr", dict(MCR_HAND, self_drawn=long_strings))
+    assert error.code == "bad_field"
+    assert len(error.message) <= MAX_MESSAGE
