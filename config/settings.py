@@ -43,7 +43,6 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_tables2",
-    "django_filters",
     "django_htmx",
     "players",
     "tournaments",
