@@ -63,9 +63,9 @@ class SessionResult:
 def validate_hand(outcome: HandOutcome, *, flowers: int = 0) -> None:
     """Refuse what cannot be right: fan below 8 (rule 24), the winner as discarder, unknown seats.
 
-    ``outcome.fan`` is the basic score, flowers included (rule 66, line 2305; section B, line 3225: "adding a point for
-    each flower ... the basic points"; the example at line 4012 pays 18 for 8 fan points and two
-    flowers). Rule 24 (line 2171) counts the minimum *without* flowers, so when the number of flowers is
+    ``outcome.fan`` is the basic score, flowers included (rule 66, line 2305; section B, line 3225:
+    "adding a point for each flower ... the basic points"; the example at line 4012 pays 18 for 8 fan
+    points and two flowers). Rule 24 (line 2171) counts the minimum *without* flowers, so when the number of flowers is
     known the check is ``fan - flowers >= 8``; with the default ``flowers=0`` it is ``fan >= 8`` as before.
     """
     if outcome.winner is None:
