@@ -228,3 +228,9 @@ class ClassicalHandForm(forms.Form):
             "discarder": None,
             "data": {"east": data["east"], "scores": {w: data[f"score_{w}"] for w, _ in self.seat_labels}},
         }
+
+
+class ExpectedVersionForm(forms.Form):
+    """The version of a hand the referee's page showed: a correction based on a stale page is refused."""
+
+    expected_version = forms.IntegerField(min_value=1, required=False, widget=forms.HiddenInput)

@@ -14,7 +14,7 @@ from typing import Any
 from django.db import transaction
 
 from scoring import services
-from scoring.models import Appeal, AppealStatus, PaidTo, Penalty, TableTotals
+from scoring.models import Appeal, AppealStatus, Confirmation, ConfirmedBy, PaidTo, Penalty, TableTotals
 from scoring.rules import registry
 from scoring.rules.errors import HandInputError
 from scoring.rules.ruleset import HandRecord, RuleSet
@@ -26,7 +26,7 @@ from tournaments.models import WINDS, Registration, Round, Seat, Table, Tourname
 from tournaments.services import PlayerRow, add_registration, clean_player_row
 
 FORMAT = "mahjong-event/1"
-TILE_CODES = ("bad_tiles", "fan_disagrees_with_tiles")
+TILE_CODES = ("bad_tiles", "claim_above_tiles", "below_minimum")
 SLUG_RE = re.compile(r"^[-a-zA-Z0-9_]{1,80}$")
 
 
@@ -74,6 +74,8 @@ def export_event(tournament: Tournament) -> dict[str, Any]:
                 ]
             if table.totals_only:
                 entry["totals_only"] = True
+            if not services.is_confirmed(table):
+                entry["confirmed"] = False
             penalties = list(table.penalties.all())
             entry["penalties"] = [
                 {
@@ -194,6 +196,13 @@ def validate_event(doc: Any) -> list[str]:
                 check.add("tournament.settings", problem)
             if not problems:
                 event_rules = registry.rule_set(rules_code, settings_doc)
+                per_session = settings_doc.get("hands_per_session")
+                per_session = per_session if _is_int(per_session) else None
+                problem = event_rules.hands_per_session_problem(per_session)
+                if problem:
+                    check.add("tournament.settings.hands_per_session", problem)
+                if event_rules.hands_allowed(per_session) is not None:
+                    hands_limit = event_rules.hands_allowed(per_session)
     ids: set[str] = set()
     for path, player in check.objects(doc.get("players"), "players", missing="missing or not a list"):
         pid = player.get("id")
@@ -293,6 +302,8 @@ def _check_table_results(
 ) -> None:
     if "totals" in table and "hands" in table:
         check.add(tpath, "give either hands or totals, not both")
+    if not isinstance(table.get("confirmed", True), bool):
+        check.add(f"{tpath}.confirmed", "must be true or false")
     if "totals" in table:
         totals = table["totals"]
         if not isinstance(totals, Mapping) or set(totals) != set(wind_of):
@@ -436,6 +447,9 @@ def _import_table(
     for hand in table_doc.get("hands", []):
         record = hand_record_from_doc(hand, wind_of, rules)
         services.store_hand(table, record, hand.get("tiles"), acting_user=acting_user)
+    has_results = bool(table_doc.get("hands")) or "totals" in table_doc
+    if has_results and table_doc.get("confirmed", True):
+        Confirmation.supersede(table=table, how=ConfirmedBy.IMPORT, acting_user=acting_user)
     for penalty in table_doc.get("penalties", []):
         services.store_penalty(
             table,

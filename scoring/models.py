@@ -226,3 +226,34 @@ class AppealDecision(VersionedResult):
 
     def __str__(self) -> str:
         return f"Appeal {self.appeal_id} {self.status} v{self.version}"
+
+
+class ConfirmedBy(models.TextChoices):
+    REFEREE = "referee", "A second referee or scorer"
+    PLAYERS = "players", "The table's players"
+    IMPORT = "import", "Imported as final"
+
+
+class Confirmation(VersionedResult):
+    """A table's session result confirmed by a second person (rule 72: each player signs his score;
+    Tabbycat's confirmed ballots). Until then the table's result is provisional and counts nowhere
+    public. A later change to the table's results withdraws it as a voided version."""
+
+    identity = ("table",)
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="confirmations")
+    how = models.CharField(max_length=10, choices=ConfirmedBy.choices, default=ConfirmedBy.REFEREE)
+
+    class Meta:
+        ordering = ["version"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "version"], name="unique_confirmation_version"),
+            models.UniqueConstraint(
+                fields=["table"],
+                condition=models.Q(is_current=True),
+                name="one_current_confirmation_per_table",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} {'withdrawn' if self.voided else 'confirmed'} v{self.version}"

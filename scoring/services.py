@@ -15,6 +15,8 @@ from scoring.models import (
     Appeal,
     AppealDecision,
     AppealStatus,
+    Confirmation,
+    ConfirmedBy,
     Hand,
     LateArrival,
     PaidTo,
@@ -171,10 +173,23 @@ def record_hand(
 
 
 @transaction.atomic
-def correct_hand(hand: Hand, entry: HandEntry, *, acting_user: User) -> Hand:
-    """Replace a hand's result by a new version; the old version stays, marked superseded."""
+def correct_hand(
+    hand: Hand, entry: HandEntry, *, acting_user: User, expected_version: int | None = None
+) -> Hand:
+    """Replace a hand's result by a new version; the old version stays, marked superseded. Allowed at
+    any time, after the last hand and on a complete or confirmed table too (the confirmation is
+    withdrawn). ``expected_version`` is the version the referee's page showed: if someone corrected the
+    hand meanwhile, the correction is refused rather than silently overwriting theirs."""
     table = _lock_table(hand.table)
     current = table.hands.get(number=hand.number, is_current=True)
+    if expected_version is not None and current.version != expected_version:
+        raise ServiceError(
+            f"Hand {current.number} was changed by someone else while you were correcting it "
+            f"(it is now version {current.version}); nothing was saved. Check it and correct it again.",
+            code="stale_correction",
+        )
+    if current.voided:
+        raise ServiceError(f"Hand {current.number} was deleted; nothing was saved.", code="stale_correction")
     record = _check_entry(entry, table.round.tournament)
     new = Hand.supersede(
         table=table, number=current.number, acting_user=acting_user, **_hand_fields(record, entry.tiles)
@@ -409,7 +424,17 @@ def decide_appeal(appeal: Appeal, status: str, *, reasons: str = "", acting_user
 
 
 def _after_write(table: Table, acting_user: User, action: AuditAction, summary: str, **data: Any) -> None:
+    """Every change to a table's results: withdraw its confirmation (the result is provisional again
+    until a second person confirms it), bump the standings, and log it."""
     tournament = table.round.tournament
+    if is_confirmed(table, fresh=True):
+        Confirmation.supersede(table=table, voided=True, acting_user=acting_user)
+        audit(
+            tournament,
+            acting_user,
+            AuditAction.UNCONFIRM_TABLE,
+            f"Session {table.round.number} table {table.number}: confirmation withdrawn ({action.label.lower()})",
+        )
     bump_standings(tournament)
     audit(
         tournament,
@@ -418,6 +443,56 @@ def _after_write(table: Table, acting_user: User, action: AuditAction, summary: 
         f"Session {table.round.number} table {table.number}: {summary}",
         **data,
     )
+
+
+def is_confirmed(table: Table, *, fresh: bool = False) -> bool:
+    """Whether the table's result is confirmed (prefetched ``confirmations`` unless ``fresh``)."""
+    if fresh:
+        return Confirmation.objects.filter(table=table, is_current=True, voided=False).exists()
+    return any(c.is_current and not c.voided for c in table.confirmations.all())
+
+
+def confirmed_by(table: Table) -> Confirmation | None:
+    return next((c for c in table.confirmations.all() if c.is_current and not c.voided), None)
+
+
+def _entered_by(table: Table) -> set[int]:
+    """Who entered the table's results now in force (their confirmation would be their own)."""
+    hands = table.hands.filter(is_current=True).values_list("entered_by_id", flat=True)
+    totals = table.totals_versions.filter(is_current=True).values_list("entered_by_id", flat=True)
+    return {user for user in (*hands, *totals) if user is not None}
+
+
+@transaction.atomic
+def confirm_table(table: Table, *, acting_user: User, how: str = ConfirmedBy.REFEREE) -> Confirmation:
+    """Confirm a complete table's session result as a second person (rule 72; Tabbycat's confirmed
+    ballots): from now on it counts in the public standings and every export. Confirming one's own
+    entry is refused; confirming a confirmed table changes nothing (a repeated post is harmless)."""
+    table = _lock_table(table)
+    current = Confirmation.objects.filter(table=table, is_current=True, voided=False).first()
+    if current is not None:
+        return current
+    loaded = table_with_results(table)
+    if table_state(loaded) != "complete":
+        raise ServiceError(
+            "Only a complete table can be confirmed: enter its last hand or mark it complete first.",
+            code="not_complete",
+        )
+    user = acting_user if acting_user is not None and acting_user.is_authenticated else None
+    if how == ConfirmedBy.REFEREE and (user is None or user.pk in _entered_by(table)):
+        raise ServiceError(
+            "You entered results at this table; another referee or the players must confirm them.",
+            code="own_entry",
+        )
+    confirmation = Confirmation.supersede(table=table, how=how, acting_user=acting_user)
+    bump_standings(table.round.tournament)
+    audit(
+        table.round.tournament,
+        acting_user,
+        AuditAction.CONFIRM_TABLE,
+        f"Session {table.round.number} table {table.number}: confirmed ({ConfirmedBy(how).label.lower()})",
+    )
+    return confirmation
 
 
 def table_state(table: Table) -> str:
@@ -457,6 +532,7 @@ def result_prefetches() -> list[Any]:
             ),
         ),
         Prefetch("late_arrivals", queryset=LateArrival.objects.filter(is_current=True, voided=False)),
+        Prefetch("confirmations", queryset=Confirmation.objects.filter(is_current=True, voided=False)),
     ]
 
 
@@ -490,9 +566,18 @@ def session_result(table: Table) -> SessionTotals:
     )
 
 
-def event_standings(tournament: Tournament) -> list[StandingRow]:
-    """Standings over every table that has results (MCR rules 71 and 73). Substitutes fill seats but
-    are not ranked.
+def confirmed_tables(tournament: Tournament) -> set[int]:
+    return set(
+        Confirmation.objects.filter(
+            is_current=True, voided=False, table__round__tournament=tournament
+        ).values_list("table_id", flat=True)
+    )
+
+
+def event_standings(tournament: Tournament, *, include_provisional: bool = False) -> list[StandingRow]:
+    """Standings over the confirmed tables (MCR rules 71 and 73); ``include_provisional`` counts every
+    table with results, for the organiser's preview. Substitutes fill seats but are not ranked, and a
+    player with no counted session is not ranked at all.
 
     This runs on the public pages' hot path after every result, so it reads plain values (seven
     queries, whatever the size of the event) instead of building model objects.
@@ -534,10 +619,13 @@ def event_standings(tournament: Tournament) -> list[StandingRow]:
         is_current=True, voided=False, **in_event
     ).values_list("table_id", "registration_id", "minutes"):
         late[table_id][registration_id] = minutes
+    counted = None if include_provisional else confirmed_tables(tournament)
     lines: list[SessionLine] = []
     for table_id, round_number, table_number in tables:
         if not hands[table_id] and table_id not in totals:
             continue  # not started
+        if counted is not None and table_id not in counted:
+            continue  # provisional
         result = score_table(
             rules,
             {registration_id: wind for wind, registration_id, _, _ in seats[table_id]},
@@ -561,10 +649,7 @@ def event_standings(tournament: Tournament) -> list[StandingRow]:
                     wins=wins[wind],
                 )
             )
-    codes = tournament.registrations.filter(is_substitute=False).values_list("code", flat=True)
-    return compute_standings(
-        lines, codes, use_table_points=rules.uses_table_points, tie_break=rules.tie_break
-    )
+    return compute_standings(lines, use_table_points=rules.uses_table_points, tie_break=rules.tie_break)
 
 
 def running_scores(table: Table) -> list[dict[str, Any]]:
@@ -603,9 +688,11 @@ class ScoringResults:
         )
 
     def swiss_scores(self, tournament: Tournament) -> dict[str, float]:
-        """Swiss seating's order: table points first, then score (one number per player)."""
+        """Swiss seating's order: table points first, then score (one number per player), over every
+        entered result (the next session is seated before the last one is confirmed)."""
         return {
-            row.player: float(row.sort_key()[0]) * 10_000 + row.score for row in event_standings(tournament)
+            row.player: float(row.sort_key()[0]) * 10_000 + row.score
+            for row in event_standings(tournament, include_provisional=True)
         }
 
     def table_progress(self, tables: Sequence[Table]) -> dict[int, TableProgress]:

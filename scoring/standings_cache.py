@@ -4,6 +4,7 @@ their cache: computed once per standings version, which every counted write bump
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from scoring.services import event_standings
@@ -11,10 +12,74 @@ from scoring.standings import StandingRow
 from tournaments.models import Tournament
 
 
-def standings_rows(tournament: Tournament) -> list[dict[str, Any]]:
-    """Standings in the spec's JSON shape, best first."""
+def standings_rows(tournament: Tournament, *, include_provisional: bool = False) -> list[dict[str, Any]]:
+    """Standings in the spec's JSON shape, best first: confirmed tables only, unless
+    ``include_provisional`` (the organiser's preview)."""
     names = {r.code: r.player.name for r in tournament.registrations.select_related("player")}
-    return [_standing_dict(row, names, tournament.uses_table_points) for row in event_standings(tournament)]
+    rows = event_standings(tournament, include_provisional=include_provisional)
+    return [_standing_dict(row, names, tournament.uses_table_points) for row in rows]
+
+
+@dataclass(frozen=True)
+class SessionProgress:
+    """How far a session has got, for the line above the standings ("session 3 in play: 5 of 8
+    tables confirmed")."""
+
+    number: int
+    tables: int
+    started: int
+    confirmed: int
+
+    @property
+    def in_play(self) -> bool:
+        return self.started > 0 and self.confirmed < self.tables
+
+    @property
+    def final(self) -> bool:
+        return self.tables > 0 and self.confirmed == self.tables
+
+
+def progress_lines(progress: list[SessionProgress]) -> list[tuple[str, str]]:
+    """What the standings say about the sessions: (css class, text) lines, such as
+    "After session 2 (final)." and "Session 3 in play: 5 of 8 tables confirmed." """
+    lines = []
+    final = [p.number for p in progress if p.final]
+    if final:
+        lines.append(("final", f"After session {final[-1]} (final)."))
+    lines.extend(
+        ("in-play", f"Session {p.number} in play: {p.confirmed} of {p.tables} tables confirmed.")
+        for p in progress
+        if p.in_play
+    )
+    return lines
+
+
+def session_progress(tournament: Tournament) -> list[SessionProgress]:
+    """Each seated session's tables: how many have results and how many are confirmed."""
+    from scoring.models import Confirmation, Hand, TableTotals
+    from tournaments.models import Table
+
+    tables = Table.objects.filter(round__tournament=tournament).values_list("id", "round__number")
+    in_event = {"table__round__tournament": tournament}
+    started = set(Hand.objects.filter(is_current=True, **in_event).values_list("table_id", flat=True))
+    started |= set(TableTotals.objects.filter(is_current=True, **in_event).values_list("table_id", flat=True))
+    confirmed = set(
+        Confirmation.objects.filter(is_current=True, voided=False, **in_event).values_list(
+            "table_id", flat=True
+        )
+    )
+    by_round: dict[int, list[int]] = {}
+    for table_id, number in tables:
+        by_round.setdefault(number, []).append(table_id)
+    return [
+        SessionProgress(
+            number=number,
+            tables=len(ids),
+            started=sum(1 for i in ids if i in started),
+            confirmed=sum(1 for i in ids if i in confirmed),
+        )
+        for number, ids in sorted(by_round.items())
+    ]
 
 
 def standings_cache_key(tournament: Tournament) -> str:
@@ -23,17 +88,19 @@ def standings_cache_key(tournament: Tournament) -> str:
     return f"{tournament.pk}:{tournament.created_at.timestamp()}"
 
 
-def cached_standings_rows(tournament: Tournament) -> list[dict[str, Any]]:
+def cached_standings_rows(
+    tournament: Tournament, *, include_provisional: bool = False
+) -> list[dict[str, Any]]:
     """Standings for the public pages, computed once per standings version: every result write bumps
     the version (``bump_standings``), so a cached copy is never stale and a busy projector or a room
     full of phones polling the page costs one computation per change."""
     from django.core.cache import cache
 
     version = Tournament.objects.filter(pk=tournament.pk).values_list("standings_version", flat=True).first()
-    key = f"standings:{standings_cache_key(tournament)}:{version}"
+    key = f"standings:{standings_cache_key(tournament)}:{version}:{int(include_provisional)}"
     rows = cache.get(key)
     if rows is None:
-        rows = standings_rows(tournament)
+        rows = standings_rows(tournament, include_provisional=include_provisional)
         cache.set(key, rows, timeout=3600)
     return rows
 

@@ -15,6 +15,7 @@ urlpatterns = [
     path(table + "late/", views.add_late, name="add_late"),
     path(table + "finish/", views.finish_table, name="finish_table"),
     path(table + "reopen/", views.reopen_table, name="reopen_table"),
+    path(table + "confirm/", views.confirm_table, name="confirm_table"),
     path(table + "hands/<int:hand>/correct/", views.correct_hand, name="correct_hand"),
     path(table + "penalties/<int:penalty>/appeal/", views.appeal, name="appeal"),
     path(table + "appeals/<int:appeal>/decide/", views.decide_appeal, name="decide_appeal"),

@@ -3,15 +3,22 @@ page and the projector. Cached per standings version so phones polling them cost
 
 from __future__ import annotations
 
+import copy
+
 from django.core.cache import cache
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django_tables2 import RequestConfig
 
 from scoring.exports import STANDINGS_EXPORTS
-from scoring.services import running_scores, session_result, table_state, tables_with_results
-from scoring.standings_cache import cached_standings_rows, standings_cache_key
+from scoring.services import is_confirmed, running_scores, session_result, table_state, tables_with_results
+from scoring.standings_cache import (
+    cached_standings_rows,
+    progress_lines,
+    session_progress,
+    standings_cache_key,
+)
 from scoring.tables import ScoreStandingsTable, StandingsTable
 from tournaments.access import public_event, round_of
 from tournaments.models import WINDS, Registration, Seat
@@ -34,7 +41,15 @@ def results(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         hands = running_scores(table)
         for row in hands:
             row["fans"] = tournament.rule_set.fans(row["hand"].tiles)
-        cards.append({"table": table, "state": state, "seats": seats, "hands": hands})
+        cards.append(
+            {
+                "table": table,
+                "state": state,
+                "confirmed": is_confirmed(table),
+                "seats": seats,
+                "hands": hands,
+            }
+        )
     return render(
         request,
         "scoring/public/results.html",
@@ -42,23 +57,51 @@ def results(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     )
 
 
+STANDINGS_PARAMETERS = ("sort", "provisional")
+"""The only query parameters the standings page reads; the cached page is keyed by them and its links
+carry nothing else (a visitor's other parameters never reach another visitor's page)."""
+
+
+def _standings_request(request: HttpRequest) -> HttpRequest:
+    """The request as the cached standings see it: only the parameters they read, each kept short."""
+    clean = copy.copy(request)
+    query = QueryDict(mutable=True)
+    for name in STANDINGS_PARAMETERS:
+        value = request.GET.get(name, "")[:40]
+        if value:
+            query[name] = value
+    clean.GET = query
+    return clean
+
+
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
-    """Sortable standings; the table's HTML is cached per standings version and sort order, so the
-    30-second polling of every phone and projector renders it once per change."""
+    """Sortable standings over the confirmed tables, with each session's progress above them; the
+    organiser's provisional view (``?provisional=1``) counts every entered result and says so. The
+    fragment is cached per standings version, sort order and view, so the 30-second polling of every
+    phone and projector renders it once per change."""
     tournament = public_event(slug)
-    sort = request.GET.get("sort", "")[:40]
-    key = f"standings-html:{standings_cache_key(tournament)}:{tournament.standings_version}:{sort}"
+    clean = _standings_request(request)
+    sort = clean.GET.get("sort", "")
+    provisional = clean.GET.get("provisional") == "1"
+    key = f"standings-html:{standings_cache_key(tournament)}:{tournament.standings_version}:{sort}:{int(provisional)}"
     table_html = cache.get(key)
     if table_html is None:
-        rows = [dict(row) for row in cached_standings_rows(tournament)]
+        rows = [dict(row) for row in cached_standings_rows(tournament, include_provisional=provisional)]
         countries = {r.code: r.player.country for r in tournament.registrations.select_related("player")}
         for row in rows:
             row["country"] = countries.get(row["player"], "")
         table_class = StandingsTable if tournament.uses_table_points else ScoreStandingsTable
         table = table_class(rows, tournament_slug=tournament.slug)
-        RequestConfig(request, paginate=False).configure(table)
+        RequestConfig(clean, paginate=False).configure(table)
         table_html = render_to_string(
-            "scoring/public/_standings_table.html", {"table": table}, request=request
+            "scoring/public/_standings_table.html",
+            {
+                "table": table,
+                "tournament": tournament,
+                "provisional": provisional,
+                "progress": progress_lines(session_progress(tournament)),
+            },
+            request=clean,
         )
         cache.set(key, table_html, timeout=3600)
     if request.htmx:
@@ -66,7 +109,13 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "scoring/public/standings.html",
-        {"tournament": tournament, "table_html": table_html, "formats": list(STANDINGS_EXPORTS)},
+        {
+            "tournament": tournament,
+            "table_html": table_html,
+            "formats": list(STANDINGS_EXPORTS),
+            "provisional": provisional,
+            "poll_url": clean.get_full_path(),
+        },
     )
 
 
@@ -126,4 +175,8 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = public_event(slug)
     rows = cached_standings_rows(tournament)
     template = "scoring/public/_projector_rows.html" if request.htmx else "scoring/public/projector.html"
-    return render(request, template, {"tournament": tournament, "rows": rows})
+    return render(
+        request,
+        template,
+        {"tournament": tournament, "rows": rows, "progress": progress_lines(session_progress(tournament))},
+    )

@@ -14,7 +14,7 @@ from django.utils.module_loading import import_string
 from django.views.decorators.http import require_POST
 
 from scoring import services
-from scoring.forms import AppealForm, DecisionForm, LateForm, PenaltyForm, TotalsForm
+from scoring.forms import AppealForm, DecisionForm, ExpectedVersionForm, LateForm, PenaltyForm, TotalsForm
 from scoring.models import Appeal, Hand, Penalty
 from tournaments.access import event_for, table_of
 from tournaments.errors import ServiceError
@@ -88,6 +88,7 @@ def _table_context(table: Table, **forms: Any) -> dict[str, Any]:
         "late": list(table.late_arrivals.all()),
         "wind_names": WIND_NAMES,
         "late_note": rules.late_note(),
+        "confirmation": services.confirmed_by(table),
         "hand_word": rules.words.hand,
         **forms,
     }
@@ -230,7 +231,12 @@ def _finish(request: HttpRequest, table: Table, form: Any) -> str:
 
 def _reopen(request: HttpRequest, table: Table, form: Any) -> str:
     services.set_table_finished(table, False, acting_user=request.user)
-    return "Table reopened."
+    return "Table reopened; its results are provisional until confirmed again."
+
+
+def _confirm(request: HttpRequest, table: Table, form: Any) -> str:
+    services.confirm_table(table, acting_user=request.user)
+    return "Results confirmed: they now count in the standings."
 
 
 add_hand = _table_action("hand", _save_hand)
@@ -240,6 +246,7 @@ add_late = _table_action("late", _save_late)
 void_hand = _table_action("void", _void)
 finish_table = _table_action("finish", _finish)
 reopen_table = _table_action("reopen", _reopen)
+confirm_table = _table_action("confirm", _confirm)
 
 
 @login_required
@@ -252,9 +259,15 @@ def correct_hand(request: HttpRequest, slug: str, number: int, table: int, hand:
         request.POST or None,
         initial=rules.initial_for(services.hand_record(current), current.tiles),
     )
-    if request.method == "POST" and form.is_valid():
+    version_form = ExpectedVersionForm(request.POST or None, initial={"expected_version": current.version})
+    if request.method == "POST" and form.is_valid() and version_form.is_valid():
         try:
-            services.correct_hand(current, services.HandEntry(**form.entry()), acting_user=request.user)
+            services.correct_hand(
+                current,
+                services.HandEntry(**form.entry()),
+                acting_user=request.user,
+                expected_version=version_form.cleaned_data["expected_version"],
+            )
         except ServiceError as error:
             form.add_error(None, error.message)
         else:
@@ -273,6 +286,7 @@ def correct_hand(request: HttpRequest, slug: str, number: int, table: int, hand:
             "table": table_obj,
             "hand": current,
             "form": form,
+            "version_form": version_form,
             "history": history,
         },
     )

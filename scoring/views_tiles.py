@@ -55,13 +55,18 @@ def breakdown(raw: str) -> dict[str, Any]:
         logger.exception("fan calculator failed on %r", raw)
         return {"error": "These tiles could not be scored; enter the fan points by hand.", "code": "internal"}
     flowers = data.get("flowers", 0)
+    basic = summary["total"]  # rule 66 (line 3225): the basic score counts one point per flower
     return {
         "result": result,
         "total": summary["total"],
-        "basic": summary["total"] - flowers,
+        "basic": basic,
+        "without_flowers": summary["total"] - flowers,
         "flowers": flowers,
         "meets_minimum": summary["meets_minimum"],
         "minimum": calculator.MINIMUM_POINTS,
+        # Rule 67 (line 2306): the discarder pays basic + 8, the others 8; self-drawn, all pay basic + 8.
+        "discarder_pays": basic + 8,
+        "others_pay": 8,
     }
 
 

@@ -244,13 +244,18 @@ def test_the_demo_events_of_every_rule_set_render(client, db):
             assert client.get(url).status_code == 200, url
 
 
-def test_the_cached_standings_change_as_soon_as_a_hand_is_saved(client, table, referee):
-    from scoring.services import HandEntry, record_hand
+def test_the_cached_standings_change_as_soon_as_a_table_is_confirmed(client, table, referee, organiser):
+    from scoring.services import HandEntry, confirm_table, record_hand, set_table_finished
 
     url = reverse("public:standings", args=[table.round.tournament.slug])
     winner = table.seats.get(wind="S").registration.player.name
     before = client.get(url).content.decode()
     record_hand(table, HandEntry(winner="S", fan=88), acting_user=referee)
+    set_table_finished(table, True, acting_user=referee)
+    provisional = client.get(url).content.decode()
+    assert ">288<" not in provisional.replace(" ", "").replace("\n", "")  # not confirmed: not counted
+    assert "0 of 2 tables confirmed" in provisional
+    confirm_table(table, acting_user=organiser)
     after = client.get(url).content.decode()
     assert before != after
     assert ">288<" in after.replace(" ", "").replace("\n", "")  # 3 x (88 + 8)

@@ -46,6 +46,8 @@ class AuditAction(models.TextChoices):
     APPEAL = "appeal", "Appeal filed"
     DECIDE_APPEAL = "decide_appeal", "Appeal decided"
     IMPORT_EVENT = "import_event", "Event imported"
+    CONFIRM_TABLE = "confirm_table", "Table confirmed"
+    UNCONFIRM_TABLE = "unconfirm_table", "Confirmation withdrawn"
 
 
 def acting(user: User) -> Any:

@@ -65,6 +65,12 @@ def _check_event_details(details: EventDetails) -> None:
         raise ServiceError("Set hands per session or a time limit per session.", code="session_length")
     if details.hands_per_session is not None and not 1 <= details.hands_per_session <= 64:
         raise ServiceError("Hands per session must be between 1 and 64.", code="bad_hands")
+    if details.rules in registry.codes():
+        problem = registry.rule_set_class(details.rules)().hands_per_session_problem(
+            details.hands_per_session
+        )
+        if problem:
+            raise ServiceError(problem[0].upper() + problem[1:] + ".", code="bad_hands")
     if details.start_date and details.end_date and details.end_date < details.start_date:
         raise ServiceError("The event cannot end before it starts.", code="bad_dates")
 

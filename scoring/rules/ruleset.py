@@ -156,6 +156,10 @@ class RuleSet:
         """The most hands a table may enter in a session (None: no limit)."""
         return hands_per_session
 
+    def hands_per_session_problem(self, hands_per_session: int | None) -> str | None:
+        """Why an event of this rule set cannot have this many hands per session, or None."""
+        return None
+
     def winds(self, previous: Sequence[HandRecord]) -> Winds | None:
         """Each starting seat's wind in the next hand, after ``previous``; None when not shown."""
         return None

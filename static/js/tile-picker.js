@@ -348,8 +348,11 @@
         warning.textContent = "";
         return;
       }
-      warning.textContent = "The tiles score " + lastBasic + " fan points (flowers excluded), not " + typed +
-        ": correct the fan points or the tiles before saving.";
+      warning.textContent = parseInt(typed, 10) > lastBasic
+        ? "The tiles score " + lastBasic + " fan points (flowers included), not " + typed +
+          ": a winner may not claim more (rule 65a); correct the fan points or the tiles before saving."
+        : "The tiles score " + lastBasic + " fan points (flowers included); " + typed +
+          " is a lower claim, which stands if the winner makes it (rule 65b).";
       warning.hidden = false;
     }
 

@@ -82,11 +82,36 @@ def test_organiser_seats_referee_enters_and_the_public_sees_standings(
     assert page.locator('td[data-seat="E"]').inner_text() == "56"
     assert page.locator('td[data-seat="W"]').inner_text() == "-48"
 
+    # Provisional until a second person confirms (rule 72): the public page ranks nobody yet.
     phone.goto(f"{base}/e/browser-open/standings/")
+    phone.wait_for_selector("text=Session 1 in play: 0 of 2 tables confirmed.")
+    assert phone.locator("text=Nobody is ranked yet").is_visible()
+    page.click("text=Confirm these results")
+    page.wait_for_selector("text=another referee or the players must confirm them")
+
+    page.click("text=Log out")
+    log_in(page, base, "olga", "pw-olga-123")
+    page.goto(f"{base}/referee/browser-open/sessions/1/tables/1/")
+    page.click("text=Confirm these results")
+    page.wait_for_selector("text=Results confirmed")
+    assert page.locator(".state.confirmed").first.is_visible()
+
+    phone.reload()
+    phone.wait_for_selector("text=Session 1 in play: 1 of 2 tables confirmed.")
     first_row = phone.locator("table.standings tbody tr").first
     assert names["E"] in first_row.inner_text()
     assert "4" in first_row.inner_text()
     phone.screenshot(path=str(_artifact("standings-phone.png")), full_page=True)
+
+    # A correction after the last hand: allowed, and the table is provisional again until confirmed.
+    page.locator("table.hands-table tbody tr").first.locator("text=correct").click()
+    page.fill("input[name=fan]", "20")
+    page.click("text=Save correction")
+    page.wait_for_selector("text=Hand corrected")
+    assert page.locator('td[data-seat="E"]').inner_text() == "60"  # W pays 20 + 8 instead of 16 + 8
+    assert page.locator("text=Confirm these results").is_visible()
+    phone.reload()
+    phone.wait_for_selector("text=Nobody is ranked yet")
 
     phone.goto(f"{base}/e/browser-open/seating/1/")
     phone.fill("#find", names["S"][:3])

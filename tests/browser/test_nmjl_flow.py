@@ -66,7 +66,8 @@ def test_a_round_of_four_games_and_the_standings(page, live_server, nmjl_event):
         assert page.locator(f'td[data-seat="{seat}"]').inner_text() == str(points)
     assert page.locator(".state.complete").first.is_visible()
 
-    page.goto(f"{base}/e/boca-open/standings/")
+    page.goto(f"{base}/e/boca-open/standings/?provisional=1")
+    assert page.locator("text=Provisional:").is_visible()
     rows = page.locator("table.standings tbody tr")
     assert names[2] in rows.nth(0).inner_text() and "75" in rows.nth(0).inner_text()
     assert names[1] in rows.nth(3).inner_text() and "-15" in rows.nth(3).inner_text()

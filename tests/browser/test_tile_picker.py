@@ -135,7 +135,7 @@ def test_declared_sets_and_flags_score_and_a_bad_save_keeps_the_tiles(page, live
     assert page.input_value("input[name=fan]") == str(basic + 1)
     assert page.locator("#tp-fan-warning").is_visible()
     page.click("text=Save hand")
-    page.wait_for_selector(f"text=The tiles score {basic} fan points")
+    page.wait_for_selector(f"text=the tiles are worth {basic}")
     assert page.locator("#tp-panel").is_visible()
     assert page.locator("#tp-melds .tp-meld").count() == 2
     assert not Hand.objects.filter(table=table).exists()

@@ -20,13 +20,19 @@ class Command(BaseCommand):
         parser.add_argument("slug")
         parser.add_argument("--format", default="json", choices=["json", *STANDINGS_EXPORTS])
         parser.add_argument("--output", "-o", help="file to write (default: standard output)")
+        parser.add_argument(
+            "--include-provisional",
+            action="store_true",
+            help="count every entered result as if final (the organiser's preview; default: confirmed tables)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         tournament = Tournament.objects.filter(slug=options["slug"]).first()
         if tournament is None:
             raise CommandError(f"No event with the slug {options['slug']!r}.")
         if options["format"] == "json":
-            content = (json.dumps(standings_rows(tournament), indent=2, ensure_ascii=False) + "\n").encode()
+            rows = standings_rows(tournament, include_provisional=options["include_provisional"])
+            content = (json.dumps(rows, indent=2, ensure_ascii=False) + "\n").encode()
         else:
             _, _, content = STANDINGS_EXPORTS[options["format"]](tournament).render()
         if options["output"]:

@@ -62,24 +62,29 @@ class MCRRuleSet(RuleSet):
         return f"{record.winner} wins {record.fan} {how}"
 
     def check_tiles(self, record: HandRecord, tiles: Any) -> None:
-        """Tiles stored with a hand must score the fan entered (the calculator of rule 95)."""
+        """A claim kept with its tiles: the fan entered is the basic score with one point per flower
+        (rule 66, line 3225; the example at line 4012 pays 18 for 8 fan points and two flowers); it may
+        be lower than the tiles give (rule 65b) but never higher, and the tiles must make 8 points
+        without the flowers (rule 24)."""
         if tiles is None or record.winner is None:
             return
-        from scoring.rules.mcr import calculator
+        from scoring.rules.mcr.claims import check_claim
 
         try:
-            result = calculator.score_request(tiles)
+            check_claim(tiles, record.fan)
         except HandInputError as error:
-            raise HandInputError(
-                f"the tiles are not a valid hand: {error.message}", code="bad_tiles"
-            ) from None
-        flowers = tiles.get("flowers", 0) if isinstance(tiles, Mapping) else 0
-        basic = result["total"] - flowers
-        if basic != record.fan:
-            raise HandInputError(
-                f"the tiles score {basic} fan points (flowers excluded) but {record.fan} was entered",
-                code="fan_disagrees_with_tiles",
-            )
+            code = error.code if error.code in ("claim_above_tiles", "below_minimum") else "bad_tiles"
+            prefix = "" if code != "bad_tiles" else "the tiles are not a valid hand: "
+            raise HandInputError(prefix + error.message, code=code) from None
+
+    def hands_allowed(self, hands_per_session: int | None) -> int:
+        """Rule 74e/f: at most 16 hands, whether the event sets a number or a time limit."""
+        return min(hands_per_session or mcr.MAX_HANDS, mcr.MAX_HANDS)
+
+    def hands_per_session_problem(self, hands_per_session: int | None) -> str | None:
+        if hands_per_session is not None and hands_per_session > mcr.MAX_HANDS:
+            return f"an MCR session has at most {mcr.MAX_HANDS} hands (rule 74e: four rounds of four hands)"
+        return None
 
     def fans(self, tiles: Any) -> list[tuple[str, int]]:
         from scoring.rules.mcr.calculator import score_request

@@ -1,0 +1,184 @@
+"""Issue 10: results are provisional until a second person confirms them (Sloper rule 72: each player
+signs his score; shared/specs/event-json.md: only confirmed tables count), corrections at any time,
+and MCR hands as the book states them (shared/seeds/003_2541481d343502a5.txt)."""
+
+from __future__ import annotations
+
+import copy
+import io
+import json
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.urls import reverse
+
+from scoring import services
+from scoring.interchange import export_event, import_event
+from scoring.models import Confirmation
+from scoring.rules.mcr.tests.test_fans_support import hand
+from scoring.services import HandEntry
+from scoring.standings_cache import standings_rows
+from tournaments.errors import ServiceError
+from tournaments.models import Tournament
+
+# Line 4012: 8 fan points and two flowers: "eighteen" from the discarder, 8 from the others.
+BOOK_EXAMPLE = hand("67m55p", "8m", "chow 123m", "chow 234p", "chow 345s", flowers=2)
+
+
+@pytest.fixture
+def scorer(db):
+    return get_user_model().objects.create_user("sue", password="pw-sue-123")
+
+
+def finish(table, referee):
+    services.record_hand(table, HandEntry(winner="E", discarder="S", fan=10), acting_user=referee)
+    services.set_table_finished(table, True, acting_user=referee)
+
+
+def test_a_result_counts_only_once_a_second_person_confirms_it(event, table, referee, organiser):
+    finish(table, referee)
+    assert standings_rows(event) == []  # provisional: nobody ranked
+    assert len(standings_rows(event, include_provisional=True)) == 4
+    with pytest.raises(ServiceError) as error:
+        services.confirm_table(table, acting_user=referee)
+    assert error.value.code == "own_entry"
+    services.confirm_table(table, acting_user=organiser)
+    rows = standings_rows(Tournament.objects.get(pk=event.pk))
+    assert [row["score"] for row in rows] == [34, -8, -8, -18]  # rule 67: 10 + 8 from S, 8 from W and N
+    assert {row["player"] for row in rows} == {s.registration.code for s in table.seats.all()}
+
+
+def test_confirming_twice_is_harmless_and_an_incomplete_table_cannot_be_confirmed(table, referee, organiser):
+    services.record_hand(table, HandEntry(winner="E", discarder="S", fan=10), acting_user=referee)
+    with pytest.raises(ServiceError) as error:
+        services.confirm_table(table, acting_user=organiser)
+    assert error.value.code == "not_complete"
+    services.set_table_finished(table, True, acting_user=referee)
+    first = services.confirm_table(table, acting_user=organiser)
+    assert services.confirm_table(table, acting_user=organiser) == first
+    assert Confirmation.objects.filter(table=table).count() == 1
+
+
+def test_a_correction_after_the_last_hand_withdraws_the_confirmation(table, referee, organiser, scorer):
+    for _ in range(4):  # the fixture's sessions have 4 hands: the table is complete
+        services.record_hand(table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee)
+    services.confirm_table(table, acting_user=organiser)
+    hand_one = table.hands.get(number=1, is_current=True)
+    services.correct_hand(hand_one, HandEntry(winner="W", discarder="S", fan=9), acting_user=scorer)
+    assert not services.is_confirmed(table, fresh=True)
+    assert table.round.tournament.audit_entries.filter(action="unconfirm_table").exists()
+    services.confirm_table(table, acting_user=organiser)
+    assert services.is_confirmed(table, fresh=True)
+
+
+def test_a_correction_based_on_a_stale_page_is_refused(table, referee, organiser):
+    services.record_hand(table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee)
+    first = table.hands.get(number=1)
+    services.correct_hand(first, HandEntry(winner="E", discarder="S", fan=9), acting_user=organiser)
+    with pytest.raises(ServiceError) as error:
+        services.correct_hand(
+            first, HandEntry(winner="E", discarder="W", fan=12), acting_user=referee, expected_version=1
+        )
+    assert error.value.code == "stale_correction"
+    assert table.hands.get(number=1, is_current=True).fan == 9
+
+
+def test_the_page_walks_entry_completion_confirmation_and_the_public_standings(
+    client, event, table, referee, organiser
+):
+    slug = event.slug
+    table_url = reverse("referee:table", args=[slug, 1, 1])
+    client.force_login(referee)
+    for number in range(1, 5):
+        data = {
+            "how": "discard",
+            "winner": "E",
+            "discarder": "S",
+            "fan": "10",
+            "expected_number": str(number),
+        }
+        assert client.post(table_url + "hands/add/", data).status_code == 302
+    page = client.get(table_url).content.decode()
+    assert "Confirm these results" in page
+    assert client.post(table_url + "confirm/", follow=True).content.decode().count("another referee") == 1
+    standings = client.get(reverse("public:standings", args=[slug])).content.decode()
+    assert "Session 1 in play: 0 of 2 tables confirmed." in standings
+    client.force_login(organiser)
+    client.post(table_url + "confirm/")
+    standings = client.get(reverse("public:standings", args=[slug])).content.decode()
+    assert "Session 1 in play: 1 of 2 tables confirmed." in standings
+    assert table.seats.get(wind="E").registration.player.name in standings
+    provisional = client.get(reverse("public:standings", args=[slug]) + "?provisional=1").content.decode()
+    assert "Provisional:" in provisional
+
+
+def test_an_mcr_session_never_has_more_than_16_hands(organiser):
+    from tournaments import services as event_services
+
+    with pytest.raises(ServiceError) as error:
+        event_services.create_tournament(
+            event_services.EventDetails(name="Long", hands_per_session=20), acting_user=organiser
+        )
+    assert error.value.code == "bad_hands"  # rule 74e: four rounds of four hands
+
+
+def test_a_17th_hand_is_refused_under_a_time_limit(organiser, referee):
+    from tournaments import services as event_services
+
+    tournament = event_services.create_tournament(
+        event_services.EventDetails(name="Timed", hands_per_session=None, session_minutes=120),
+        acting_user=organiser,
+    )
+    for name in "ABCD":
+        event_services.register_player(tournament, event_services.PlayerRow(name=name), acting_user=organiser)
+    [table] = event_services.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
+    for _ in range(16):
+        services.record_hand(table, HandEntry(winner=None), acting_user=referee)
+    with pytest.raises(ServiceError) as error:  # rule 74f: time or four rounds, whichever first
+        services.record_hand(table, HandEntry(winner=None), acting_user=referee)
+    assert error.value.code == "too_many_hands"
+
+
+def test_the_fan_includes_flowers_and_a_claim_may_be_lower_but_never_higher(table, referee):
+    # Line 4012: 8 fan points + two flowers = 10; the discarder pays 18, the others 8 (rule 67).
+    saved = services.record_hand(
+        table, HandEntry(winner="E", discarder="S", fan=10, tiles=BOOK_EXAMPLE), acting_user=referee
+    )
+    assert services.event_rules(table.round.tournament).points(services.hand_record(saved)) == {
+        "E": 34,
+        "S": -18,
+        "W": -8,
+        "N": -8,
+    }
+    with pytest.raises(ServiceError) as error:
+        services.record_hand(
+            table, HandEntry(winner="E", discarder="S", fan=11, tiles=BOOK_EXAMPLE), acting_user=referee
+        )
+    assert error.value.code == "claim_above_tiles"
+    lower = services.record_hand(  # rule 65b: the winner may claim fewer points
+        table, HandEntry(winner="E", discarder="S", fan=9, tiles=BOOK_EXAMPLE), acting_user=referee
+    )
+    assert lower.fan == 9
+
+
+def test_unconfirmed_tables_export_as_confirmed_false_and_import_back(event, table, referee, organiser):
+    finish(table, referee)
+    doc = export_event(event)
+    tables = doc["rounds"][0]["tables"]
+    assert [t.get("confirmed", True) for t in tables] == [False, False]
+    other = copy.deepcopy(doc)
+    other["tournament"]["slug"] = "copy"
+    imported = import_event(other)
+    assert export_event(imported)["rounds"] == doc["rounds"]
+    assert standings_rows(imported) == []
+
+
+def test_the_standings_command_previews_provisional_results(event, table, referee):
+    finish(table, referee)
+    out = io.StringIO()
+    call_command("standings", event.slug, "--format", "json", stdout=out)
+    assert json.loads(out.getvalue()) == []
+    out = io.StringIO()
+    call_command("standings", event.slug, "--format", "json", "--include-provisional", stdout=out)
+    assert len(json.loads(out.getvalue())) == 4
