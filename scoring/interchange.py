@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 from django.db import transaction
 
@@ -149,7 +149,7 @@ class _Checker:
         return found
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -186,7 +186,7 @@ def validate_event(doc: Any) -> list[str]:
                 hands_limit = 16  # rule 74: a complete game is sixteen hands
     event_rules = None
     rules_code = tournament.get("rules") if isinstance(tournament, Mapping) else None
-    if isinstance(rules_code, str) and rules_code in registry.codes():
+    if isinstance(tournament, Mapping) and isinstance(rules_code, str) and rules_code in registry.codes():
         settings_doc = tournament.get("settings", {})
         if isinstance(settings_doc, Mapping):
             problems = settings_problems(rules_code, settings_doc, structural=True)
@@ -248,14 +248,14 @@ def validate_event(doc: Any) -> list[str]:
             if _is_int(tnumber):
                 penalties_at[number, tnumber] = len(table.get("penalties", []) or [])
     for apath, appeal in check.objects(doc.get("appeals", []), "appeals"):
-        key = (appeal.get("round"), appeal.get("table"))
-        if key not in penalties_at:
-            check.add(apath, f"there is no table {key[1]!r} in round {key[0]!r}")
+        at: tuple[Any, Any] = (appeal.get("round"), appeal.get("table"))
+        if at not in penalties_at:
+            check.add(apath, f"there is no table {at[1]!r} in round {at[0]!r}")
             continue
         index = appeal.get("penalty")
-        if not _is_int(index) or not 0 <= index < penalties_at[key]:
+        if not _is_int(index) or not 0 <= index < penalties_at[at]:
             check.add(
-                f"{apath}.penalty", f"must be the index of one of that table's {penalties_at[key]} penalties"
+                f"{apath}.penalty", f"must be the index of one of that table's {penalties_at[at]} penalties"
             )
         if appeal.get("status") not in AppealStatus.values:
             check.add(f"{apath}.status", f"must be one of {', '.join(AppealStatus.values)}")

@@ -25,7 +25,7 @@ from scoring.rules.errors import HandInputError
 from scoring.rules.mcr import session as mcr
 from scoring.rules.ruleset import HandRecord, RuleSet, SessionTotals, check_totals
 from scoring.standings import SessionLine, StandingRow, compute_standings
-from tournaments.audit import AuditAction, User, audit, bump_standings
+from tournaments.audit import AuditAction, User, acting, audit, bump_standings
 from tournaments.errors import ServiceError
 from tournaments.models import WINDS, Registration, Round, Seat, Table, Tournament
 from tournaments.results import TableProgress
@@ -380,7 +380,7 @@ def file_appeal(penalty: Penalty, *, minutes_after: int, statement: str = "", ac
         penalty=penalty,
         filed_minutes_after=minutes_after,
         statement=statement,
-        filed_by=acting_user if acting_user is not None and acting_user.is_authenticated else None,
+        filed_by=acting(acting_user),
     )
     audit(
         penalty.table.round.tournament,

@@ -13,7 +13,7 @@ from scoring.exports import STANDINGS_EXPORTS
 from scoring.services import running_scores, session_result, table_state, tables_with_results
 from scoring.standings_cache import cached_standings_rows, standings_cache_key
 from scoring.tables import ScoreStandingsTable, StandingsTable
-from tournaments.access import public_event, round_of
+from tournaments.access import HtmxHttpRequest, public_event, round_of
 from tournaments.models import WINDS, Registration, Seat
 from tournaments.views_public import seat_rows
 
@@ -42,7 +42,7 @@ def results(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     )
 
 
-def standings(request: HttpRequest, slug: str) -> HttpResponse:
+def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Sortable standings; the table's HTML is cached per standings version and sort order, so the
     30-second polling of every phone and projector renders it once per change."""
     tournament = public_event(slug)
@@ -120,7 +120,7 @@ def player(request: HttpRequest, slug: str, code: str) -> HttpResponse:
     )
 
 
-def projector(request: HttpRequest, slug: str) -> HttpResponse:
+def projector(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The hall's screen: standings in large type, refreshed every 30 seconds (only when they changed
     does the server recompute them, see ``cached_standings_rows``)."""
     tournament = public_event(slug)
