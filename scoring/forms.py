@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 
@@ -11,7 +11,14 @@ from scoring.models import PaidTo
 HOW_CHOICES = [("discard", "Won by discard"), ("self", "Self-drawn"), ("draw", "Draw (nobody won)")]
 
 
-class HandForm(forms.Form):
+class HandEntryForm(forms.Form):
+    """What every rule set's hand form offers: the hand as keyword arguments of ``services.HandEntry``."""
+
+    def entry(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+
+class HandForm(HandEntryForm):
     """One MCR hand; ``seats`` is [(wind, label)] of the table's players."""
 
     how = forms.ChoiceField(choices=HOW_CHOICES, widget=forms.RadioSelect, initial="discard")
@@ -26,8 +33,8 @@ class HandForm(forms.Form):
     def __init__(self, *args: Any, seats: list[tuple[str, str]], rules: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         choices = [("", "—"), *seats]
-        self.fields["winner"].choices = choices
-        self.fields["discarder"].choices = choices
+        cast(forms.ChoiceField, self.fields["winner"]).choices = choices
+        cast(forms.ChoiceField, self.fields["discarder"]).choices = choices
         self.fields["fan"].label = "Fan points (basic score)"
 
     def entry(self) -> dict[str, Any]:
@@ -40,7 +47,8 @@ class HandForm(forms.Form):
         }
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         how = data.get("how")
         if how == "draw":
             data["winner"] = data["discarder"] = None
@@ -86,12 +94,13 @@ class PenaltyForm(forms.Form):
         self, *args: Any, players: list[tuple[str, str]], catalogue: Sequence[Any] = (), **kwargs: Any
     ) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["player"].choices = players
+        cast(forms.ChoiceField, self.fields["player"]).choices = players
         kinds = [(k.key, f"{k.rule}: {k.label}") for k in catalogue]
-        self.fields["kind"].choices = [*kinds, ("", "Other (enter the points)")]
+        cast(forms.ChoiceField, self.fields["kind"]).choices = [*kinds, ("", "Other (enter the points)")]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if not data.get("kind"):
             if not data.get("points"):
                 self.add_error("points", "Enter the penalty points.")
@@ -106,7 +115,7 @@ class LateForm(forms.Form):
 
     def __init__(self, *args: Any, players: list[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["player"].choices = players
+        cast(forms.ChoiceField, self.fields["player"]).choices = players
 
 
 class AppealForm(forms.Form):
@@ -128,7 +137,7 @@ WON_BY_CHOICES = [
 ]
 
 
-class NMJLGameForm(forms.Form):
+class NMJLGameForm(HandEntryForm):
     """One NMJL game: how it ended, the card hand (value filled in) or its value, jokerless, exposures,
     dead hands (Sloper chapter 3, tournament scoring ~line 1556)."""
 
@@ -161,13 +170,14 @@ class NMJLGameForm(forms.Form):
             [(h.id, f"{h.family}: {h.pattern} ({h.xc}, {h.value})") for h in card.hands] if card else []
         )
         choices = [("", "—"), *seats]
-        self.fields["winner"].choices = choices
-        self.fields["discarder"].choices = choices
-        self.fields["dead"].choices = seats
-        self.fields["card_hand"].choices = [("", "— (enter the value)"), *card_hands]
+        cast(forms.ChoiceField, self.fields["winner"]).choices = choices
+        cast(forms.ChoiceField, self.fields["discarder"]).choices = choices
+        cast(forms.ChoiceField, self.fields["dead"]).choices = seats
+        cast(forms.ChoiceField, self.fields["card_hand"]).choices = [("", "— (enter the value)"), *card_hands]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         won_by = data.get("won_by")
         if won_by != "wall" and not data.get("winner"):
             self.add_error("winner", "Choose the winner.")
@@ -203,7 +213,7 @@ class NMJLGameForm(forms.Form):
         }
 
 
-class ClassicalHandForm(forms.Form):
+class ClassicalHandForm(HandEntryForm):
     """One classical hand: who went out (or a draw), who was East, and every player's hand score
     (losing hands score too in these books); the settlement follows from them."""
 
@@ -213,8 +223,8 @@ class ClassicalHandForm(forms.Form):
 
     def __init__(self, *args: Any, seats: list[tuple[str, str]], rules: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["winner"].choices = [("", "Nobody (draw)"), *seats]
-        self.fields["east"].choices = seats
+        cast(forms.ChoiceField, self.fields["winner"]).choices = [("", "Nobody (draw)"), *seats]
+        cast(forms.ChoiceField, self.fields["east"]).choices = seats
         self.seat_labels = seats
         for wind, label in seats:
             self.fields[f"score_{wind}"] = forms.IntegerField(

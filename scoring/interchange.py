@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 from django.db import transaction
 
@@ -151,7 +151,7 @@ class _Checker:
         return found
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -188,7 +188,7 @@ def validate_event(doc: Any) -> list[str]:
                 hands_limit = 16  # rule 74: a complete game is sixteen hands
     event_rules = None
     rules_code = tournament.get("rules") if isinstance(tournament, Mapping) else None
-    if isinstance(rules_code, str) and rules_code in registry.codes():
+    if isinstance(tournament, Mapping) and isinstance(rules_code, str) and rules_code in registry.codes():
         settings_doc = tournament.get("settings", {})
         if isinstance(settings_doc, Mapping):
             problems = settings_problems(rules_code, settings_doc, structural=True)
@@ -196,11 +196,11 @@ def validate_event(doc: Any) -> list[str]:
                 check.add("tournament.settings", problem)
             if not problems:
                 event_rules = registry.rule_set(rules_code, settings_doc)
-                per_session = settings_doc.get("hands_per_session")
-                per_session = per_session if _is_int(per_session) else None
-                problem = event_rules.hands_per_session_problem(per_session)
-                if problem:
-                    check.add("tournament.settings.hands_per_session", problem)
+                raw_per_session = settings_doc.get("hands_per_session")
+                per_session = raw_per_session if _is_int(raw_per_session) else None
+                too_many = event_rules.hands_per_session_problem(per_session)
+                if too_many:
+                    check.add("tournament.settings.hands_per_session", too_many)
                 if event_rules.hands_allowed(per_session) is not None:
                     hands_limit = event_rules.hands_allowed(per_session)
     ids: set[str] = set()
@@ -257,14 +257,14 @@ def validate_event(doc: Any) -> list[str]:
             if _is_int(tnumber):
                 penalties_at[number, tnumber] = len(table.get("penalties", []) or [])
     for apath, appeal in check.objects(doc.get("appeals", []), "appeals"):
-        key = (appeal.get("round"), appeal.get("table"))
-        if key not in penalties_at:
-            check.add(apath, f"there is no table {key[1]!r} in round {key[0]!r}")
+        at: tuple[Any, Any] = (appeal.get("round"), appeal.get("table"))
+        if at not in penalties_at:
+            check.add(apath, f"there is no table {at[1]!r} in round {at[0]!r}")
             continue
         index = appeal.get("penalty")
-        if not _is_int(index) or not 0 <= index < penalties_at[key]:
+        if not _is_int(index) or not 0 <= index < penalties_at[at]:
             check.add(
-                f"{apath}.penalty", f"must be the index of one of that table's {penalties_at[key]} penalties"
+                f"{apath}.penalty", f"must be the index of one of that table's {penalties_at[at]} penalties"
             )
         if appeal.get("status") not in AppealStatus.values:
             check.add(f"{apath}.status", f"must be one of {', '.join(AppealStatus.values)}")
@@ -444,9 +444,14 @@ def _import_table(
             acting_user=acting_user,
         )
     rules = round_.tournament.rule_set
-    for hand in table_doc.get("hands", []):
-        record = hand_record_from_doc(hand, wind_of, rules)
-        services.store_hand(table, record, hand.get("tiles"), acting_user=acting_user)
+    services.store_new_table_hands(
+        table,
+        [
+            (hand_record_from_doc(hand, wind_of, rules), hand.get("tiles"))
+            for hand in table_doc.get("hands", [])
+        ],
+        acting_user=acting_user,
+    )
     has_results = bool(table_doc.get("hands")) or "totals" in table_doc
     if has_results and table_doc.get("confirmed", True):
         Confirmation.supersede(table=table, how=ConfirmedBy.IMPORT, acting_user=acting_user)

@@ -41,16 +41,18 @@ class VersionedResult(models.Model):
         there is none yet); the current version, if any, is kept and marked superseded. Call it in a
         transaction that holds the table's lock."""
         key = {name: fields[name] for name in cls.identity}
-        versions = cls.objects.filter(**key)
+        versions = cls._default_manager.filter(**key)
         last = versions.aggregate(Max("version"))["version__max"] or 0
         versions.filter(is_current=True).update(is_current=False)
-        return cls.objects.create(version=last + 1, is_current=True, entered_by=acting(acting_user), **fields)
+        return cls._default_manager.create(
+            version=last + 1, is_current=True, entered_by=acting(acting_user), **fields
+        )
 
     def history(self) -> models.QuerySet:
         """Every version of this fact, oldest first."""
         return (
             type(self)
-            .objects.filter(**{name: getattr(self, name) for name in self.identity})
+            ._default_manager.filter(**{name: getattr(self, name) for name in self.identity})
             .order_by("version")
         )
 

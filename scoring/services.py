@@ -27,7 +27,7 @@ from scoring.rules.errors import HandInputError
 from scoring.rules.mcr import session as mcr
 from scoring.rules.ruleset import HandRecord, RuleSet, SessionTotals, check_totals
 from scoring.standings import SessionLine, StandingRow, compute_standings
-from tournaments.audit import AuditAction, User, audit, bump_standings
+from tournaments.audit import AuditAction, User, acting, audit, bump_standings
 from tournaments.errors import ServiceError
 from tournaments.models import WINDS, Registration, Round, Seat, Table, Tournament
 from tournaments.results import TableProgress
@@ -124,6 +124,20 @@ def _hand_fields(record: HandRecord, tiles: Any) -> dict[str, Any]:
         "data": dict(record.data),
         "tiles": tiles if record.winner else None,
     }
+
+
+def store_new_table_hands(
+    table: Table, hands: Sequence[tuple[HandRecord, Any]], *, acting_user: User
+) -> list[Hand]:
+    """A new table's checked hands, numbered from 1, in one insert (``import_event`` of a big event
+    writes thousands of hands: one query per hand would hold SQLite's write lock for minutes)."""
+    if table.hands.exists():
+        raise ServiceError("This table already has hands.", code="has_hands")
+    user = acting_user if acting_user is not None and acting_user.is_authenticated else None
+    return Hand.objects.bulk_create(
+        Hand(table=table, number=number, version=1, entered_by=user, **_hand_fields(record, tiles))
+        for number, (record, tiles) in enumerate(hands, start=1)
+    )
 
 
 def store_hand(table: Table, record: HandRecord, tiles: Any, *, acting_user: User) -> Hand:
@@ -395,7 +409,7 @@ def file_appeal(penalty: Penalty, *, minutes_after: int, statement: str = "", ac
         penalty=penalty,
         filed_minutes_after=minutes_after,
         statement=statement,
-        filed_by=acting_user if acting_user is not None and acting_user.is_authenticated else None,
+        filed_by=acting(acting_user),
     )
     audit(
         penalty.table.round.tournament,

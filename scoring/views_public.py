@@ -20,7 +20,7 @@ from scoring.standings_cache import (
     standings_cache_key,
 )
 from scoring.tables import ScoreStandingsTable, StandingsTable
-from tournaments.access import public_event, round_of
+from tournaments.access import HtmxHttpRequest, public_event, round_of
 from tournaments.models import WINDS, Registration, Seat
 from tournaments.views_public import seat_rows
 
@@ -70,11 +70,12 @@ def _standings_request(request: HttpRequest) -> HttpRequest:
         value = request.GET.get(name, "")[:40]
         if value:
             query[name] = value
-    clean.GET = query
+    query._mutable = False
+    clean.GET = query  # type: ignore[assignment]  # the stubs type GET as the immutable subclass
     return clean
 
 
-def standings(request: HttpRequest, slug: str) -> HttpResponse:
+def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Sortable standings over the confirmed tables, with each session's progress above them; the
     organiser's provisional view (``?provisional=1``) counts every entered result and says so. The
     fragment is cached per standings version, sort order and view, so the 30-second polling of every
@@ -169,7 +170,7 @@ def player(request: HttpRequest, slug: str, code: str) -> HttpResponse:
     )
 
 
-def projector(request: HttpRequest, slug: str) -> HttpResponse:
+def projector(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The hall's screen: standings in large type, refreshed every 30 seconds (only when they changed
     does the server recompute them, see ``cached_standings_rows``)."""
     tournament = public_event(slug)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -14,7 +13,15 @@ from django.utils.module_loading import import_string
 from django.views.decorators.http import require_POST
 
 from scoring import services
-from scoring.forms import AppealForm, DecisionForm, ExpectedVersionForm, LateForm, PenaltyForm, TotalsForm
+from scoring.forms import (
+    AppealForm,
+    DecisionForm,
+    ExpectedVersionForm,
+    HandEntryForm,
+    LateForm,
+    PenaltyForm,
+    TotalsForm,
+)
 from scoring.models import Appeal, Hand, Penalty
 from tournaments.access import event_for, table_of
 from tournaments.errors import ServiceError
@@ -94,10 +101,10 @@ def _table_context(table: Table, **forms: Any) -> dict[str, Any]:
     }
 
 
-def hand_form_for(table: Table, data: Any = None, **kwargs: Any) -> forms.Form:
+def hand_form_for(table: Table, data: Any = None, **kwargs: Any) -> HandEntryForm:
     """The hand form of the event's rule set (its class names it)."""
     rules = table.round.tournament.rule_set
-    form_class = import_string(rules.hand_form)
+    form_class: Callable[..., HandEntryForm] = import_string(rules.hand_form)
     return form_class(data, seats=_seat_choices(table), rules=rules, **kwargs)
 
 
@@ -273,7 +280,8 @@ def correct_hand(request: HttpRequest, slug: str, number: int, table: int, hand:
         else:
             messages.success(request, "Hand corrected; the earlier version is kept in the history.")
             return redirect("referee:table", slug=slug, number=number, table=table)
-    history = list(
+    # Hands with a display-only ``text`` attribute added below for the template.
+    history: list[Any] = list(
         Hand.objects.filter(table=table_obj, number=hand).select_related("entered_by").order_by("version")
     )
     for version in history:

@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
+from django_htmx.middleware import HtmxDetails
 
 from tournaments.models import EventRole, Role, Round, Table, Tournament
 
 
-def has_role(user: AbstractBaseUser | AnonymousUser, tournament: Tournament, role: str) -> bool:
+class HtmxHttpRequest(HttpRequest):
+    """The type of a request that passed ``django_htmx``'s middleware (for views that read ``request.htmx``)."""
+
+    htmx: HtmxDetails
+
+
+def has_role(user: User | AnonymousUser, tournament: Tournament, role: str) -> bool:
     """Organisers may do everything referees may; superusers may do everything."""
     if not user.is_authenticated:
         return False

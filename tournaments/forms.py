@@ -1,7 +1,7 @@
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, cast
 
 from django import forms
 from django.contrib.auth import get_user_model
@@ -30,8 +30,9 @@ class EventForm(forms.Form):
         label="Time limit per session (minutes)", min_value=10, max_value=600, required=False
     )
 
-    def clean(self) -> dict:
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         if not data.get("hands_per_session") and not data.get("session_minutes"):
             raise forms.ValidationError("Set hands per session, a time limit per session, or both.")
         return data
@@ -102,10 +103,10 @@ class SwapForm(forms.Form):
     a = forms.ChoiceField(label="Swap")
     b = forms.ChoiceField(label="with")
 
-    def __init__(self, *args, players: list[tuple[str, str]], **kwargs) -> None:
+    def __init__(self, *args: Any, players: list[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["a"].choices = players
-        self.fields["b"].choices = players
+        cast(forms.ChoiceField, self.fields["a"]).choices = players
+        cast(forms.ChoiceField, self.fields["b"]).choices = players
 
 
 class SettingsForm(forms.Form):
@@ -127,29 +128,37 @@ class SettingsForm(forms.Form):
 
     @staticmethod
     def _field(setting: Setting) -> forms.Field:
-        common = {"label": setting.label, "help_text": setting.help}
+        label, help_text = setting.label, setting.help
         if setting.choices:
-            kind = type(setting.choices[0][0])
+            kind: Callable[[Any], Any] = type(setting.choices[0][0])
             return forms.TypedChoiceField(
-                choices=[(str(v), label) for v, label in setting.choices], coerce=kind, **common
+                choices=[(str(v), text) for v, text in setting.choices],
+                coerce=kind,
+                label=label,
+                help_text=help_text,
             )
         if setting.kind == "bool":
-            return forms.BooleanField(required=False, **common)
+            return forms.BooleanField(required=False, label=label, help_text=help_text)
         if setting.kind == "int":
+            # An "int" setting's bounds are whole numbers (``Setting`` types them as float for both kinds).
             return forms.IntegerField(
                 required=not setting.optional,
-                min_value=setting.minimum,
-                max_value=setting.maximum,
-                **common,
+                min_value=cast("int | None", setting.minimum),
+                max_value=cast("int | None", setting.maximum),
+                label=label,
+                help_text=help_text,
             )
         if setting.kind == "float":
             return forms.FloatField(
                 required=not setting.optional,
                 min_value=setting.minimum,
                 max_value=setting.maximum,
-                **common,
+                label=label,
+                help_text=help_text,
             )
-        return forms.CharField(required=not setting.optional, max_length=200, **common)
+        return forms.CharField(
+            required=not setting.optional, max_length=200, label=label, help_text=help_text
+        )
 
     def changes(self) -> dict[str, Any]:
         """The cleaned values by dotted key, ready for ``services.update_settings``."""

@@ -14,7 +14,7 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_POST
 
 from tournaments import event_settings, results, seating_bridge, services
-from tournaments.access import event_for, round_of, table_of
+from tournaments.access import HtmxHttpRequest, event_for, round_of, table_of
 from tournaments.errors import ServiceError
 from tournaments.forms import (
     AllowedForm,
@@ -34,10 +34,12 @@ from tournaments.models import EventRole, Registration, Role, Round, Seat, Table
 
 @login_required
 def dashboard(request: HttpRequest) -> HttpResponse:
-    if request.user.is_superuser:
+    user = request.user
+    assert user.is_authenticated  # login_required
+    if user.is_superuser:
         events = Tournament.objects.all()
     else:
-        events = Tournament.objects.filter(roles__user=request.user).distinct()
+        events = Tournament.objects.filter(roles__user=user).distinct()
     return render(request, "tournaments/organiser/dashboard.html", {"tournaments": events})
 
 
@@ -203,7 +205,7 @@ def import_players(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def check_in(request: HttpRequest, slug: str, code: str) -> HttpResponse:
+def check_in(request: HtmxHttpRequest, slug: str, code: str) -> HttpResponse:
     tournament = event_for(request, slug, Role.ORGANISER)
     registration = get_object_or_404(Registration, tournament=tournament, code=code)
     form = CheckInForm(request.POST)
@@ -291,10 +293,10 @@ def _job_context(tournament: Tournament) -> dict | None:
 
 
 @login_required
-def seating_job(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+def seating_job(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
     """The job's state for the session page to poll; when the job has ended the page reloads itself."""
     tournament = event_for(request, slug, Role.ORGANISER)
-    context = {
+    context: dict[str, Any] = {
         "tournament": tournament,
         "round": round_of(tournament, number),
         "job": _job_context(tournament),
@@ -316,13 +318,11 @@ def seating_report(tournament: Tournament) -> dict | None:
     names = {r.code: r.player.name for r in tournament.registrations.select_related("player")}
     players = len(report.wind_counts)
     bound = lower_bound(players - players % 4, report.rounds) if players >= 4 else None
-    winds = sorted(
-        (
-            {"name": names.get(code, code), "counts": counts, "spread": max(counts) - min(counts)}
-            for code, counts in report.wind_counts.items()
-        ),
-        key=lambda row: (-row["spread"], row["name"]),
-    )
+    rows: list[dict[str, Any]] = [
+        {"name": names.get(code, code), "counts": counts, "spread": max(counts) - min(counts)}
+        for code, counts in report.wind_counts.items()
+    ]
+    winds = sorted(rows, key=lambda row: (-row["spread"], row["name"]))
     return {
         "report": report,
         "bound": bound,

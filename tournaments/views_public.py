@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -44,19 +46,17 @@ def seating(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("registration__player")))
         .order_by("number")
     )
-    by_player = sorted(
-        (
-            {
-                "name": s.registration.player.name,
-                "code": s.registration.code,
-                "table": t.number,
-                "wind": s.get_wind_display(),
-            }
-            for t in tables
-            for s in t.seats.all()
-        ),
-        key=lambda item: item["name"].lower(),
-    )
+    rows: list[dict[str, Any]] = [
+        {
+            "name": s.registration.player.name,
+            "code": s.registration.code,
+            "table": t.number,
+            "wind": s.get_wind_display(),
+        }
+        for t in tables
+        for s in t.seats.all()
+    ]
+    by_player = sorted(rows, key=lambda item: item["name"].lower())
     return render(
         request,
         "tournaments/seating.html",

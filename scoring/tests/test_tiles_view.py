@@ -57,12 +57,16 @@ def test_it_gives_the_breakdown_of_a_pure_straight(ref_client, url):
     assert "Meets the 8-point minimum" in text
 
 
-def test_it_adds_flowers_to_the_total_but_not_to_the_fan_field(ref_client, url):
+def test_flowers_count_in_the_fan_field_and_the_payments(ref_client, url):
+    # Rule 66 and line 3225: the basic score is the fans plus one point per flower (the example at line
+    # 4012 pays 18 for 8 fan points and two flowers); rule 24's minimum is counted without them.
     response = post(ref_client, url, hand(flowers=3))
     text = response.content.decode()
-    assert 'data-basic="22"' in text
+    assert 'data-basic="25"' in text
     assert 'data-total="25"' in text
     assert "Flower Tiles" in text
+    assert "22 + 3 for flowers" in text
+    assert "the discarder pays <strong>33</strong>" in text
 
 
 def test_it_scores_declared_sets_and_the_flags(ref_client, url):

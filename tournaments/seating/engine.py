@@ -202,8 +202,8 @@ def plan_seating(
         for table in past.tables
     ) + sum(6 * (len(a) // 4) for a in active)
     pairs = n * (n - 1) // 2
-    q, rem = divmod(meetings, pairs)
-    lower = rem * pair_cost(q + 1) + (pairs - rem) * pair_cost(q) + swiss_floor
+    per_pair, rem = divmod(meetings, pairs)
+    lower = rem * pair_cost(per_pair + 1) + (pairs - rem) * pair_cost(per_pair) + swiss_floor
 
     history_pairs = (
         tuple(a * n + b for a in range(n) for b in range(a + 1, n) if base[a * n + b]) if history else ()
@@ -269,10 +269,10 @@ def plan_seating(
     pinned_groups: list[dict[int, int]] = []
     for r, tables in enumerate(ordered):
         pg: dict[int, int] = {}
-        for k, table in enumerate(tables):
-            for p in table:
-                if p in pins[r]:
-                    pg[k] = pins[r][p]
+        for k, table_ids in enumerate(tables):
+            for member in table_ids:
+                if member in pins[r]:
+                    pg[k] = pins[r][member]
         pinned_groups.append(pg)
     history_visits = {p: dict(v) for p, v in visits.items()}
     identity = [list(range(len(tables))) for tables in ordered]

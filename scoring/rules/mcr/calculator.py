@@ -89,7 +89,7 @@ class FanScore(NamedTuple):
 
     name: str
     points: int
-    count: int
+    count: int  # type: ignore[assignment]  # a field named like tuple.count (it shadows it, on purpose)
     sets: str
 
 
@@ -703,7 +703,9 @@ def calculate(hand: Hand) -> FanResult:
             name,
             FAN_POINTS[name] * len(where),
             len(where),
-            where[0] if name == FLOWER_TILES else "; ".join(_render(item, texts) for item in where),
+            _render(where[0], texts)
+            if name == FLOWER_TILES
+            else "; ".join(_render(item, texts) for item in where),
         )
         for name, where in fans
     )

@@ -71,7 +71,7 @@ class MCRRuleSet(RuleSet):
         from scoring.rules.mcr.claims import check_claim
 
         try:
-            check_claim(tiles, record.fan)
+            check_claim(tiles, record.fan or 0)
         except HandInputError as error:
             code = error.code if error.code in ("claim_above_tiles", "below_minimum") else "bad_tiles"
             prefix = "" if code != "bad_tiles" else "the tiles are not a valid hand: "

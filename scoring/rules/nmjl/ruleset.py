@@ -263,6 +263,7 @@ class NMJLRuleSet(RuleSet):
         if details["won_by"] == "wall":
             data.update(winner=None, wall=True)
             return data
+        assert record.winner is not None  # only a wall game has no winner
         data.update(
             winner=code_at[record.winner],
             discarder=code_at[record.discarder] if record.discarder else None,

@@ -144,9 +144,9 @@ def _replace_path(base: Any, path: list[Any], value: Any) -> Any:
         copy[head] = _replace_path(base.get(head), rest, value)
         return copy
     if isinstance(base, list) and isinstance(head, int) and 0 <= head < len(base):
-        copy = list(base)
-        copy[head] = _replace_path(base[head], rest, value)
-        return copy
+        items = list(base)
+        items[head] = _replace_path(base[head], rest, value)
+        return items
     return base
 
 

@@ -3,6 +3,9 @@ and ~1630 of shared/seeds/003_2541481d343502a5.txt."""
 
 from __future__ import annotations
 
+from functools import partial
+from operator import ne
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -219,12 +222,12 @@ def outcomes(draw) -> Outcome:
     challenges = []
     for _ in range(draw(st.integers(0, 2))):
         challenger = draw(seats)
-        challenged = draw(seats.filter(lambda s, c=challenger: s != c))
+        challenged = draw(seats.filter(partial(ne, challenger)))
         was_dead = challenged != winner and draw(st.booleans())
         if not was_dead and challenged in dead:
             was_dead = True
         challenges.append(DeathChallenge(challenger, challenged, was_dead))
-    penalty = {}
+    penalty: dict[str, str | None] = {"misnamed_by": None, "out_of_turn_by": None}
     if won_by == "discard" and draw(st.booleans()):
         penalty[draw(st.sampled_from(["misnamed_by", "out_of_turn_by"]))] = discarder
     return Outcome(
@@ -237,7 +240,8 @@ def outcomes(draw) -> Outcome:
         dead=dead,
         lowest_value=draw(st.integers(1, 50)),
         challenges=tuple(challenges),
-        **penalty,
+        misnamed_by=penalty["misnamed_by"],
+        out_of_turn_by=penalty["out_of_turn_by"],
     )
 
 
