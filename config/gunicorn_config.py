@@ -25,4 +25,5 @@ accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-")
 errorlog = os.environ.get("GUNICORN_ERROR_LOG", "-")
 loglevel = os.environ.get("GUNICORN_LOG_LEVEL", "info")
 proc_name = "mahjong"
+control_socket_disable = True  # gunicorn 27's control socket (one path per user): not used, would clash
 wsgi_app = "config.wsgi:application"
