@@ -166,6 +166,7 @@ def main() -> None:
                         f"-d{args.duration}s",
                         "--latency",
                     ),
+                    *("--timeout", "30s"),  # a slow page is measured, not counted as a socket error
                     *("-H", "Accept-Encoding: gzip", base + path),
                 ],
                 capture_output=True,
