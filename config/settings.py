@@ -194,8 +194,8 @@ AXES_VERBOSE = False
 USE_X_FORWARDED_FOR = env_bool("USE_X_FORWARDED_FOR", False)
 
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "home"
-LOGOUT_REDIRECT_URL = "home"
+LOGIN_REDIRECT_URL = "public:home"
+LOGOUT_REDIRECT_URL = "public:home"
 
 # ---------------------------------------------------------------------------------------------------------------
 # HTTPS. Off in development (DEBUG=1); see docs/deployment.md for the production values.

@@ -1,7 +1,18 @@
+"""URLs by audience: ``public:`` (anyone), ``manage:`` (organisers), ``referee:`` (referees).
+
+Each namespace gathers the pages of both apps, so a page moves between layers without its name
+changing."""
+
 from django.contrib import admin
 from django.http import HttpRequest, HttpResponse
 from django.urls import include, path
 from django.views.decorators.cache import never_cache
+
+from scoring import urls_organiser as scoring_organiser
+from scoring import urls_public as scoring_public
+from scoring import urls_referee
+from tournaments import urls_organiser as tournaments_organiser
+from tournaments import urls_public as tournaments_public
 
 
 @never_cache
@@ -10,11 +21,15 @@ def healthz(request: HttpRequest) -> HttpResponse:
     return HttpResponse("ok", content_type="text/plain")
 
 
+public = ([*tournaments_public.urlpatterns, *scoring_public.urlpatterns], "public")
+manage = ([*tournaments_organiser.urlpatterns, *scoring_organiser.urlpatterns], "manage")
+referee = (urls_referee.urlpatterns, "referee")
+
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
-    path("", include("tournaments.urls_public")),
-    path("manage/", include("tournaments.urls_organiser")),
-    path("referee/", include("scoring.urls_referee")),
+    path("", include(public)),
+    path("manage/", include(manage)),
+    path("referee/", include(referee)),
 ]

@@ -7,8 +7,9 @@ import io
 from functools import cache
 from pathlib import Path
 from typing import Any
+from xml.sax.saxutils import escape
 
-from scoring.interchange import standings_rows
+from scoring.standings_cache import standings_rows
 from tournaments.models import Tournament
 
 CJK_FONT_PATHS = (
@@ -167,7 +168,7 @@ class StandingsPDF(StandingsExport):
             )
         )
         document.build(
-            [Paragraph(f"{self.tournament.name}: standings", styles["Title"]), Spacer(1, 8), table]
+            [Paragraph(f"{escape(self.tournament.name)}: standings", styles["Title"]), Spacer(1, 8), table]
         )
         return buffer.getvalue()
 
@@ -205,7 +206,6 @@ class ScoresheetsPDF:
         from reportlab.lib.styles import getSampleStyleSheet
         from reportlab.platypus import PageBreak, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
-        from scoring.rules.mcr.session import winds_for_hand
         from tournaments.models import WINDS
 
         font = pdf_font()
@@ -217,13 +217,13 @@ class ScoresheetsPDF:
             buffer, pagesize=A4, title=f"{self.tournament.name}: session {self.round.number} scoresheets"
         )
         hands = self.tournament.hands_per_session or 16
-        is_mcr = self.tournament.rules == "mcr"
+        rules = self.tournament.rule_set
         story: list[Any] = []
         tables = self.round.tables.prefetch_related("seats__registration__player").order_by("number")
         for index, table in enumerate(tables):
             seats = {seat.wind: seat.registration.player.name for seat in table.seats.all()}
             url = self.base_url + reverse(
-                "referee_table", args=[self.tournament.slug, self.round.number, table.number]
+                "referee:table", args=[self.tournament.slug, self.round.number, table.number]
             )
             qr = QrCodeWidget(url)
             x1, y1, x2, y2 = qr.getBounds()
@@ -234,7 +234,7 @@ class ScoresheetsPDF:
                 [
                     [
                         Paragraph(
-                            f"{self.tournament.name}<br/>Session {self.round.number}, table {table.number}",
+                            f"{escape(self.tournament.name)}<br/>Session {self.round.number}, table {table.number}",
                             styles["Title"],
                         ),
                         drawing,
@@ -243,16 +243,16 @@ class ScoresheetsPDF:
                 colWidths=[420, 80],
             )
             story.append(heading)
-            story.append(Paragraph(f"Enter results: {url}", styles["Normal"]))
+            story.append(Paragraph(f"Enter results: {escape(url)}", styles["Normal"]))
             story.append(Spacer(1, 8))
-            header = ["Hand" if is_mcr else "Game"] + [f"{w}: {seats.get(w, '')}" for w in WINDS]
+            header = [rules.words.hand.capitalize()] + [f"{w}: {seats.get(w, '')}" for w in WINDS]
             rows = [header]
             for number in range(hands):
                 label = str(number + 1)
-                if is_mcr:
-                    prevalent, winds = winds_for_hand(number)
-                    label += f" ({prevalent})"
-                    rows.append([label] + [f"[{winds[w]}]" for w in WINDS])
+                winds = rules.printed_winds(number)
+                if winds is not None:
+                    label += f" ({winds.prevalent})"
+                    rows.append([label] + [f"[{winds.seats[w]}]" for w in WINDS])
                 else:
                     rows.append([label] + [""] * 4)
             rows.append(["Total"] + [""] * 4)
@@ -273,15 +273,9 @@ class ScoresheetsPDF:
                 )
             )
             story.append(grid)
-            if is_mcr:
+            if rules.scoresheet_note:
                 story.append(Spacer(1, 6))
-                story.append(
-                    Paragraph(
-                        "[E] marks each player's seat wind in the hand (MCR rules 74-75). Discarder pays basic + 8, "
-                        "the others 8; self-drawn: all pay basic + 8 (rule 67).",
-                        styles["Normal"],
-                    )
-                )
+                story.append(Paragraph(escape(rules.scoresheet_note), styles["Normal"]))
             if index < len(tables) - 1:
                 story.append(PageBreak())
         if not story:

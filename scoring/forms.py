@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from django import forms
@@ -22,7 +23,7 @@ class HandForm(forms.Form):
     tiles = forms.CharField(required=False, widget=forms.HiddenInput)
     expected_number = forms.IntegerField(required=False, widget=forms.HiddenInput)
 
-    def __init__(self, *args: Any, seats: list[tuple[str, str]], **kwargs: Any) -> None:
+    def __init__(self, *args: Any, seats: list[tuple[str, str]], rules: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         choices = [("", "—"), *seats]
         self.fields["winner"].choices = choices
@@ -82,13 +83,11 @@ class PenaltyForm(forms.Form):
     reason = forms.CharField(max_length=300, required=False)
 
     def __init__(
-        self, *args: Any, players: list[tuple[str, str]], catalogue: bool = True, **kwargs: Any
+        self, *args: Any, players: list[tuple[str, str]], catalogue: Sequence[Any] = (), **kwargs: Any
     ) -> None:
-        from scoring.rules.mcr.penalties import CATALOGUE
-
         super().__init__(*args, **kwargs)
         self.fields["player"].choices = players
-        kinds = [(k.key, f"{k.rule}: {k.label}") for k in CATALOGUE] if catalogue else []
+        kinds = [(k.key, f"{k.rule}: {k.label}") for k in catalogue]
         self.fields["kind"].choices = [*kinds, ("", "Other (enter the points)")]
 
     def clean(self) -> dict[str, Any]:
@@ -113,6 +112,13 @@ class LateForm(forms.Form):
 class AppealForm(forms.Form):
     minutes_after = forms.IntegerField(min_value=0, max_value=1000, label="Minutes after the judgment")
     statement = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
+
+
+class DecisionForm(forms.Form):
+    """An appeal's decision (rule 94) and the reasons for it."""
+
+    status = forms.ChoiceField(choices=[("upheld", "Uphold"), ("denied", "Deny")])
+    reasons = forms.CharField(required=False, max_length=2000)
 
 
 WON_BY_CHOICES = [
@@ -148,10 +154,12 @@ class NMJLGameForm(forms.Form):
     dead = forms.MultipleChoiceField(required=False, widget=forms.CheckboxSelectMultiple, label="Dead hands")
     expected_number = forms.IntegerField(required=False, widget=forms.HiddenInput)
 
-    def __init__(
-        self, *args: Any, seats: list[tuple[str, str]], card_hands: list[tuple[str, str]], **kwargs: Any
-    ):
+    def __init__(self, *args: Any, seats: list[tuple[str, str]], rules: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
+        card = rules.card
+        card_hands = (
+            [(h.id, f"{h.family}: {h.pattern} ({h.xc}, {h.value})") for h in card.hands] if card else []
+        )
         choices = [("", "—"), *seats]
         self.fields["winner"].choices = choices
         self.fields["discarder"].choices = choices
@@ -203,7 +211,7 @@ class ClassicalHandForm(forms.Form):
     east = forms.ChoiceField(label="East (dealer) this hand")
     expected_number = forms.IntegerField(required=False, widget=forms.HiddenInput)
 
-    def __init__(self, *args: Any, seats: list[tuple[str, str]], **kwargs: Any) -> None:
+    def __init__(self, *args: Any, seats: list[tuple[str, str]], rules: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["winner"].choices = [("", "Nobody (draw)"), *seats]
         self.fields["east"].choices = seats

@@ -13,17 +13,20 @@ from typing import Any
 
 from django.db import transaction
 
-from players.models import Player
-from scoring.models import Appeal, AppealStatus, Hand, LateArrival, PaidTo, Penalty, TableTotals
+from scoring import services
+from scoring.models import Appeal, AppealStatus, PaidTo, Penalty, TableTotals
+from scoring.rules import registry
 from scoring.rules.errors import HandInputError
-from scoring.rulesets import ClassicalRules, EventRules, HandRecord, NMJLRules, rules_for
-from scoring.services import event_standings, tables_with_results
-from scoring.standings import StandingRow
+from scoring.rules.ruleset import HandRecord, RuleSet
+from scoring.services import hand_record, played_hands, tables_with_results
+from tournaments.audit import AuditAction, User, audit, bump_standings
 from tournaments.errors import ServiceError
-from tournaments.models import WINDS, Registration, Round, RuleSet, Seat, Table, Tournament
-from tournaments.services import PlayerRow, User, audit, bump_standings, clean_player_row
+from tournaments.event_settings import settings_problems
+from tournaments.models import WINDS, Registration, Round, Seat, Table, Tournament
+from tournaments.services import PlayerRow, add_registration, clean_player_row
 
 FORMAT = "mahjong-event/1"
+TILE_CODES = ("bad_tiles", "fan_disagrees_with_tiles")
 SLUG_RE = re.compile(r"^[-a-zA-Z0-9_]{1,80}$")
 
 
@@ -40,6 +43,7 @@ class EventImportError(Exception):
 
 def export_event(tournament: Tournament) -> dict[str, Any]:
     """The event as a JSON-ready dict in the spec's format, in a stable order."""
+    rules = tournament.rule_set
     registrations = list(tournament.registrations.select_related("player").order_by("id"))
     code_of = {r.pk: r.code for r in registrations}
     settings: dict[str, Any] = dict(tournament.settings)
@@ -66,9 +70,7 @@ def export_event(tournament: Tournament) -> dict[str, Any]:
                 entry["totals"] = {code_at[w]: totals.scores[w] for w in WINDS}
             else:
                 entry["hands"] = [
-                    _export_hand(hand, code_at)
-                    for hand in sorted(table.hands.all(), key=lambda h: h.number)
-                    if hand.is_current and not hand.voided
+                    rules.hand_to_doc(hand_record(hand), hand.tiles, code_at) for hand in played_hands(table)
                 ]
             if table.totals_only:
                 entry["totals_only"] = True
@@ -123,46 +125,6 @@ def export_event(tournament: Tournament) -> dict[str, Any]:
     }
 
 
-def _export_hand(hand: Hand, code_at: Mapping[str, str]) -> dict[str, Any]:
-    """A stored hand in the event JSON's form for its rule set (player ids instead of seats)."""
-    details = hand.data or {}
-    if "won_by" in details:  # NMJL
-        data: dict[str, Any] = {"dead": [code_at[seat] for seat in details.get("dead", [])]}
-        if details["won_by"] == "wall":
-            data.update(winner=None, wall=True)
-        else:
-            data.update(
-                winner=code_at[hand.winner],
-                discarder=code_at[hand.discarder] if hand.discarder else None,
-                value=details["value"],
-                jokerless=details.get("jokerless", False),
-                winner_exposures=details.get("winner_exposures", 0),
-            )
-            if details.get("hand"):
-                data["hand"] = details["hand"]
-            if details.get("tiles"):
-                data["tiles"] = details["tiles"]
-                data["exposures"] = details.get("exposures", [])
-        return data
-    if "scores" in details:  # classical
-        return {
-            "winner": code_at[hand.winner] if hand.winner else None,
-            "east": code_at[details["east"]],
-            "scores": {code_at[seat]: score for seat, score in details["scores"].items()},
-        }
-    if not hand.winner:
-        data = {"winner": None}
-    else:
-        data = {
-            "winner": code_at[hand.winner],
-            "discarder": code_at[hand.discarder] if hand.discarder else None,
-            "fan": hand.fan,
-        }
-    if hand.tiles is not None:
-        data["tiles"] = hand.tiles
-    return data
-
-
 # --- import: validation --------------------------------------------------------------------------
 
 
@@ -208,8 +170,8 @@ def validate_event(doc: Any) -> list[str]:
         if not isinstance(tournament.get("slug"), str) or not SLUG_RE.match(tournament["slug"]):
             check.add("tournament.slug", "must be letters, digits, '-' or '_' (at most 80)")
         rules = tournament.get("rules")
-        if rules not in RuleSet.values:
-            check.add("tournament.rules", f"must be one of {', '.join(RuleSet.values)}")
+        if not isinstance(rules, str) or rules not in registry.codes():
+            check.add("tournament.rules", f"must be one of {', '.join(registry.codes())}")
         settings = tournament.get("settings", {})
         if not isinstance(settings, Mapping):
             check.add("tournament.settings", "must be an object")
@@ -223,15 +185,15 @@ def validate_event(doc: Any) -> list[str]:
             if "hands_per_session" not in settings and "session_minutes" not in settings:
                 hands_limit = 16  # rule 74: a complete game is sixteen hands
     event_rules = None
-    if isinstance(tournament, Mapping) and tournament.get("rules") in RuleSet.values:
+    rules_code = tournament.get("rules") if isinstance(tournament, Mapping) else None
+    if isinstance(rules_code, str) and rules_code in registry.codes():
         settings_doc = tournament.get("settings", {})
-        event_rules = rules_for(
-            tournament["rules"], settings_doc if isinstance(settings_doc, Mapping) else {}
-        )
-        problem = _settings_problem(event_rules)
-        if problem:
-            check.add("tournament.settings", problem)
-            event_rules = None
+        if isinstance(settings_doc, Mapping):
+            problems = settings_problems(rules_code, settings_doc, structural=True)
+            for problem in problems:
+                check.add("tournament.settings", problem)
+            if not problems:
+                event_rules = registry.rule_set(rules_code, settings_doc)
     ids: set[str] = set()
     for path, player in check.objects(doc.get("players"), "players", missing="missing or not a list"):
         pid = player.get("id")
@@ -300,10 +262,11 @@ def validate_event(doc: Any) -> list[str]:
         minutes = appeal.get("filed_minutes_after", 0)
         if not _is_int(minutes) or minutes < 0:
             check.add(f"{apath}.filed_minutes_after", "must be a whole number of minutes")
-        elif minutes > 30:
-            check.add(
-                f"{apath}.filed_minutes_after", "an appeal must be filed within 30 minutes (MCR rule 94a)"
-            )
+        else:
+            try:
+                services.check_appeal_deadline(minutes)
+            except ServiceError as error:
+                check.add(f"{apath}.filed_minutes_after", error.message)
     return check.problems
 
 
@@ -315,66 +278,9 @@ def _player_row(player: Mapping[str, Any]) -> PlayerRow:
     return PlayerRow(name=text("name"), country=text("country"), ema_id=text("ema_id"), team=text("team"))
 
 
-def _settings_problem(event_rules: EventRules) -> str | None:
-    """A problem with the rule set's settings (NMJL: the card and the scheme), or None."""
-    if isinstance(event_rules, NMJLRules):
-        try:
-            event_rules.card  # noqa: B018 - loading validates
-            event_rules.scheme  # noqa: B018
-        except HandInputError as error:
-            return error.message
-    return None
-
-
-def hand_record_from_doc(
-    hand: Mapping[str, Any], wind_of: Mapping[str, str], event_rules: EventRules
-) -> HandRecord:
-    """A hand of the event JSON (player ids) as a checked record in starting seats."""
-
-    def seat(key: str) -> str | None:
-        pid = hand.get(key)
-        if pid is None:
-            return None
-        if pid not in wind_of:
-            raise HandInputError(f"{key}: {pid!r} does not sit at this table", code="not_at_table")
-        return wind_of[pid]
-
-    winner = seat("winner")
-    if isinstance(event_rules, NMJLRules):
-        dead = hand.get("dead", [])
-        if not isinstance(dead, list) or any(pid not in wind_of for pid in dead):
-            raise HandInputError("dead: must list players who sit at this table", code="bad_dead")
-        won_by = (
-            "wall" if hand.get("wall") else ("discard" if hand.get("discarder") is not None else "self_pick")
-        )
-        if won_by != "wall" and winner is None:
-            raise HandInputError('winner: missing (use "wall": true for a wall game)', code="missing_field")
-        data: dict[str, Any] = {"won_by": won_by, "dead": [wind_of[pid] for pid in dead]}
-        for key in ("value", "jokerless", "winner_exposures", "singles_and_pairs", "tiles", "exposures"):
-            if key in hand:
-                data[key] = hand[key]
-        if "hand" in hand:
-            card = event_rules.card
-            if card is not None and hand.get("card", card.id) != card.id:
-                raise HandInputError(f"card: this event uses card {card.id!r}", code="wrong_card")
-            data["hand"] = hand["hand"]
-        record = HandRecord(winner=winner, discarder=seat("discarder"), data=data)
-    elif isinstance(event_rules, ClassicalRules):
-        scores = hand.get("scores")
-        if not isinstance(scores, Mapping) or set(scores) != set(wind_of):
-            raise HandInputError("scores: give each of the four players' hand scores", code="bad_scores")
-        east = hand.get("east")
-        if east not in wind_of:
-            raise HandInputError("east: must be a player at this table", code="bad_east")
-        record = HandRecord(
-            winner=winner, data={"east": wind_of[east], "scores": {wind_of[p]: v for p, v in scores.items()}}
-        )
-    else:
-        fan = hand.get("fan")
-        if winner is not None and not _is_int(fan):
-            raise HandInputError("fan: must be a whole number", code="bad_fan")
-        record = HandRecord(winner=winner, discarder=seat("discarder"), fan=fan if winner else None)
-    return event_rules.normalise(record)
+def hand_record_from_doc(hand: Mapping[str, Any], wind_of: Mapping[str, str], rules: RuleSet) -> HandRecord:
+    """A hand of the event JSON (player ids) checked as the pages check one (``services.check_hand``)."""
+    return services.check_hand(rules, rules.hand_from_doc(hand, wind_of), hand.get("tiles"))
 
 
 def _check_table_results(
@@ -383,7 +289,7 @@ def _check_table_results(
     table: Mapping[str, Any],
     wind_of: Mapping[str, str],
     hands_limit: int | None,
-    event_rules: EventRules | None,
+    event_rules: RuleSet | None,
 ) -> None:
     if "totals" in table and "hands" in table:
         check.add(tpath, "give either hands or totals, not both")
@@ -402,21 +308,21 @@ def _check_table_results(
         if event_rules is None:
             continue
         try:
-            record = hand_record_from_doc(hand, wind_of, event_rules)
+            hand_record_from_doc(hand, wind_of, event_rules)
         except HandInputError as error:
-            check.add(hpath, error.message)
-            continue
-        if hand.get("tiles") is not None and record.winner is not None and event_rules.rules == "mcr":
-            problem = _tiles_problem(hand["tiles"], record.fan)
-            if problem:
-                check.add(f"{hpath}.tiles", problem)
+            check.add(f"{hpath}.tiles" if error.code in TILE_CODES else hpath, error.message)
     for ppath, penalty in check.objects(table.get("penalties", []), f"{tpath}.penalties"):
         if penalty.get("player") not in wind_of:
             check.add(f"{ppath}.player", f"{penalty.get('player')!r} does not sit at this table")
         if not _is_int(penalty.get("points")) or penalty["points"] < 0:
             check.add(f"{ppath}.points", "must be a positive whole number (0 records a warning)")
-        if penalty.get("paid_to", "none") not in PaidTo.values:
+        elif penalty.get("paid_to", "none") not in PaidTo.values:
             check.add(f"{ppath}.paid_to", "must be 'each_other' or 'none'")
+        else:
+            try:
+                services.check_penalty(penalty["points"], penalty.get("paid_to", "none"), warning=True)
+            except ServiceError as error:
+                check.add(ppath, error.message)
     late_players: set[str] = set()
     for lpath, item in check.objects(table.get("late", []), f"{tpath}.late"):
         if item.get("player") not in wind_of:
@@ -427,20 +333,6 @@ def _check_table_results(
             late_players.add(item["player"])
         if not _is_int(item.get("minutes")) or item["minutes"] < 0:
             check.add(f"{lpath}.minutes", "must be a whole number of minutes")
-
-
-def _tiles_problem(tiles: Any, fan: int) -> str | None:
-    from scoring.rules.mcr import calculator
-
-    try:
-        result = calculator.score_request(tiles)
-    except HandInputError as error:
-        return error.message
-    flowers = tiles.get("flowers", 0) if isinstance(tiles, Mapping) else 0
-    basic = result["total"] - flowers
-    if basic != fan:
-        return f"the tiles score {basic} fan points but fan is {fan}"
-    return None
 
 
 # --- import: writing -----------------------------------------------------------------------------
@@ -481,11 +373,11 @@ def import_event(doc: Any, *, replace: bool = False, acting_user: User = None) -
     registrations: dict[str, Registration] = {}
     for player in doc["players"]:
         row = clean_player_row(_player_row(player))
-        person = Player.objects.filter(ema_id=row.ema_id).first() if row.ema_id else None
-        if person is None:
-            person = Player.objects.create(name=row.name, country=row.country, ema_id=row.ema_id)
-        registrations[player["id"]] = Registration.objects.create(
-            tournament=tournament, player=person, code=player["id"], team=row.team
+        registrations[player["id"]] = add_registration(
+            tournament,
+            PlayerRow(
+                name=row.name, country=row.country, ema_id=row.ema_id, team=row.team, code=player["id"]
+            ),
         )
     rounds = {
         n: Round.objects.create(tournament=tournament, number=n)
@@ -502,15 +394,20 @@ def import_event(doc: Any, *, replace: bool = False, acting_user: User = None) -
 
             round_.seated_at = timezone.now()
             round_.save(update_fields=["seated_at"])
-    for appeal in doc.get("appeals", []):
-        Appeal.objects.create(
-            penalty=penalty_index[appeal["round"], appeal["table"]][appeal["penalty"]],
-            status=appeal["status"],
-            filed_minutes_after=appeal.get("filed_minutes_after", 0),
+    for appeal_doc in doc.get("appeals", []):
+        appeal = Appeal.objects.create(
+            penalty=penalty_index[appeal_doc["round"], appeal_doc["table"]][appeal_doc["penalty"]],
+            filed_minutes_after=appeal_doc.get("filed_minutes_after", 0),
         )
+        if appeal_doc["status"] != AppealStatus.PENDING:
+            services.store_decision(appeal, appeal_doc["status"], acting_user=acting_user)
     bump_standings(tournament)
     audit(
-        tournament, acting_user, "import_event", f"Imported {tournament.name}", replaced=existing is not None
+        tournament,
+        acting_user,
+        AuditAction.IMPORT_EVENT,
+        f"Imported {tournament.name}",
+        replaced=existing is not None,
     )
     return tournament
 
@@ -518,7 +415,7 @@ def import_event(doc: Any, *, replace: bool = False, acting_user: User = None) -
 def _import_table(
     round_: Round, table_doc: Mapping[str, Any], registrations: Mapping[str, Registration], acting_user: User
 ) -> Table:
-    user = acting_user if acting_user is not None and acting_user.is_authenticated else None
+    """One table of the document, written by the same service functions as the referee's pages."""
     table = Table.objects.create(
         round=round_,
         number=table_doc["number"],
@@ -530,92 +427,30 @@ def _import_table(
         Seat.objects.create(table=table, round=round_, registration=registrations[pid], wind=wind)
         wind_of[pid] = wind
     if "totals" in table_doc:
-        TableTotals.objects.create(
+        TableTotals.supersede(
             table=table,
             scores={wind_of[pid]: score for pid, score in table_doc["totals"].items()},
-            entered_by=user,
+            acting_user=acting_user,
         )
-    event_rules = rules_for(round_.tournament.rules, round_.tournament.settings)
-    hands = []
-    for number, hand in enumerate(table_doc.get("hands", []), start=1):
-        record = hand_record_from_doc(hand, wind_of, event_rules)
-        hands.append(
-            Hand(
-                table=table,
-                number=number,
-                winner=record.winner or "",
-                discarder=record.discarder or "",
-                fan=record.fan,
-                data=dict(record.data),
-                tiles=hand.get("tiles") if record.winner else None,
-                entered_by=user,
-            )
-        )
-    Hand.objects.bulk_create(hands)
-    for position, penalty in enumerate(table_doc.get("penalties", [])):
-        Penalty.objects.create(
-            table=table,
-            registration=registrations[penalty["player"]],
-            points=penalty["points"],
+    rules = round_.tournament.rule_set
+    for hand in table_doc.get("hands", []):
+        record = hand_record_from_doc(hand, wind_of, rules)
+        services.store_hand(table, record, hand.get("tiles"), acting_user=acting_user)
+    for penalty in table_doc.get("penalties", []):
+        services.store_penalty(
+            table,
+            registrations[penalty["player"]],
+            penalty["points"],
             paid_to=penalty.get("paid_to", PaidTo.NONE),
-            rule=str(penalty.get("rule", ""))[:40],
-            reason=str(penalty.get("reason", ""))[:300],
-            position=position,
-            created_by=user,
+            rule=str(penalty.get("rule", "")),
+            reason=str(penalty.get("reason", "")),
+            acting_user=acting_user,
         )
     for late in table_doc.get("late", []):
-        LateArrival.objects.create(
-            table=table, registration=registrations[late["player"]], minutes=late["minutes"], recorded_by=user
-        )
+        services.store_late(table, registrations[late["player"]], late["minutes"], acting_user=acting_user)
     return table
 
 
 def _delete_event(tournament: Tournament) -> None:
     """Remove an event and everything under it (registrations are RESTRICTed, so they go with it)."""
     tournament.delete()
-
-
-# --- standings as data ---------------------------------------------------------------------------
-
-
-def standings_rows(tournament: Tournament) -> list[dict[str, Any]]:
-    """Standings in the spec's JSON shape, best first."""
-    names = {r.code: r.player.name for r in tournament.registrations.select_related("player")}
-    return [_standing_dict(row, names, tournament.uses_table_points) for row in event_standings(tournament)]
-
-
-def standings_cache_key(tournament: Tournament) -> str:
-    """Identifies one event for the standings caches; the creation time keeps a replaced event
-    (import --replace may reuse the row id) from ever reading its predecessor's cache."""
-    return f"{tournament.pk}:{tournament.created_at.timestamp()}"
-
-
-def cached_standings_rows(tournament: Tournament) -> list[dict[str, Any]]:
-    """Standings for the public pages, computed once per standings version: every result write bumps
-    the version (``bump_standings``), so a cached copy is never stale and a busy projector or a room
-    full of phones polling the page costs one computation per change."""
-    from django.core.cache import cache
-
-    version = Tournament.objects.filter(pk=tournament.pk).values_list("standings_version", flat=True).first()
-    key = f"standings:{standings_cache_key(tournament)}:{version}"
-    rows = cache.get(key)
-    if rows is None:
-        rows = standings_rows(tournament)
-        cache.set(key, rows, timeout=3600)
-    return rows
-
-
-def _standing_dict(row: StandingRow, names: Mapping[str, str], table_points: bool) -> dict[str, Any]:
-    data: dict[str, Any] = {"rank": row.rank, "player": row.player, "name": names.get(row.player, row.player)}
-    if table_points:
-        data["table_points"] = float(row.table_points or 0)
-    data["score"] = row.score
-    sessions = []
-    for line in row.sessions:
-        session: dict[str, Any] = {"round": line.round_number}
-        if table_points:
-            session["table_points"] = float(line.table_points or 0)
-        session["score"] = line.score
-        sessions.append(session)
-    data["sessions"] = sessions
-    return data

@@ -1,34 +1,72 @@
 """Results as versioned records: a correction adds a version and marks the old one superseded.
 
-Nothing here is edited in place by the services: every write says who made it and when, and the
-audit log keeps the story (Tabbycat's versioned ballot submissions are the model).
+Nothing here is edited in place: every result (a hand, a table's totals, a penalty, a lateness record,
+an appeal's decision) is a :class:`VersionedResult`, written by the services through
+:meth:`VersionedResult.supersede`, which says who made the change and keeps every earlier version
+(Tabbycat's versioned ballot submissions are the model). The audit log tells the story.
 """
 
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
 from django.conf import settings
 from django.db import models
+from django.db.models import Max
 
+from tournaments.audit import User, acting
 from tournaments.models import WIND_CHOICES, Registration, Table
 
 
-class Hand(models.Model):
+class VersionedResult(models.Model):
+    """A fact that is superseded rather than overwritten. ``identity`` names the fields that say which
+    fact a row is a version of (a hand: its table and number)."""
+
+    identity: ClassVar[tuple[str, ...]] = ()
+
+    version = models.PositiveSmallIntegerField(default=1)
+    is_current = models.BooleanField(default=True)
+    voided = models.BooleanField(default=False, help_text="This version withdraws the fact")
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        abstract = True
+
+    @classmethod
+    def supersede(cls, *, acting_user: User, **fields: Any) -> Any:
+        """Store a new version of the fact named by the identity fields in ``fields`` (the first when
+        there is none yet); the current version, if any, is kept and marked superseded. Call it in a
+        transaction that holds the table's lock."""
+        key = {name: fields[name] for name in cls.identity}
+        versions = cls.objects.filter(**key)
+        last = versions.aggregate(Max("version"))["version__max"] or 0
+        versions.filter(is_current=True).update(is_current=False)
+        return cls.objects.create(version=last + 1, is_current=True, entered_by=acting(acting_user), **fields)
+
+    def history(self) -> models.QuerySet:
+        """Every version of this fact, oldest first."""
+        return (
+            type(self)
+            .objects.filter(**{name: getattr(self, name) for name in self.identity})
+            .order_by("version")
+        )
+
+
+class Hand(VersionedResult):
     """One hand at a table. ``winner``/``discarder`` are seats at the start of the session."""
+
+    identity = ("table", "number")
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="hands")
     number = models.PositiveSmallIntegerField()
-    version = models.PositiveSmallIntegerField(default=1)
-    is_current = models.BooleanField(default=True)
-    voided = models.BooleanField(default=False, help_text="This version deletes the hand")
     winner = models.CharField(max_length=1, choices=WIND_CHOICES, blank=True)
     discarder = models.CharField(max_length=1, choices=WIND_CHOICES, blank=True)
     fan = models.PositiveIntegerField(null=True, blank=True)
     tiles = models.JSONField(null=True, blank=True)
     data = models.JSONField(default=dict, blank=True, help_text="Rule-set specific details (NMJL, classical)")
-    entered_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["number", "version"]
@@ -49,17 +87,13 @@ class Hand(models.Model):
         return not self.winner
 
 
-class TableTotals(models.Model):
+class TableTotals(VersionedResult):
     """Session totals reported instead of hands, when the organiser allows it for the table."""
 
+    identity = ("table",)
+
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="totals_versions")
-    version = models.PositiveSmallIntegerField(default=1)
-    is_current = models.BooleanField(default=True)
     scores = models.JSONField(help_text='Score per starting seat, e.g. {"E": 52, "S": -20, ...}')
-    entered_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         constraints = [
@@ -78,7 +112,11 @@ class PaidTo(models.TextChoices):
     NONE = "none", "Deducted only (rules 79, 80, 83, 88)"
 
 
-class Penalty(models.Model):
+class Penalty(VersionedResult):
+    """A penalty at a table; ``position`` is its place in the table's list (its identity)."""
+
+    identity = ("table", "position")
+
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="penalties")
     registration = models.ForeignKey(Registration, on_delete=models.RESTRICT, related_name="penalties")
     points = models.PositiveIntegerField()
@@ -86,37 +124,47 @@ class Penalty(models.Model):
     rule = models.CharField(max_length=40, blank=True)
     reason = models.CharField(max_length=300, blank=True)
     position = models.PositiveSmallIntegerField(default=0, help_text="Order within the table's penalties")
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["position", "id"]
+        ordering = ["position", "version"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position", "version"], name="unique_penalty_version"),
+            models.UniqueConstraint(
+                fields=["table", "position"],
+                condition=models.Q(is_current=True),
+                name="one_current_version_per_penalty",
+            ),
+        ]
+        verbose_name_plural = "penalties"
 
     def __str__(self) -> str:
         return f"{self.registration}: {self.points} ({self.rule})"
 
     @property
     def cancelled(self) -> bool:
+        """Cancelled by an upheld appeal (prefetch ``appeals__decisions`` for lists)."""
         return any(appeal.status == AppealStatus.UPHELD for appeal in self.appeals.all())
 
 
-class LateArrival(models.Model):
+class LateArrival(VersionedResult):
     """Lateness at a session: MCR rule 88 turns the minutes into points or a forfeit."""
+
+    identity = ("table", "registration")
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="late_arrivals")
     registration = models.ForeignKey(Registration, on_delete=models.RESTRICT, related_name="late_arrivals")
     minutes = models.PositiveSmallIntegerField()
-    recorded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
-    )
 
     class Meta:
         constraints = [
             models.UniqueConstraint(
-                fields=["table", "registration"], name="one_lateness_per_player_per_table"
-            )
+                fields=["table", "registration", "version"], name="unique_lateness_version"
+            ),
+            models.UniqueConstraint(
+                fields=["table", "registration"],
+                condition=models.Q(is_current=True),
+                name="one_current_lateness_per_player_per_table",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -130,16 +178,51 @@ class AppealStatus(models.TextChoices):
 
 
 class Appeal(models.Model):
-    """An appeal against a penalty (MCR rule 94: in writing, within 30 minutes of the judgment)."""
+    """An appeal against a penalty (MCR rule 94: in writing, within 30 minutes of the judgment).
+    Its decisions are versions of :class:`AppealDecision`; without one it is pending."""
 
     penalty = models.ForeignKey(Penalty, on_delete=models.CASCADE, related_name="appeals")
-    status = models.CharField(max_length=10, choices=AppealStatus.choices, default=AppealStatus.PENDING)
     filed_minutes_after = models.PositiveSmallIntegerField(default=0)
     statement = models.TextField(blank=True)
-    decided_by = models.ForeignKey(
+    filed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:
         return f"Appeal {self.pk} ({self.status})"
+
+    @property
+    def decision(self) -> AppealDecision | None:
+        """The decision in force (prefetch ``decisions`` for lists)."""
+        return next((d for d in self.decisions.all() if d.is_current and not d.voided), None)
+
+    @property
+    def status(self) -> str:
+        decision = self.decision
+        return decision.status if decision is not None else AppealStatus.PENDING
+
+    def get_status_display(self) -> str:
+        return AppealStatus(self.status).label
+
+
+class AppealDecision(VersionedResult):
+    """How an appeal was decided, by whom and why; a later change is a new version."""
+
+    identity = ("appeal",)
+
+    appeal = models.ForeignKey(Appeal, on_delete=models.CASCADE, related_name="decisions")
+    status = models.CharField(max_length=10, choices=AppealStatus.choices)
+    reasons = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["version"]
+        constraints = [
+            models.UniqueConstraint(fields=["appeal", "version"], name="unique_decision_version"),
+            models.UniqueConstraint(
+                fields=["appeal"], condition=models.Q(is_current=True), name="one_current_decision_per_appeal"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Appeal {self.appeal_id} {self.status} v{self.version}"

@@ -1,26 +1,34 @@
-"""Every write of a result goes through a function here: validated by the rule engine, written in a
+"""Every write of a result goes through a function here: checked by the event's rule set, written in a
 transaction as a new version (never an edit in place), attributed and audited, standings bumped."""
 
 from __future__ import annotations
 
-import json
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from django.db import transaction
 from django.db.models import Max, Prefetch
 
-from scoring.models import Appeal, AppealStatus, Hand, LateArrival, PaidTo, Penalty, TableTotals
+from scoring.models import (
+    Appeal,
+    AppealDecision,
+    AppealStatus,
+    Hand,
+    LateArrival,
+    PaidTo,
+    Penalty,
+    TableTotals,
+)
 from scoring.rules.errors import HandInputError
 from scoring.rules.mcr import session as mcr
-from scoring.rulesets import EventRules, HandRecord, SessionTotals, check_totals, rules_for
+from scoring.rules.ruleset import HandRecord, RuleSet, SessionTotals, check_totals
 from scoring.standings import SessionLine, StandingRow, compute_standings
+from tournaments.audit import AuditAction, User, audit, bump_standings
 from tournaments.errors import ServiceError
 from tournaments.models import WINDS, Registration, Round, Seat, Table, Tournament
-from tournaments.services import User, audit, bump_standings
+from tournaments.results import TableProgress
 
 APPEAL_DEADLINE_MINUTES = 30  # MCR rule 94a (seeds/003_2541481d343502a5.txt, line ~2466)
 
@@ -30,7 +38,7 @@ class HandEntry:
     """What a referee enters for one hand; seats are winds at the start of the session.
 
     MCR uses ``fan`` (and optionally ``tiles``); NMJL and the classical rule sets put their details in
-    ``data`` (see :mod:`scoring.rulesets`).
+    ``data`` (each rule set's class in ``scoring/rules/`` says what it reads).
     """
 
     winner: str | None
@@ -40,19 +48,13 @@ class HandEntry:
     data: dict[str, Any] | None = None
 
 
-def event_rules(tournament: Tournament) -> EventRules:
-    """The event's rule engine, built once per rule set and settings: pages score many tables of one
-    event (each with its own copy of the tournament row), and an NMJL card is costly to load."""
-    return _rules_for_settings(tournament.rules, json.dumps(tournament.settings, sort_keys=True))
-
-
-@lru_cache(maxsize=64)
-def _rules_for_settings(rules: str, settings: str) -> EventRules:
-    return rules_for(rules, json.loads(settings))
+def event_rules(tournament: Tournament) -> RuleSet:
+    """The event's rule set with its settings (built once per rule set and settings)."""
+    return tournament.rule_set
 
 
 def score_table(
-    rules: EventRules,
+    rules: RuleSet,
     seat_of: Mapping[int, str],
     hands: list[HandRecord],
     *,
@@ -90,36 +92,21 @@ def _service_error(error: HandInputError) -> ServiceError:
     return ServiceError(message if message.endswith(".") else message + ".", code=error.code)
 
 
+def check_hand(rules: RuleSet, record: HandRecord, tiles: Any = None) -> HandRecord:
+    """A hand checked by the event's rule set (MCR: rules 24 and 67 and the tiles; NMJL: the card and
+    the scheme; classical: the settlement), as the record to store. The pages and ``import_event``
+    both check hands here."""
+    checked = rules.normalise(record)
+    rules.check_tiles(checked, tiles)
+    return checked
+
+
 def _check_entry(entry: HandEntry, tournament: Tournament) -> HandRecord:
-    """The entry checked by the event's rule engine (MCR: rules 24 and 67; NMJL: the card and the
-    scheme; classical: the settlement), as the record to store."""
-    rules = event_rules(tournament)
+    record = HandRecord(winner=entry.winner, discarder=entry.discarder, fan=entry.fan, data=entry.data or {})
     try:
-        record = rules.normalise(
-            HandRecord(winner=entry.winner, discarder=entry.discarder, fan=entry.fan, data=entry.data or {})
-        )
+        return check_hand(event_rules(tournament), record, entry.tiles)
     except HandInputError as error:
         raise _service_error(error) from None
-    if entry.tiles is not None and entry.winner is not None and tournament.rules == "mcr":
-        _check_tiles_agree(entry)
-    return record
-
-
-def _check_tiles_agree(entry: HandEntry) -> None:
-    """Tiles stored with a hand must score the fan entered (issue 3's calculator)."""
-    from scoring.rules.mcr import calculator
-
-    try:
-        result = calculator.score_request(entry.tiles)
-    except HandInputError as error:
-        raise ServiceError(f"The tiles are not a valid hand: {error.message}.", code="bad_tiles") from None
-    flowers = entry.tiles.get("flowers", 0) if isinstance(entry.tiles, dict) else 0
-    basic = result["total"] - flowers
-    if basic != entry.fan:
-        raise ServiceError(
-            f"The tiles score {basic} fan points (flowers excluded) but {entry.fan} was entered.",
-            code="fan_disagrees_with_tiles",
-        )
 
 
 def _seats_ready(table: Table) -> None:
@@ -127,25 +114,29 @@ def _seats_ready(table: Table) -> None:
         raise ServiceError("This table does not have four players seated.", code="table_not_seated")
 
 
-def _user(acting_user: User) -> Any:
-    return acting_user if acting_user is not None and acting_user.is_authenticated else None
-
-
-def _hand_fields(record: HandRecord, entry: HandEntry) -> dict[str, Any]:
+def _hand_fields(record: HandRecord, tiles: Any) -> dict[str, Any]:
     return {
         "winner": record.winner or "",
         "discarder": record.discarder or "",
         "fan": record.fan,
         "data": dict(record.data),
-        "tiles": entry.tiles if record.winner else None,
+        "tiles": tiles if record.winner else None,
     }
+
+
+def store_hand(table: Table, record: HandRecord, tiles: Any, *, acting_user: User) -> Hand:
+    """Append a checked hand as the table's next hand number (the table's lock is held)."""
+    last = table.hands.aggregate(Max("number"))["number__max"] or 0
+    return Hand.supersede(
+        table=table, number=last + 1, acting_user=acting_user, **_hand_fields(record, tiles)
+    )
 
 
 @transaction.atomic
 def record_hand(
     table: Table, entry: HandEntry, *, acting_user: User, expected_number: int | None = None
 ) -> Hand:
-    """Add the next hand at a table, checked by the event's rule engine.
+    """Add the next hand at a table, checked by the event's rule set.
 
     ``expected_number`` makes entry idempotent: a form posted twice (double click, retry on a bad
     connection) is refused the second time instead of adding the hand again.
@@ -160,7 +151,7 @@ def record_hand(
         )
     if table.finished_at is not None:
         raise ServiceError("This table is marked complete; reopen it to add hands.", code="table_finished")
-    limit = tournament.hands_per_session
+    limit = event_rules(tournament).hands_allowed(tournament.hands_per_session)
     played = table.hands.filter(is_current=True, voided=False).count()
     if limit is not None and played >= limit:
         raise ServiceError(
@@ -171,12 +162,11 @@ def record_hand(
             f"Hand {expected_number} was already entered; the page was out of date and nothing was added.",
             code="already_entered",
         )
-    last = table.hands.aggregate(Max("number"))["number__max"] or 0
-    hand = Hand.objects.create(
-        table=table, number=last + 1, entered_by=_user(acting_user), **_hand_fields(record, entry)
-    )
+    hand = store_hand(table, record, entry.tiles, acting_user=acting_user)
     summary = event_rules(tournament).describe(record)
-    _after_write(table, acting_user, "record_hand", f"hand {played + 1}: {summary}", hand=hand.number)
+    _after_write(
+        table, acting_user, AuditAction.RECORD_HAND, f"hand {played + 1}: {summary}", hand=hand.number
+    )
     return hand
 
 
@@ -184,19 +174,19 @@ def record_hand(
 def correct_hand(hand: Hand, entry: HandEntry, *, acting_user: User) -> Hand:
     """Replace a hand's result by a new version; the old version stays, marked superseded."""
     table = _lock_table(hand.table)
-    current = table.hands.select_for_update().get(number=hand.number, is_current=True)
+    current = table.hands.get(number=hand.number, is_current=True)
     record = _check_entry(entry, table.round.tournament)
-    Hand.objects.filter(pk=current.pk).update(is_current=False)
-    new = Hand.objects.create(
-        table=table,
-        number=current.number,
-        version=current.version + 1,
-        entered_by=_user(acting_user),
-        **_hand_fields(record, entry),
+    new = Hand.supersede(
+        table=table, number=current.number, acting_user=acting_user, **_hand_fields(record, entry.tiles)
     )
     summary = event_rules(table.round.tournament).describe(record)
     _after_write(
-        table, acting_user, "correct_hand", f"hand corrected: {summary}", hand=new.number, version=new.version
+        table,
+        acting_user,
+        AuditAction.CORRECT_HAND,
+        f"hand corrected: {summary}",
+        hand=new.number,
+        version=new.version,
     )
     return new
 
@@ -211,15 +201,8 @@ def void_last_hand(table: Table, *, acting_user: User) -> Hand:
     if table.finished_at is not None:
         raise ServiceError("This table is marked complete; reopen it first.", code="table_finished")
     last = hands[-1]
-    Hand.objects.filter(pk=last.pk).update(is_current=False)
-    new = Hand.objects.create(
-        table=table,
-        number=last.number,
-        version=last.version + 1,
-        voided=True,
-        entered_by=acting_user if acting_user is not None and acting_user.is_authenticated else None,
-    )
-    _after_write(table, acting_user, "void_hand", f"hand {last.number} deleted", hand=last.number)
+    new = Hand.supersede(table=table, number=last.number, voided=True, acting_user=acting_user)
+    _after_write(table, acting_user, AuditAction.VOID_HAND, f"hand {last.number} deleted", hand=last.number)
     return new
 
 
@@ -240,16 +223,12 @@ def record_totals(table: Table, scores: dict[str, int], *, acting_user: User) ->
         check_totals(scores)
     except HandInputError as error:
         raise _service_error(error) from None
-    previous = table.totals_versions.filter(is_current=True).first()
-    if previous is not None:
-        TableTotals.objects.filter(pk=previous.pk).update(is_current=False)
-    totals = TableTotals.objects.create(
-        table=table,
-        version=(previous.version + 1) if previous else 1,
-        scores={seat: int(scores[seat]) for seat in WINDS},
-        entered_by=acting_user if acting_user is not None and acting_user.is_authenticated else None,
+    totals = TableTotals.supersede(
+        table=table, scores={seat: int(scores[seat]) for seat in WINDS}, acting_user=acting_user
     )
-    _after_write(table, acting_user, "record_totals", f"totals {totals.scores}", version=totals.version)
+    _after_write(
+        table, acting_user, AuditAction.RECORD_TOTALS, f"totals {totals.scores}", version=totals.version
+    )
     return totals
 
 
@@ -266,8 +245,40 @@ def set_table_finished(table: Table, finished: bool, *, acting_user: User) -> No
     _after_write(
         table,
         acting_user,
-        "finish_table" if finished else "reopen_table",
+        AuditAction.FINISH_TABLE if finished else AuditAction.REOPEN_TABLE,
         "complete" if finished else "reopened",
+    )
+
+
+def check_penalty(points: Any, paid_to: Any, *, warning: bool = False) -> None:
+    """What every penalty must be, entered on the page or imported."""
+    if isinstance(points, bool) or not isinstance(points, int) or points < 0 or (points == 0 and not warning):
+        raise ServiceError("Penalty points must be positive.", code="bad_penalty")
+    if paid_to not in PaidTo.values:
+        raise ServiceError("Choose how the penalty is paid.", code="bad_penalty")
+
+
+def store_penalty(
+    table: Table,
+    registration: Registration,
+    points: int,
+    *,
+    paid_to: str,
+    rule: str,
+    reason: str,
+    acting_user: User,
+) -> Penalty:
+    """Append a checked penalty to the table's list (the table's lock is held)."""
+    position = table.penalties.filter(is_current=True).count()
+    return Penalty.supersede(
+        table=table,
+        position=position,
+        registration=registration,
+        points=points,
+        paid_to=paid_to,
+        rule=rule[:40],
+        reason=reason[:300],
+        acting_user=acting_user,
     )
 
 
@@ -288,41 +299,34 @@ def add_penalty(
     table = _lock_table(table)
     if not table.seats.filter(registration=registration).exists():
         raise ServiceError(f"{registration} does not sit at this table.", code="not_at_table")
-    if points < 0 or (points == 0 and not warning):
-        raise ServiceError("Penalty points must be positive.", code="bad_penalty")
-    if paid_to not in PaidTo.values:
-        raise ServiceError("Choose how the penalty is paid.", code="bad_penalty")
-    position = table.penalties.count()
-    penalty = Penalty.objects.create(
-        table=table,
-        registration=registration,
-        points=points,
-        paid_to=paid_to,
-        rule=rule[:40],
-        reason=reason[:300],
-        position=position,
-        created_by=acting_user if acting_user is not None and acting_user.is_authenticated else None,
+    check_penalty(points, paid_to, warning=warning)
+    penalty = store_penalty(
+        table, registration, points, paid_to=paid_to, rule=rule, reason=reason, acting_user=acting_user
     )
     _after_write(
-        table, acting_user, "penalty", f"{registration}: {points} ({paid_to}) {rule}", penalty=penalty.pk
+        table,
+        acting_user,
+        AuditAction.PENALTY,
+        f"{registration}: {points} ({paid_to}) {rule}",
+        penalty=penalty.pk,
     )
     return penalty
 
 
+def store_late(table: Table, registration: Registration, minutes: int, *, acting_user: User) -> LateArrival:
+    return LateArrival.supersede(
+        table=table, registration=registration, minutes=minutes, acting_user=acting_user
+    )
+
+
 @transaction.atomic
 def record_late(table: Table, registration: Registration, minutes: int, *, acting_user: User) -> LateArrival:
+    """Record (or correct, as a new version) how late a player was at this table's session."""
     table = _lock_table(table)
     if not table.seats.filter(registration=registration).exists():
         raise ServiceError(f"{registration} does not sit at this table.", code="not_at_table")
-    late, _ = LateArrival.objects.update_or_create(
-        table=table,
-        registration=registration,
-        defaults={
-            "minutes": minutes,
-            "recorded_by": acting_user if acting_user is not None and acting_user.is_authenticated else None,
-        },
-    )
-    _after_write(table, acting_user, "late", f"{registration} late {minutes} min", minutes=minutes)
+    late = store_late(table, registration, minutes, acting_user=acting_user)
+    _after_write(table, acting_user, AuditAction.LATE, f"{registration} late {minutes} min", minutes=minutes)
     return late
 
 
@@ -330,17 +334,21 @@ def record_late(table: Table, registration: Registration, minutes: int, *, actin
 def add_catalogue_penalty(
     table: Table, registration: Registration, key: str, *, reason: str = "", acting_user: User
 ) -> Penalty:
-    """A penalty from the MCR book's catalogue (rules 79-85), its points worked out: for the escalating
-    ones (79, 80, 83) from how often this player was penalised under that rule in this event before
-    (the book says "each repeat violation"; counting over the whole event is this app's reading)."""
-    from scoring.rules.mcr.penalties import BY_KEY, points_for
+    """A penalty from the rule set's catalogue (MCR rules 79-85), its points worked out: for the
+    escalating ones (79, 80, 83) from how often this player was penalised under that rule in this event
+    before (the book says "each repeat violation"; counting over the whole event is this app's reading)."""
+    from scoring.rules.mcr.penalties import points_for
 
-    kind = BY_KEY.get(key)
+    kind = {k.key: k for k in event_rules(table.round.tournament).penalty_catalogue()}.get(key)
     if kind is None:
         raise ServiceError("Choose a penalty from the list.", code="bad_penalty")
     earlier = Penalty.objects.filter(
-        registration=registration, rule=kind.rule, table__round__tournament=table.round.tournament
-    ).prefetch_related("appeals")
+        registration=registration,
+        rule=kind.rule,
+        is_current=True,
+        voided=False,
+        table__round__tournament=table.round.tournament,
+    ).prefetch_related("appeals__decisions")
     occurrence = 1 + sum(1 for penalty in earlier if not penalty.cancelled)
     points = points_for(kind, occurrence)
     return add_penalty(
@@ -355,8 +363,7 @@ def add_catalogue_penalty(
     )
 
 
-@transaction.atomic
-def file_appeal(penalty: Penalty, *, minutes_after: int, statement: str = "", acting_user: User) -> Appeal:
+def check_appeal_deadline(minutes_after: int) -> None:
     """Rule 94a: an appeal must be submitted within 30 minutes of the judgment."""
     if minutes_after > APPEAL_DEADLINE_MINUTES:
         raise ServiceError(
@@ -364,24 +371,44 @@ def file_appeal(penalty: Penalty, *, minutes_after: int, statement: str = "", ac
             "(MCR rule 94a).",
             code="appeal_too_late",
         )
-    appeal = Appeal.objects.create(penalty=penalty, filed_minutes_after=minutes_after, statement=statement)
-    audit(penalty.table.round.tournament, acting_user, "appeal", f"Appeal against penalty {penalty.pk}")
-    return appeal
 
 
 @transaction.atomic
-def decide_appeal(appeal: Appeal, status: str, *, acting_user: User) -> Appeal:
-    if status not in (AppealStatus.UPHELD, AppealStatus.DENIED):
-        raise ServiceError("An appeal is decided as upheld or denied.", code="bad_status")
-    appeal.status = status
-    appeal.decided_by = acting_user if acting_user is not None and acting_user.is_authenticated else None
-    appeal.save(update_fields=["status", "decided_by"])
-    table = appeal.penalty.table
-    _after_write(table, acting_user, "decide_appeal", f"appeal {appeal.pk} {status}", appeal=appeal.pk)
+def file_appeal(penalty: Penalty, *, minutes_after: int, statement: str = "", acting_user: User) -> Appeal:
+    check_appeal_deadline(minutes_after)
+    appeal = Appeal.objects.create(
+        penalty=penalty,
+        filed_minutes_after=minutes_after,
+        statement=statement,
+        filed_by=acting_user if acting_user is not None and acting_user.is_authenticated else None,
+    )
+    audit(
+        penalty.table.round.tournament,
+        acting_user,
+        AuditAction.APPEAL,
+        f"Appeal against penalty {penalty.pk}",
+    )
     return appeal
 
 
-def _after_write(table: Table, acting_user: User, action: str, summary: str, **data: Any) -> None:
+def store_decision(appeal: Appeal, status: str, *, reasons: str = "", acting_user: User) -> AppealDecision:
+    if status not in (AppealStatus.UPHELD, AppealStatus.DENIED):
+        raise ServiceError("An appeal is decided as upheld or denied.", code="bad_status")
+    return AppealDecision.supersede(appeal=appeal, status=status, reasons=reasons, acting_user=acting_user)
+
+
+@transaction.atomic
+def decide_appeal(appeal: Appeal, status: str, *, reasons: str = "", acting_user: User) -> AppealDecision:
+    """Decide an appeal (a later change of mind is a new version of the decision)."""
+    table = _lock_table(appeal.penalty.table)
+    decision = store_decision(appeal, status, reasons=reasons, acting_user=acting_user)
+    _after_write(
+        table, acting_user, AuditAction.DECIDE_APPEAL, f"appeal {appeal.pk} {status}", appeal=appeal.pk
+    )
+    return decision
+
+
+def _after_write(table: Table, acting_user: User, action: AuditAction, summary: str, **data: Any) -> None:
     tournament = table.round.tournament
     bump_standings(tournament)
     audit(
@@ -397,7 +424,8 @@ def table_state(table: Table) -> str:
     """ "not started", "in play" or "complete" (prefetch hands and totals for lists of tables)."""
     hands = [h for h in table.hands.all() if h.is_current and not h.voided]
     has_totals = any(t.is_current for t in table.totals_versions.all())
-    limit = table.round.tournament.hands_per_session
+    tournament = table.round.tournament
+    limit = tournament.rule_set.hands_allowed(tournament.hands_per_session)
     if has_totals or table.finished_at is not None or (limit is not None and len(hands) >= limit):
         return "complete"
     return "in play" if hands else "not started"
@@ -422,8 +450,13 @@ def result_prefetches() -> list[Any]:
             queryset=Hand.objects.filter(is_current=True, voided=False).defer("created_at", "entered_by"),
         ),
         Prefetch("totals_versions", queryset=TableTotals.objects.filter(is_current=True)),
-        Prefetch("penalties", queryset=Penalty.objects.prefetch_related("appeals")),
-        "late_arrivals",
+        Prefetch(
+            "penalties",
+            queryset=Penalty.objects.filter(is_current=True, voided=False).prefetch_related(
+                "appeals__decisions"
+            ),
+        ),
+        Prefetch("late_arrivals", queryset=LateArrival.objects.filter(is_current=True, voided=False)),
     ]
 
 
@@ -483,20 +516,23 @@ def event_standings(tournament: Tournament) -> list[StandingRow]:
         )
     totals = dict(TableTotals.objects.filter(is_current=True, **in_event).values_list("table_id", "scores"))
     upheld = set(
-        Appeal.objects.filter(
-            status=AppealStatus.UPHELD, penalty__table__round__tournament=tournament
-        ).values_list("penalty_id", flat=True)
+        AppealDecision.objects.filter(
+            is_current=True,
+            voided=False,
+            status=AppealStatus.UPHELD,
+            appeal__penalty__table__round__tournament=tournament,
+        ).values_list("appeal__penalty_id", flat=True)
     )
     penalties: dict[int, list[tuple[int, int, str]]] = defaultdict(list)
     for penalty_id, table_id, registration_id, points, paid_to in Penalty.objects.filter(
-        **in_event
+        is_current=True, voided=False, **in_event
     ).values_list("id", "table_id", "registration_id", "points", "paid_to"):
         if penalty_id not in upheld:
             penalties[table_id].append((registration_id, points, paid_to))
     late: dict[int, dict[int, int]] = defaultdict(dict)
-    for table_id, registration_id, minutes in LateArrival.objects.filter(**in_event).values_list(
-        "table_id", "registration_id", "minutes"
-    ):
+    for table_id, registration_id, minutes in LateArrival.objects.filter(
+        is_current=True, voided=False, **in_event
+    ).values_list("table_id", "registration_id", "minutes"):
         late[table_id][registration_id] = minutes
     lines: list[SessionLine] = []
     for table_id, round_number, table_number in tables:
@@ -526,8 +562,9 @@ def event_standings(tournament: Tournament) -> list[StandingRow]:
                 )
             )
     codes = tournament.registrations.filter(is_substitute=False).values_list("code", flat=True)
-    tie_break = tournament.settings.get("tie_break", "shared") if tournament.rules != "mcr" else "shared"
-    return compute_standings(lines, codes, use_table_points=tournament.uses_table_points, tie_break=tie_break)
+    return compute_standings(
+        lines, codes, use_table_points=rules.uses_table_points, tie_break=rules.tie_break
+    )
 
 
 def running_scores(table: Table) -> list[dict[str, Any]]:
@@ -540,9 +577,45 @@ def running_scores(table: Table) -> list[dict[str, Any]]:
         delta = rules.points(record)
         for seat in WINDS:
             totals[seat] += delta[seat]
-        rows.append({"hand": hand, "delta": delta, "totals": dict(totals), "text": rules.describe(record)})
+        rows.append(
+            {
+                "hand": hand,
+                "record": record,
+                "delta": delta,
+                "totals": dict(totals),
+                "text": rules.describe(record),
+            }
+        )
     return rows
 
 
 def describe_hand(hand: Hand) -> str:
     return event_rules(hand.table.round.tournament).describe(hand_record(hand))
+
+
+class ScoringResults:
+    """What the event layer asks of results (registered in ``ScoringConfig.ready``)."""
+
+    def round_has_results(self, round_: Round) -> bool:
+        return (
+            Hand.objects.filter(table__round=round_).exists()
+            or TableTotals.objects.filter(table__round=round_).exists()
+        )
+
+    def swiss_scores(self, tournament: Tournament) -> dict[str, float]:
+        """Swiss seating's order: table points first, then score (one number per player)."""
+        return {
+            row.player: float(row.sort_key()[0]) * 10_000 + row.score for row in event_standings(tournament)
+        }
+
+    def table_progress(self, tables: Sequence[Table]) -> dict[int, TableProgress]:
+        loaded = Table.objects.filter(pk__in=[t.pk for t in tables]).select_related("round__tournament")
+        progress = {}
+        for table in loaded.prefetch_related(*result_prefetches()):
+            tournament = table.round.tournament
+            progress[table.pk] = TableProgress(
+                state=table_state(table),
+                hands=len(played_hands(table)),
+                limit=tournament.rule_set.hands_allowed(tournament.hands_per_session),
+            )
+        return progress

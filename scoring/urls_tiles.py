@@ -3,5 +3,5 @@ from django.urls import path
 from scoring import views_tiles
 
 urlpatterns = [
-    path("<slug:slug>/fans/", views_tiles.fan_breakdown, name="referee_fan_breakdown"),
+    path("<slug:slug>/fans/", views_tiles.fan_breakdown, name="fan_breakdown"),
 ]

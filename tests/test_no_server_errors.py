@@ -63,7 +63,9 @@ FIELDS = [
     "preset",
 ]
 posts = st.dictionaries(st.sampled_from(FIELDS), junk, max_size=10)
-FORMS = st.sampled_from(["hand", "totals", "penalty", "late", "void", "finish", "reopen", "bogus"])
+FORMS = st.sampled_from(
+    ["hands/add/", "totals/", "penalties/add/", "late/", "hands/void/", "finish/", "reopen/", ""]
+)
 FUZZ = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
@@ -71,8 +73,8 @@ FUZZ = settings(max_examples=40, deadline=None, suppress_health_check=[HealthChe
 @given(data=posts, form=FORMS)
 def test_the_referee_table_page_never_answers_500(client, table, referee, data, form):
     client.force_login(referee)
-    url = reverse("referee_table", args=[table.round.tournament.slug, 1, 1])
-    response = client.post(url, {**data, "form": form})
+    url = reverse("referee:table", args=[table.round.tournament.slug, 1, 1])
+    response = client.post(url + form, data)
     assert response.status_code in {200, 302, 422}
 
 
@@ -83,16 +85,24 @@ def test_the_organiser_forms_never_answer_500(client, event, organiser, data):
     slug = event.slug
     code = event.registrations.first().code
     for url in [
-        reverse("manage_create_event"),
-        reverse("manage_event", args=[slug]),
-        reverse("manage_players", args=[slug]) + "?",
-        reverse("manage_check_in", args=[slug, code]),
-        reverse("manage_session", args=[slug, 2]),
-        reverse("manage_totals_only", args=[slug, 1, 1]),
-        reverse("manage_settings", args=[slug]),
+        reverse("manage:create_event"),
+        reverse("manage:event", args=[slug]),
+        reverse("manage:players", args=[slug]) + "?",
+        reverse("manage:add_player", args=[slug]),
+        reverse("manage:import_players", args=[slug]),
+        reverse("manage:grant_role", args=[slug]),
+        reverse("manage:seat_session", args=[slug, 2]),
+        reverse("manage:fixed_table", args=[slug, code]),
+        reverse("manage:swap", args=[slug, 1]),
+        reverse("manage:check_in", args=[slug, code]),
+        reverse("manage:session", args=[slug, 2]),
+        reverse("manage:totals_only", args=[slug, 1, 1]),
+        reverse("manage:settings", args=[slug]),
+        reverse("manage:save_settings", args=[slug, "seating"]),
+        reverse("manage:save_settings", args=[slug, "no-such-group"]),
     ]:
-        response = client.post(url, {**data, "add": "1"})
-        assert response.status_code in {200, 302, 422}, url
+        response = client.post(url, data)
+        assert response.status_code in {200, 302, 404, 422}, url
 
 
 @FUZZ
@@ -109,9 +119,9 @@ def test_correction_and_appeal_pages_never_answer_500(client, table, referee, da
     penalty = table.penalties.first()
     appeal = penalty.appeals.first()
     for url in [
-        reverse("referee_correct_hand", args=[slug, 1, 1, 1]),
-        reverse("referee_appeal", args=[slug, 1, 1, penalty.pk]),
-        reverse("referee_decide_appeal", args=[slug, 1, 1, appeal.pk]),
+        reverse("referee:correct_hand", args=[slug, 1, 1, 1]),
+        reverse("referee:appeal", args=[slug, 1, 1, penalty.pk]),
+        reverse("referee:decide_appeal", args=[slug, 1, 1, appeal.pk]),
     ]:
         response = client.post(url, data)
         assert response.status_code in {200, 302, 422}, url

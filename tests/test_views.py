@@ -12,30 +12,30 @@ pytestmark = pytest.mark.django_db
 
 def public_urls(slug: str) -> list[str]:
     return [
-        reverse("home"),
-        reverse("event", args=[slug]),
-        reverse("seating", args=[slug, 1]),
-        reverse("results", args=[slug, 1]),
-        reverse("standings", args=[slug]),
-        reverse("standings", args=[slug]) + "?sort=-score",
-        reverse("projector", args=[slug]),
-        reverse("standings_download", args=[slug, "csv"]),
-        reverse("standings_download", args=[slug, "xlsx"]),
-        reverse("standings_download", args=[slug, "pdf"]),
+        reverse("public:home"),
+        reverse("public:event", args=[slug]),
+        reverse("public:seating", args=[slug, 1]),
+        reverse("public:results", args=[slug, 1]),
+        reverse("public:standings", args=[slug]),
+        reverse("public:standings", args=[slug]) + "?sort=-score",
+        reverse("public:projector", args=[slug]),
+        reverse("public:standings_download", args=[slug, "csv"]),
+        reverse("public:standings_download", args=[slug, "xlsx"]),
+        reverse("public:standings_download", args=[slug, "pdf"]),
     ]
 
 
 def organiser_urls(slug: str) -> list[str]:
     return [
-        reverse("manage_dashboard"),
-        reverse("manage_event", args=[slug]),
-        reverse("manage_players", args=[slug]),
-        reverse("manage_session", args=[slug, 1]),
+        reverse("manage:dashboard"),
+        reverse("manage:event", args=[slug]),
+        reverse("manage:players", args=[slug]),
+        reverse("manage:session", args=[slug, 1]),
     ]
 
 
 def referee_urls(slug: str) -> list[str]:
-    return [reverse("referee_index", args=[slug]), reverse("referee_table", args=[slug, 1, 1])]
+    return [reverse("referee:index", args=[slug]), reverse("referee:table", args=[slug, 1, 1])]
 
 
 def test_public_pages_answer_anyone(client, demo_event):
@@ -44,21 +44,21 @@ def test_public_pages_answer_anyone(client, demo_event):
 
 
 def test_public_seating_lists_every_player_with_table_and_seat(client, demo_event):
-    page = client.get(reverse("seating", args=[demo_event.slug, 1])).content.decode()
+    page = client.get(reverse("public:seating", args=[demo_event.slug, 1])).content.decode()
     for registration in demo_event.registrations.select_related("player"):
         assert registration.player.name.replace("'", "&#x27;") in page
 
 
 def test_standings_page_shows_the_leader_first(client, demo_event):
-    from scoring.interchange import standings_rows
+    from scoring.standings_cache import standings_rows
 
     leader = standings_rows(demo_event)[0]["name"]
-    page = client.get(reverse("standings", args=[demo_event.slug])).content.decode()
+    page = client.get(reverse("public:standings", args=[demo_event.slug])).content.decode()
     assert page.index(leader) < page.index(standings_rows(demo_event)[-1]["name"].replace("'", "&#x27;"))
 
 
 def test_htmx_polling_gets_only_the_standings_table(client, demo_event):
-    response = client.get(reverse("standings", args=[demo_event.slug]), headers={"HX-Request": "true"})
+    response = client.get(reverse("public:standings", args=[demo_event.slug]), headers={"HX-Request": "true"})
     assert response.status_code == 200
     assert b"<html" not in response.content
     assert b"<table" in response.content
@@ -93,21 +93,20 @@ def test_a_stranger_gets_403_on_an_events_staff_pages(client, event, stranger):
 def test_unknown_events_sessions_and_tables_are_404(client, event, organiser):
     client.force_login(organiser)
     for url in [
-        reverse("event", args=["nope"]),
-        reverse("seating", args=[event.slug, 99]),
-        reverse("referee_table", args=[event.slug, 1, 99]),
-        reverse("standings_download", args=[event.slug, "doc"]),
+        reverse("public:event", args=["nope"]),
+        reverse("public:seating", args=[event.slug, 99]),
+        reverse("referee:table", args=[event.slug, 1, 99]),
+        reverse("public:standings_download", args=[event.slug, "doc"]),
     ]:
         assert client.get(url).status_code == 404, url
 
 
 def test_the_referee_enters_a_hand_and_sees_the_running_score(client, table, referee):
     client.force_login(referee)
-    url = reverse("referee_table", args=[table.round.tournament.slug, 1, 1])
+    url = reverse("referee:table", args=[table.round.tournament.slug, 1, 1])
     response = client.post(
-        url,
+        url + "hands/add/",
         {
-            "form": "hand",
             "how": "discard",
             "winner": "E",
             "discarder": "W",
@@ -135,8 +134,8 @@ def test_the_referee_enters_a_hand_and_sees_the_running_score(client, table, ref
 )
 def test_bad_hands_get_a_clear_message_and_nothing_is_saved(client, table, referee, data, message):
     client.force_login(referee)
-    url = reverse("referee_table", args=[table.round.tournament.slug, 1, 1])
-    response = client.post(url, {"form": "hand", **data})
+    url = reverse("referee:table", args=[table.round.tournament.slug, 1, 1])
+    response = client.post(url + "hands/add/", {**data})
     assert response.status_code == 422
     assert message in response.content.decode()
     assert not Hand.objects.exists()
@@ -144,10 +143,10 @@ def test_bad_hands_get_a_clear_message_and_nothing_is_saved(client, table, refer
 
 def test_a_double_submitted_hand_is_saved_once(client, table, referee):
     client.force_login(referee)
-    url = reverse("referee_table", args=[table.round.tournament.slug, 1, 1])
-    data = {"form": "hand", "how": "self", "winner": "N", "fan": "8", "expected_number": "1"}
-    client.post(url, data)
-    response = client.post(url, data)
+    url = reverse("referee:table", args=[table.round.tournament.slug, 1, 1])
+    data = {"how": "self", "winner": "N", "fan": "8", "expected_number": "1"}
+    client.post(url + "hands/add/", data)
+    response = client.post(url + "hands/add/", data)
     assert response.status_code == 422
     assert "already entered" in response.content.decode()
     assert Hand.objects.count() == 1
@@ -156,21 +155,21 @@ def test_a_double_submitted_hand_is_saved_once(client, table, referee):
 def test_the_organiser_creates_an_event_and_registers_a_player(client, organiser):
     client.force_login(organiser)
     response = client.post(
-        reverse("manage_create_event"),
+        reverse("manage:create_event"),
         {"name": "Autumn Cup", "slug": "", "rules": "mcr", "num_sessions": "3", "hands_per_session": "16"},
     )
     assert response.status_code == 302
     response = client.post(
-        reverse("manage_players", args=["autumn-cup"]), {"add": "1", "name": "Mei", "country": "cn"}
+        reverse("manage:add_player", args=["autumn-cup"]), {"name": "Mei", "country": "cn"}
     )
     assert response.status_code == 302
-    page = client.get(reverse("manage_players", args=["autumn-cup"])).content.decode()
+    page = client.get(reverse("manage:players", args=["autumn-cup"])).content.decode()
     assert "Mei" in page and "CN" in page
 
 
 def test_an_event_form_without_hands_or_time_limit_is_refused(client, organiser):
     client.force_login(organiser)
-    response = client.post(reverse("manage_create_event"), {"name": "X", "rules": "mcr", "num_sessions": "3"})
+    response = client.post(reverse("manage:create_event"), {"name": "X", "rules": "mcr", "num_sessions": "3"})
     assert response.status_code == 200
     assert "Set hands per session" in response.content.decode()
 
@@ -182,7 +181,7 @@ def test_a_bad_player_list_shows_each_bad_row(client, event, organiser):
     upload = SimpleUploadedFile(
         "list.csv", b"name,country\nOk Person,PT\nBad,Portugal\n", content_type="text/csv"
     )
-    response = client.post(reverse("manage_players", args=[event.slug]), {"import": "1", "file": upload})
+    response = client.post(reverse("manage:import_players", args=[event.slug]), {"file": upload})
     page = response.content.decode()
     assert "Nothing was imported" in page
     assert "Row 3: country" in page
@@ -193,8 +192,8 @@ def test_checking_in_by_htmx_returns_the_button_only(client, event, organiser):
     client.force_login(organiser)
     registration = event.registrations.first()
     response = client.post(
-        reverse("manage_check_in", args=[event.slug, registration.code]),
-        {"checked_in": "1"},
+        reverse("manage:check_in", args=[event.slug, registration.code]),
+        {"checked_in": "true"},
         headers={"HX-Request": "true"},
     )
     assert response.status_code == 200
@@ -208,7 +207,7 @@ def test_seating_with_a_wrong_player_count_shows_the_reason(client, event, organ
 
     register_player(event, PlayerRow(name="Ninth"), acting_user=organiser)
     client.force_login(organiser)
-    response = client.post(reverse("manage_session", args=[event.slug, 2]), {"seed": "1"}, follow=True)
+    response = client.post(reverse("manage:seat_session", args=[event.slug, 2]), {"seed": "1"}, follow=True)
     assert "9 players is not a multiple of four" in response.content.decode()
 
 
@@ -217,7 +216,7 @@ def test_a_hand_is_corrected_through_its_page_and_the_history_shows_both_version
 
     record_hand(table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee)
     client.force_login(referee)
-    url = reverse("referee_correct_hand", args=[table.round.tournament.slug, 1, 1, 1])
+    url = reverse("referee:correct_hand", args=[table.round.tournament.slug, 1, 1, 1])
     page = client.get(url).content.decode()
     assert "E wins 8 from S" in page
     response = client.post(url, {"how": "self", "winner": "E", "fan": "10"})
@@ -233,14 +232,14 @@ def test_the_demo_events_of_every_rule_set_render(client, db):
     client.login(username="organiser", password="organiser-demo")
     for slug in ("demo-mcr", "demo-nmjl", "demo-babcock"):
         for url in [
-            reverse("event", args=[slug]),
-            reverse("results", args=[slug, 1]),
-            reverse("standings", args=[slug]),
-            reverse("manage_event", args=[slug]),
-            reverse("manage_settings", args=[slug]),
-            reverse("referee_table", args=[slug, 1, 1]),
-            reverse("referee_table", args=[slug, 2, 1]),
-            reverse("referee_correct_hand", args=[slug, 1, 1, 1]),
+            reverse("public:event", args=[slug]),
+            reverse("public:results", args=[slug, 1]),
+            reverse("public:standings", args=[slug]),
+            reverse("manage:event", args=[slug]),
+            reverse("manage:settings", args=[slug]),
+            reverse("referee:table", args=[slug, 1, 1]),
+            reverse("referee:table", args=[slug, 2, 1]),
+            reverse("referee:correct_hand", args=[slug, 1, 1, 1]),
         ]:
             assert client.get(url).status_code == 200, url
 
@@ -248,7 +247,7 @@ def test_the_demo_events_of_every_rule_set_render(client, db):
 def test_the_cached_standings_change_as_soon_as_a_hand_is_saved(client, table, referee):
     from scoring.services import HandEntry, record_hand
 
-    url = reverse("standings", args=[table.round.tournament.slug])
+    url = reverse("public:standings", args=[table.round.tournament.slug])
     winner = table.seats.get(wind="S").registration.player.name
     before = client.get(url).content.decode()
     record_hand(table, HandEntry(winner="S", fan=88), acting_user=referee)
@@ -259,16 +258,16 @@ def test_the_cached_standings_change_as_soon_as_a_hand_is_saved(client, table, r
 
 
 def test_a_player_finds_their_seats_and_results_on_their_own_page(client, demo_event):
-    from scoring.interchange import standings_rows
+    from scoring.standings_cache import standings_rows
 
     leader = standings_rows(demo_event)[0]
-    page = client.get(reverse("player", args=[demo_event.slug, leader["player"]])).content.decode()
+    page = client.get(reverse("public:player", args=[demo_event.slug, leader["player"]])).content.decode()
     assert leader["name"] in page
     assert "Rank <strong>1</strong>" in page
     assert "not seated yet" not in page  # the demo seats all three sessions
-    standings = client.get(reverse("standings", args=[demo_event.slug])).content.decode()
-    assert reverse("player", args=[demo_event.slug, leader["player"]]) in standings
-    assert client.get(reverse("player", args=[demo_event.slug, "nobody"])).status_code == 404
+    standings = client.get(reverse("public:standings", args=[demo_event.slug])).content.decode()
+    assert reverse("public:player", args=[demo_event.slug, leader["player"]]) in standings
+    assert client.get(reverse("public:player", args=[demo_event.slug, "nobody"])).status_code == 404
 
 
 def test_the_public_results_list_the_fans_of_a_hand_entered_with_tiles(client, table, referee):
@@ -287,7 +286,7 @@ def test_the_public_results_list_the_fans_of_a_hand_entered_with_tiles(client, t
 
     fan = score_request(tiles)["total"]
     record_hand(table, HandEntry(winner="S", discarder="E", fan=fan, tiles=tiles), acting_user=referee)
-    page = client.get(reverse("results", args=[table.round.tournament.slug, 1])).content.decode()
+    page = client.get(reverse("public:results", args=[table.round.tournament.slug, 1])).content.decode()
     assert "Pure Straight 16" in page
 
 
@@ -295,7 +294,7 @@ def test_the_organiser_prints_a_scoresheet_per_table_with_its_players(client, ev
     from pypdf import PdfReader
 
     client.force_login(organiser)
-    response = client.get(reverse("manage_scoresheets", args=[event.slug, 1]))
+    response = client.get(reverse("manage:scoresheets", args=[event.slug, 1]))
     assert response.status_code == 200
     assert response["Content-Type"] == "application/pdf"
     reader = PdfReader(__import__("io").BytesIO(response.content))
@@ -305,9 +304,9 @@ def test_the_organiser_prints_a_scoresheet_per_table_with_its_players(client, ev
         assert seat.registration.player.name in first
     assert "Session 1, table 1" in first
     assert "/referee/test-open/sessions/1/tables/1/" in first
-    assert client.get(reverse("manage_scoresheets", args=[event.slug, 1])).status_code == 200
+    assert client.get(reverse("manage:scoresheets", args=[event.slug, 1])).status_code == 200
     client.logout()
-    assert client.get(reverse("manage_scoresheets", args=[event.slug, 1])).status_code == 302
+    assert client.get(reverse("manage:scoresheets", args=[event.slug, 1])).status_code == 302
 
 
 def test_the_player_page_makes_the_same_few_queries_whatever_the_number_of_sessions(
@@ -316,4 +315,4 @@ def test_the_player_page_makes_the_same_few_queries_whatever_the_number_of_sessi
     # 15 on a cold cache: the standings (8 queries, whatever the event's size) and the page's own 7,
     # none of them per session (it was one query per session before).
     with django_assert_max_num_queries(15):
-        assert client.get(reverse("player", args=[demo_event.slug, "p1"])).status_code == 200
+        assert client.get(reverse("public:player", args=[demo_event.slug, "p1"])).status_code == 200

@@ -1,9 +1,13 @@
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from django import forms
 from django.contrib.auth import get_user_model
 
-from tournaments.models import RuleSet
+from scoring.rules import registry
+from scoring.rules.settings import Setting
 
 
 class EventForm(forms.Form):
@@ -11,7 +15,7 @@ class EventForm(forms.Form):
     slug = forms.SlugField(
         max_length=80, required=False, help_text="Web address; made from the name if empty"
     )
-    rules = forms.ChoiceField(choices=RuleSet.choices, initial=RuleSet.MCR)
+    rules = forms.ChoiceField(choices=registry.choices, initial=registry.DEFAULT)
     start_date = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
     end_date = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
     num_sessions = forms.IntegerField(label="Sessions", min_value=1, max_value=50, initial=4)
@@ -54,6 +58,28 @@ class PlayerImportForm(forms.Form):
 
 class SeatingForm(forms.Form):
     seed = forms.IntegerField(min_value=0, max_value=10**9, initial=0, required=False)
+    scope = forms.ChoiceField(
+        choices=[("one", "This session"), ("remaining", "This and all later sessions")],
+        required=False,
+        widget=forms.HiddenInput,
+    )
+
+
+class CheckInForm(forms.Form):
+    checked_in = forms.BooleanField(required=False)
+
+
+class FixedTableForm(forms.Form):
+    fixed_table = forms.IntegerField(
+        min_value=1,
+        max_value=500,
+        required=False,
+        error_messages={"invalid": "A fixed table is a table number (1 or more), or empty for none."},
+    )
+
+
+class AllowedForm(forms.Form):
+    allowed = forms.BooleanField(required=False)
 
 
 class StaffForm(forms.Form):
@@ -68,32 +94,8 @@ class StaffForm(forms.Form):
         return user
 
 
-class SchemeForm(forms.Form):
-    preset = forms.ChoiceField(label="Tournament points scheme")
-
-    def __init__(self, *args, presets: list[str], **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["preset"].choices = [(p, p) for p in presets]
-
-
 class CardForm(forms.Form):
     card = forms.FileField(help_text="The year's card as JSON (see docs/nmjl-card-format.md)")
-
-
-class SettlementForm(forms.Form):
-    round_to = forms.TypedChoiceField(
-        label="Pay each amount to the nearest",
-        choices=[(1, "1 (exact)"), (10, "10 (Babcock line 1204)")],
-        coerce=int,
-        initial=1,
-    )
-    stakes_limit = forms.IntegerField(
-        label="No single payment over",
-        required=False,
-        min_value=1,
-        max_value=100000,
-        help_text="Foster question 11",
-    )
 
 
 class SwapForm(forms.Form):
@@ -106,26 +108,57 @@ class SwapForm(forms.Form):
         self.fields["b"].choices = players
 
 
-class SeatingOptionsForm(forms.Form):
-    substitute_policy = forms.ChoiceField(
-        label="When the players are not a multiple of four",
-        choices=[
-            ("none", "Refuse (check players in or out first)"),
-            ("substitutes", "Add substitutes (1 to 3 seats, not ranked)"),
-            ("sit_out", "Let 1 to 3 players sit out each session, in turn"),
-        ],
-    )
-    swiss = forms.BooleanField(required=False, label="Swiss: seat each session by the current standings")
-    time_limit = forms.FloatField(
-        min_value=0.5,
-        max_value=60,
-        label="Seconds the engine may search",
-        help_text="More time, better plans",
-    )
+class SettingsForm(forms.Form):
+    """One group of an event's settings, built from their schema (``tournaments.event_settings``)."""
 
+    def __init__(self, *args: Any, settings: Sequence[Setting], values: Mapping[str, Any], **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.settings = {self._name(s): s for s in settings}
+        for name, setting in self.settings.items():
+            value = values.get(setting.key)
+            if setting.to_form is not None:
+                value = setting.to_form(value)
+            self.fields[name] = self._field(setting)
+            self.initial[name] = value
 
-class TieBreakForm(forms.Form):
-    tie_break = forms.ChoiceField(
-        label="Players with equal totals",
-        choices=[("shared", "share the rank"), ("wins", "are ranked by games or hands won, then share")],
-    )
+    @staticmethod
+    def _name(setting: Setting) -> str:
+        return setting.key.replace(".", "__")
+
+    @staticmethod
+    def _field(setting: Setting) -> forms.Field:
+        common = {"label": setting.label, "help_text": setting.help}
+        if setting.choices:
+            kind = type(setting.choices[0][0])
+            return forms.TypedChoiceField(
+                choices=[(str(v), label) for v, label in setting.choices], coerce=kind, **common
+            )
+        if setting.kind == "bool":
+            return forms.BooleanField(required=False, **common)
+        if setting.kind == "int":
+            return forms.IntegerField(
+                required=not setting.optional,
+                min_value=setting.minimum,
+                max_value=setting.maximum,
+                **common,
+            )
+        if setting.kind == "float":
+            return forms.FloatField(
+                required=not setting.optional,
+                min_value=setting.minimum,
+                max_value=setting.maximum,
+                **common,
+            )
+        return forms.CharField(required=not setting.optional, max_length=200, **common)
+
+    def changes(self) -> dict[str, Any]:
+        """The cleaned values by dotted key, ready for ``services.update_settings``."""
+        result = {}
+        for name, setting in self.settings.items():
+            value = self.cleaned_data.get(name)
+            if value in ("", None):
+                value = None
+            elif setting.from_form is not None:
+                value = setting.from_form(value)
+            result[setting.key] = value
+        return result

@@ -2,27 +2,31 @@
 
 from __future__ import annotations
 
+import json
+from functools import lru_cache
+
 from django.conf import settings as django_settings
 from django.db import models
 
 from players.models import Player
+from scoring.rules import registry
+from scoring.rules.ruleset import RuleSet
 
 WINDS = ("E", "S", "W", "N")
 WIND_CHOICES = [("E", "East"), ("S", "South"), ("W", "West"), ("N", "North")]
 
 
-class RuleSet(models.TextChoices):
-    MCR = "mcr", "Chinese Official (MCR)"
-    NMJL = "nmjl", "American (NMJL)"
-    BABCOCK = "babcock", "Classical: Babcock 1923"
-    CHINESE_1920S = "chinese-1920s", "Classical: 1920s Chinese rule book"
-    FOSTER = "foster", "Classical: Foster 1923"
+@lru_cache(maxsize=64)
+def _rule_set(code: str, settings_json: str) -> RuleSet:
+    """Rule sets are built once per rule set and settings: pages score many tables of one event, each
+    with its own copy of the tournament row, and an NMJL card is costly to load."""
+    return registry.rule_set(code, json.loads(settings_json))
 
 
 class Tournament(models.Model):
     name = models.CharField(max_length=200)
     slug = models.SlugField(max_length=80, unique=True)
-    rules = models.CharField(max_length=20, choices=RuleSet.choices, default=RuleSet.MCR)
+    rules = models.CharField(max_length=20, choices=registry.choices, default=registry.DEFAULT)
     start_date = models.DateField(null=True, blank=True)
     end_date = models.DateField(null=True, blank=True)
     num_sessions = models.PositiveSmallIntegerField("sessions", default=4)
@@ -46,8 +50,17 @@ class Tournament(models.Model):
         return self.name
 
     @property
+    def rule_set(self) -> RuleSet:
+        """The event's rules with its settings: everything that differs between rule sets is asked here."""
+        return _rule_set(self.rules, json.dumps(self.settings, sort_keys=True))
+
+    @property
     def uses_table_points(self) -> bool:
-        return self.rules == RuleSet.MCR
+        return self.rule_set.uses_table_points
+
+    @property
+    def words(self):  # -> Vocabulary
+        return self.rule_set.words
 
 
 class Registration(models.Model):

@@ -8,19 +8,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from tournaments import event_settings
 from tournaments.models import WINDS, Registration, Round, Seat, Tournament
 from tournaments.seating import (
     QualityReport,
     RoundSeating,
     SeatingPlan,
     SeatingPlayer,
-    SubstitutePolicy,
     TableSeating,
     plan_seating,
     quality_report,
 )
-
-DEFAULT_TIME_LIMIT = 5.0
 
 
 def engine_players(registrations: Sequence[Registration]) -> list[SeatingPlayer]:
@@ -54,11 +52,12 @@ def seated_rounds(tournament: Tournament, *, before: int | None = None) -> dict[
 
 
 def settings_of(tournament: Tournament) -> dict:
-    seating = tournament.settings.get("seating") or {}
+    """The event's seating options, defaults filled in (the schema is in ``event_settings``)."""
+    values = event_settings.current(tournament.rules, tournament.settings)
     return {
-        "substitute_policy": seating.get("substitute_policy", SubstitutePolicy.NONE.value),
-        "swiss": bool(seating.get("swiss", False)),
-        "time_limit": float(seating.get("time_limit", DEFAULT_TIME_LIMIT)),
+        "substitute_policy": values["seating.substitute_policy"],
+        "swiss": bool(values["seating.swiss"]),
+        "time_limit": float(values["seating.time_limit"]),
     }
 
 

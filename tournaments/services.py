@@ -13,52 +13,39 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 from django.utils.text import slugify
 
 from players.models import Player
+from scoring.rules import registry
+from scoring.rules.errors import HandInputError
+from scoring.rules.settings import lookup, with_value
+from tournaments import event_settings, results
+from tournaments.audit import AuditAction, User, acting, audit, bump_standings
 from tournaments.errors import ServiceError
+from tournaments.event_settings import settings_problems
 from tournaments.models import (
     WINDS,
-    AuditEntry,
     EventRole,
     Registration,
     Role,
     Round,
-    RuleSet,
     Seat,
     SeatingJob,
     Table,
     Tournament,
 )
 
-User = AbstractBaseUser | AnonymousUser | None
 MAX_SESSIONS = 50
-
-
-def audit(tournament: Tournament, actor: User, action: str, summary: str, **data: Any) -> None:
-    AuditEntry.objects.create(
-        tournament=tournament,
-        actor=actor if actor is not None and actor.is_authenticated else None,
-        action=action,
-        summary=summary[:300],
-        data=data,
-    )
-
-
-def bump_standings(tournament: Tournament) -> None:
-    """Mark the event's standings as changed (readers cache by this version)."""
-    Tournament.objects.filter(pk=tournament.pk).update(standings_version=F("standings_version") + 1)
 
 
 @dataclass(frozen=True)
 class EventDetails:
     name: str
     slug: str = ""
-    rules: str = RuleSet.MCR
+    rules: str = registry.DEFAULT
     start_date: date | None = None
     end_date: date | None = None
     num_sessions: int = 4
@@ -70,7 +57,7 @@ class EventDetails:
 def _check_event_details(details: EventDetails) -> None:
     if not details.name.strip():
         raise ServiceError("The event needs a name.", code="name_required")
-    if details.rules not in RuleSet.values:
+    if details.rules not in registry.codes():
         raise ServiceError(f"Unknown rule set {details.rules!r}.", code="bad_rules")
     if not 1 <= details.num_sessions <= MAX_SESSIONS:
         raise ServiceError(f"Sessions must be between 1 and {MAX_SESSIONS}.", code="bad_sessions")
@@ -82,14 +69,6 @@ def _check_event_details(details: EventDetails) -> None:
         raise ServiceError("The event cannot end before it starts.", code="bad_dates")
 
 
-def default_settings(rules: str) -> dict[str, Any]:
-    """What a new event of a rule set starts with: NMJL gets the made-up sample card and the book's
-    tournament scoring table (Sloper ~line 1556) until the organiser loads the year's card."""
-    if rules == RuleSet.NMJL:
-        return {"card": "sample-2027", "scheme": {"preset": "book"}}
-    return {}
-
-
 @transaction.atomic
 def create_tournament(details: EventDetails, *, acting_user: User) -> Tournament:
     """Create an event with its sessions; the creator becomes its organiser."""
@@ -99,7 +78,11 @@ def create_tournament(details: EventDetails, *, acting_user: User) -> Tournament
         raise ServiceError("The event needs a web address (slug) of letters and digits.", code="bad_slug")
     if Tournament.objects.filter(slug=slug).exists():
         raise ServiceError(f"An event with the address {slug!r} already exists.", code="slug_taken")
-    creator = acting_user if acting_user is not None and acting_user.is_authenticated else None
+    creator = acting(acting_user)
+    settings = {**registry.rule_set_class(details.rules).default_settings(), **details.settings}
+    problems = settings_problems(details.rules, settings)
+    if problems:
+        raise ServiceError(f"Settings: {problems[0]}.", code="bad_settings")
     tournament = Tournament.objects.create(
         name=details.name.strip(),
         slug=slug,
@@ -109,7 +92,7 @@ def create_tournament(details: EventDetails, *, acting_user: User) -> Tournament
         num_sessions=details.num_sessions,
         hands_per_session=details.hands_per_session,
         session_minutes=details.session_minutes,
-        settings={**default_settings(details.rules), **details.settings},
+        settings=settings,
         created_by=creator,
     )
     Round.objects.bulk_create(
@@ -117,14 +100,14 @@ def create_tournament(details: EventDetails, *, acting_user: User) -> Tournament
     )
     if creator is not None:
         EventRole.objects.create(tournament=tournament, user=creator, role=Role.ORGANISER)
-    audit(tournament, acting_user, "create_event", f"Created {tournament.name}", slug=slug)
+    audit(tournament, acting_user, AuditAction.CREATE_EVENT, f"Created {tournament.name}", slug=slug)
     return tournament
 
 
 @transaction.atomic
 def grant_role(tournament: Tournament, user: AbstractBaseUser, role: str, *, acting_user: User) -> None:
     EventRole.objects.get_or_create(tournament=tournament, user=user, role=role)
-    audit(tournament, acting_user, "grant_role", f"{user} is {role}", user=str(user), role=role)
+    audit(tournament, acting_user, AuditAction.GRANT_ROLE, f"{user} is {role}", user=str(user), role=role)
 
 
 # --- players -------------------------------------------------------------------------------------
@@ -168,7 +151,8 @@ def _next_code(tournament: Tournament) -> str:
     return f"p{number}"
 
 
-def _register(tournament: Tournament, row: PlayerRow) -> Registration:
+def add_registration(tournament: Tournament, row: PlayerRow) -> Registration:
+    """Register a cleaned row (the same person is found again by EMA number); inside a transaction."""
     player = None
     if row.ema_id:
         player = Player.objects.filter(ema_id=row.ema_id).first()
@@ -184,10 +168,14 @@ def _register(tournament: Tournament, row: PlayerRow) -> Registration:
 
 @transaction.atomic
 def register_player(tournament: Tournament, row: PlayerRow, *, acting_user: User) -> Registration:
-    registration = _register(tournament, clean_player_row(row))
+    registration = add_registration(tournament, clean_player_row(row))
     bump_standings(tournament)
     audit(
-        tournament, acting_user, "register", f"Registered {registration.player.name}", code=registration.code
+        tournament,
+        acting_user,
+        AuditAction.REGISTER,
+        f"Registered {registration.player.name}",
+        code=registration.code,
     )
     return registration
 
@@ -285,9 +273,15 @@ def import_players(
     if report.errors:
         return report
     for row in cleaned:
-        report.created.append(_register(tournament, row))
+        report.created.append(add_registration(tournament, row))
     bump_standings(tournament)
-    audit(tournament, acting_user, "import_players", f"Imported {len(cleaned)} players", count=len(cleaned))
+    audit(
+        tournament,
+        acting_user,
+        AuditAction.IMPORT_PLAYERS,
+        f"Imported {len(cleaned)} players",
+        count=len(cleaned),
+    )
     return report
 
 
@@ -298,7 +292,7 @@ def set_checked_in(registration: Registration, checked_in: bool, *, acting_user:
     audit(
         registration.tournament,
         acting_user,
-        "check_in" if checked_in else "check_out",
+        AuditAction.CHECK_IN if checked_in else AuditAction.CHECK_OUT,
         f"{registration.player.name} {'checked in' if checked_in else 'not checked in'}",
     )
 
@@ -307,12 +301,7 @@ def set_checked_in(registration: Registration, checked_in: bool, *, acting_user:
 
 
 def round_has_results(round_: Round) -> bool:
-    from scoring.models import Hand, TableTotals
-
-    return (
-        Hand.objects.filter(table__round=round_).exists()
-        or TableTotals.objects.filter(table__round=round_).exists()
-    )
+    return results.source().round_has_results(round_)
 
 
 def seating_players(tournament: Tournament) -> list[Registration]:
@@ -397,15 +386,13 @@ def generate_seating(round_: Round, *, acting_user: User, seed: int = 0) -> list
     from tournaments import seating_bridge
 
     if seating_bridge.settings_of(tournament)["swiss"]:
-        from scoring.services import event_standings
-
-        swiss = {
-            row.player: float(row.sort_key()[0]) * 10_000 + row.score for row in event_standings(tournament)
-        }
+        swiss = results.source().swiss_scores(tournament)
     plan = _plan(round_, 1, seed=seed + round_.number, swiss_scores=swiss)
     tables = _store_round(round_, plan.rounds[0], _registrations_for(tournament, plan))
     bump_standings(tournament)
-    audit(tournament, acting_user, "seat_round", f"Seated session {round_.number}", tables=len(tables))
+    audit(
+        tournament, acting_user, AuditAction.SEAT_ROUND, f"Seated session {round_.number}", tables=len(tables)
+    )
     return tables
 
 
@@ -431,7 +418,7 @@ def seat_remaining(tournament: Tournament, from_number: int, *, acting_user: Use
     audit(
         tournament,
         acting_user,
-        "seat_remaining",
+        AuditAction.SEAT_REMAINING,
         f"Seated sessions {from_number}-{rounds[-1].number}: {quality.repeated_pairs} repeated pairs, "
         f"worst pair {quality.worst_pair}",
         repeated_pairs=quality.repeated_pairs,
@@ -468,7 +455,7 @@ def swap_seats(round_: Round, code_a: str, code_b: str, *, acting_user: User) ->
     audit(
         round_.tournament,
         acting_user,
-        "swap_seats",
+        AuditAction.SWAP_SEATS,
         f"Session {round_.number}: swapped {code_a} and {code_b}",
         round=round_.number,
         players=[code_a, code_b],
@@ -502,28 +489,15 @@ def _check_swap(first: Seat, second: Seat, seats: Iterable[Seat]) -> None:
 
 
 @transaction.atomic
-def set_seating_options(
-    tournament: Tournament, *, substitute_policy: str, swiss: bool, time_limit: float, acting_user: User
-) -> None:
-    from tournaments.seating import SubstitutePolicy
-
-    if substitute_policy not in {p.value for p in SubstitutePolicy}:
-        raise ServiceError("Choose a substitute policy.", code="bad_policy")
-    if not 0.5 <= time_limit <= 60:
-        raise ServiceError("The time limit must be between 0.5 and 60 seconds.", code="bad_time_limit")
-    tournament.settings = {
-        **tournament.settings,
-        "seating": {"substitute_policy": substitute_policy, "swiss": swiss, "time_limit": time_limit},
-    }
-    tournament.save(update_fields=["settings"])
-    audit(tournament, acting_user, "seating_options", f"Seating: {substitute_policy}, swiss {swiss}")
-
-
-@transaction.atomic
 def set_fixed_table(registration: Registration, table: int | None, *, acting_user: User) -> None:
     Registration.objects.filter(pk=registration.pk).update(fixed_table=table)
     registration.fixed_table = table
-    audit(registration.tournament, acting_user, "fixed_table", f"{registration} fixed to table {table}")
+    audit(
+        registration.tournament,
+        acting_user,
+        AuditAction.FIXED_TABLE,
+        f"{registration} fixed to table {table}",
+    )
 
 
 @transaction.atomic
@@ -533,55 +507,87 @@ def set_totals_only(table: Table, allowed: bool, *, acting_user: User) -> None:
     audit(
         table.round.tournament,
         acting_user,
-        "totals_only",
+        AuditAction.TOTALS_ONLY,
         f"Session {table.round.number} table {table.number}: totals only {'allowed' if allowed else 'off'}",
     )
 
 
-# --- rule-set settings ---------------------------------------------------------------------------
+# --- settings ------------------------------------------------------------------------------------
 
 
 @transaction.atomic
+def update_settings(tournament: Tournament, changes: dict[str, Any], *, acting_user: User) -> Tournament:
+    """Change settings by dotted key (``{"seating.time_limit": 8}``), checked against the event's schema
+    (:mod:`tournaments.event_settings`). The event's row is locked so two organisers' edits do not
+    overwrite each other; settings that rescore results cannot change once results are entered."""
+    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    new = dict(locked.settings)
+    for key, value in changes.items():
+        setting = event_settings.field(locked.rules, key)
+        if setting is None:
+            raise ServiceError(
+                f"{key} is not a setting of a {locked.rule_set.label} event.", code="not_a_setting"
+            )
+        if (
+            setting.locked_after_results
+            and lookup(locked.settings, key) != value
+            and round_results_exist(locked)
+        ):
+            raise ServiceError(
+                f"Results have been entered; {setting.label.lower()} can no longer change.",
+                code="has_results",
+            )
+        new = with_value(new, key, value)
+    problems = settings_problems(locked.rules, new)
+    if problems:
+        raise ServiceError(problems[0][0].upper() + problems[0][1:] + ".", code="bad_settings")
+    tournament.settings = new
+    if new == locked.settings:
+        return tournament
+    locked.settings = new
+    locked.save(update_fields=["settings"])
+    bump_standings(locked)
+    summary = ", ".join(
+        f"{key} = {value if len(str(value)) < 40 else '(file)'}" for key, value in changes.items()
+    )
+    audit(locked, acting_user, AuditAction.SETTINGS, f"Settings: {summary}", keys=sorted(changes))
+    return tournament
+
+
+def set_seating_options(
+    tournament: Tournament, *, substitute_policy: str, swiss: bool, time_limit: float, acting_user: User
+) -> None:
+    update_settings(
+        tournament,
+        {
+            "seating.substitute_policy": substitute_policy,
+            "seating.swiss": swiss,
+            "seating.time_limit": time_limit,
+        },
+        acting_user=acting_user,
+    )
+
+
 def set_nmjl_scheme(tournament: Tournament, preset: str, *, acting_user: User) -> None:
     """Choose the event's NMJL tournament points scheme (a named preset of the book's table)."""
-    from scoring.rules.errors import HandInputError
-    from scoring.rules.nmjl.tournament import TournamentScheme
-
-    try:
-        TournamentScheme.from_settings({"preset": preset})
-    except HandInputError as error:
-        raise ServiceError(error.message, code="bad_scheme") from None
-    if round_results_exist(tournament):
-        raise ServiceError(
-            "Games have been entered; the scoring scheme can no longer change.", code="has_results"
-        )
-    tournament.settings = {**tournament.settings, "scheme": {"preset": preset}}
-    tournament.save(update_fields=["settings"])
-    bump_standings(tournament)
-    audit(tournament, acting_user, "nmjl_scheme", f"Scoring scheme {preset}", preset=preset)
+    update_settings(tournament, {"scheme": {"preset": preset}}, acting_user=acting_user)
 
 
-@transaction.atomic
 def load_event_card(tournament: Tournament, content: bytes, *, acting_user: User) -> str:
     """Load the year's card (organisers own it; the app ships only made-up samples) from a JSON file."""
     import json
 
-    from scoring.rules.errors import HandInputError
-    from scoring.rules.nmjl.card import load_card
+    from scoring.rules.nmjl.ruleset import load_event_card as load
 
     try:
         data = json.loads(content.decode("utf-8-sig"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
         raise ServiceError(f"The card file is not valid JSON ({error}).", code="bad_card") from None
     try:
-        card = load_card(data)
+        card = load(data)
     except HandInputError as error:
         raise ServiceError(f"The card file has a problem: {error.message}", code="bad_card") from None
-    if round_results_exist(tournament):
-        raise ServiceError("Games have been entered; the card can no longer change.", code="has_results")
-    tournament.settings = {**tournament.settings, "card": data}
-    tournament.save(update_fields=["settings"])
-    audit(tournament, acting_user, "nmjl_card", f"Loaded card {card.name}", card=card.id)
+    update_settings(tournament, {"card": data}, acting_user=acting_user)
     return card.name
 
 
@@ -589,7 +595,6 @@ def round_results_exist(tournament: Tournament) -> bool:
     return any(round_has_results(round_) for round_ in tournament.rounds.all())
 
 
-@transaction.atomic
 def set_classical_settlement(
     tournament: Tournament,
     *,
@@ -601,47 +606,21 @@ def set_classical_settlement(
     """Table options of the classical books: pay to the nearest ``round_to`` (Babcock line 1204), cap
     any single payment (Foster question 11), and the limit of a hand (Babcock lines 409, 780, 1197:
     300, 400, 500 or 600; empty keeps the book's)."""
-    from scoring.rules.classical.api import settle
-    from scoring.rules.errors import HandInputError
-
-    options: dict[str, Any] = {"round_to": round_to}
-    if stakes_limit:
-        options["stakes_limit"] = stakes_limit
-    try:
-        settle({"E": 10, "S": 0, "W": 0, "N": 0}, "E", "E", tournament.rules, options=options)
-    except HandInputError as error:
-        raise ServiceError(error.message, code="bad_option") from None
-    if round_results_exist(tournament):
-        raise ServiceError(
-            "Hands have been entered; the settlement options can no longer change.", code="has_results"
-        )
-    settings = {**tournament.settings, "settlement": options}
-    if limit:
-        settings["limit"] = limit
-    else:
-        settings.pop("limit", None)
-    tournament.settings = settings
-    tournament.save(update_fields=["settings"])
-    bump_standings(tournament)
-    audit(tournament, acting_user, "classical_settlement", f"Settlement options {options}", **options)
+    update_settings(
+        tournament,
+        {
+            "settlement.round_to": round_to,
+            "settlement.stakes_limit": stakes_limit or None,
+            "limit": limit or None,
+        },
+        acting_user=acting_user,
+    )
 
 
-@transaction.atomic
 def set_tie_break(tournament: Tournament, tie_break: str, *, acting_user: User) -> None:
     """How equal totals are ranked in a score-ranked event (NMJL, classical): shared, or by wins.
-    MCR ranks by rule 73 alone."""
-    from scoring.standings import TIE_BREAKS
-
-    if tournament.rules == RuleSet.MCR:
-        raise ServiceError(
-            "MCR standings follow rule 73: equal players share the rank.", code="fixed_by_rules"
-        )
-    if tie_break not in TIE_BREAKS:
-        raise ServiceError(f"Choose one of: {', '.join(TIE_BREAKS)}.", code="bad_tie_break")
-    tournament.settings = {**tournament.settings, "tie_break": tie_break}
-    tournament.save(update_fields=["settings"])
-    bump_standings(tournament)
-    audit(tournament, acting_user, "tie_break", f"Ties: {tie_break}", tie_break=tie_break)
+    MCR ranks by rule 73 alone (its rule set has no such setting)."""
+    update_settings(tournament, {"tie_break": tie_break}, acting_user=acting_user)
 
 
 # --- seating in the background -------------------------------------------------------------------
@@ -674,7 +653,7 @@ def start_seating_job(
         whole_plan=whole_plan,
         seed=seed,
         time_limit=seating_bridge.settings_of(tournament)["time_limit"],
-        started_by=acting_user if acting_user is not None and acting_user.is_authenticated else None,
+        started_by=acting(acting_user),
     )
     if background:
         thread = threading.Thread(

@@ -6,9 +6,4 @@ urlpatterns = [
     path("", views_public.home, name="home"),
     path("e/<slug:slug>/", views_public.event, name="event"),
     path("e/<slug:slug>/seating/<int:number>/", views_public.seating, name="seating"),
-    path("e/<slug:slug>/results/<int:number>/", views_public.results, name="results"),
-    path("e/<slug:slug>/standings/", views_public.standings, name="standings"),
-    path("e/<slug:slug>/players/<str:code>/", views_public.player, name="player"),
-    path("e/<slug:slug>/projector/", views_public.projector, name="projector"),
-    path("e/<slug:slug>/standings.<str:fmt>", views_public.standings_download, name="standings_download"),
 ]

@@ -2,31 +2,34 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.db.models import Prefetch
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.text import slugify
 from django.views.decorators.http import require_POST
 
-from scoring.services import table_state, tables_with_results
-from tournaments import seating_bridge, services
+from tournaments import event_settings, results, seating_bridge, services
 from tournaments.access import event_for, round_of, table_of
 from tournaments.errors import ServiceError
 from tournaments.forms import (
+    AllowedForm,
     CardForm,
+    CheckInForm,
     EventForm,
+    FixedTableForm,
     PlayerForm,
     PlayerImportForm,
-    SchemeForm,
     SeatingForm,
-    SeatingOptionsForm,
-    SettlementForm,
+    SettingsForm,
     StaffForm,
     SwapForm,
-    TieBreakForm,
 )
-from tournaments.models import EventRole, Registration, Role, Tournament
+from tournaments.models import EventRole, Registration, Role, Round, Seat, Table, Tournament
 
 
 @login_required
@@ -61,16 +64,26 @@ def create_event(request: HttpRequest) -> HttpResponse:
             form.add_error(None, error.message)
         else:
             messages.success(request, f"Created {tournament.name}.")
-            return redirect("manage_event", slug=tournament.slug)
+            return redirect("manage:event", slug=tournament.slug)
     return render(request, "tournaments/organiser/create_event.html", {"form": form})
 
 
+def _tables(tournament: Tournament, round_: Round | None = None) -> list[Table]:
+    """The event's (or one session's) tables with their players."""
+    tables = Table.objects.filter(round__tournament=tournament).select_related("round")
+    if round_ is not None:
+        tables = tables.filter(round=round_)
+    seats = Prefetch("seats", queryset=Seat.objects.select_related("registration__player"))
+    return list(tables.prefetch_related(seats).order_by("round__number", "number"))
+
+
 def _sessions_overview(tournament: Tournament) -> list[dict]:
-    tables = tables_with_results(tournament)
+    tables = _tables(tournament)
+    progress = results.source().table_progress(tables)
     sessions = []
     for round_ in tournament.rounds.all():
         mine = [t for t in tables if t.round_id == round_.pk]
-        states = [table_state(t) for t in mine]
+        states = [progress[t.pk].state for t in mine]
         sessions.append(
             {
                 "round": round_,
@@ -83,19 +96,9 @@ def _sessions_overview(tournament: Tournament) -> list[dict]:
     return sessions
 
 
-@login_required
-def event_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = event_for(request, slug, Role.ORGANISER)
-    staff_form = StaffForm(request.POST or None)
-    if request.method == "POST" and staff_form.is_valid():
-        services.grant_role(
-            tournament,
-            staff_form.cleaned_data["username"],
-            staff_form.cleaned_data["role"],
-            acting_user=request.user,
-        )
-        messages.success(request, "Role granted.")
-        return redirect("manage_event", slug=slug)
+def _render_event(
+    request: HttpRequest, tournament: Tournament, staff_form: StaffForm | None = None
+) -> HttpResponse:
     registrations = tournament.registrations.all()
     return render(
         request,
@@ -106,22 +109,68 @@ def event_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
             "registered": registrations.count(),
             "checked_in": registrations.filter(checked_in=True).count(),
             "staff": EventRole.objects.filter(tournament=tournament).select_related("user"),
-            "staff_form": staff_form,
+            "staff_form": staff_form or StaffForm(),
             "audit": tournament.audit_entries.select_related("actor")[:15],
         },
+        status=422 if staff_form is not None else 200,
+    )
+
+
+@login_required
+def event_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
+    return _render_event(request, event_for(request, slug, Role.ORGANISER))
+
+
+@login_required
+@require_POST
+def grant_role(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = event_for(request, slug, Role.ORGANISER)
+    form = StaffForm(request.POST)
+    if not form.is_valid():
+        return _render_event(request, tournament, form)
+    services.grant_role(
+        tournament, form.cleaned_data["username"], form.cleaned_data["role"], acting_user=request.user
+    )
+    messages.success(request, "Role granted.")
+    return redirect("manage:event", slug=slug)
+
+
+def _render_players(
+    request: HttpRequest,
+    tournament: Tournament,
+    *,
+    form: PlayerForm | None = None,
+    import_form: PlayerImportForm | None = None,
+    import_errors: list[str] | None = None,
+) -> HttpResponse:
+    registrations = tournament.registrations.select_related("player").order_by("player__name")
+    failed = form is not None or import_form is not None or bool(import_errors)
+    return render(
+        request,
+        "tournaments/organiser/players.html",
+        {
+            "tournament": tournament,
+            "registrations": registrations,
+            "form": form or PlayerForm(),
+            "import_form": import_form or PlayerImportForm(),
+            "import_errors": import_errors or [],
+        },
+        status=422 if failed else 200,
     )
 
 
 @login_required
 def players(request: HttpRequest, slug: str) -> HttpResponse:
+    """The registration desk: the players, with forms to register one or import a list."""
+    return _render_players(request, event_for(request, slug, Role.ORGANISER))
+
+
+@login_required
+@require_POST
+def add_player(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = event_for(request, slug, Role.ORGANISER)
-    form = PlayerForm(request.POST if "add" in request.POST else None)
-    import_form = PlayerImportForm(
-        request.POST if "import" in request.POST else None,
-        request.FILES if "import" in request.POST else None,
-    )
-    import_errors: list[str] = []
-    if request.method == "POST" and "add" in request.POST and form.is_valid():
+    form = PlayerForm(request.POST)
+    if form.is_valid():
         try:
             registration = services.register_player(
                 tournament, services.PlayerRow(**form.cleaned_data), acting_user=request.user
@@ -130,31 +179,26 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
             form.add_error(None, error.message[0].upper() + error.message[1:] + ".")
         else:
             messages.success(request, f"Registered {registration.player.name} as {registration.code}.")
-            return redirect("manage_players", slug=slug)
-    if request.method == "POST" and "import" in request.POST and import_form.is_valid():
-        upload = import_form.cleaned_data["file"]
-        try:
-            report = services.import_players(tournament, upload.read(), upload.name, acting_user=request.user)
-        except ServiceError as error:
-            import_errors = [error.message]
-        else:
-            if report.errors:
-                import_errors = report.errors
-            else:
-                messages.success(request, f"Imported {len(report.created)} players.")
-                return redirect("manage_players", slug=slug)
-    registrations = tournament.registrations.select_related("player").order_by("player__name")
-    return render(
-        request,
-        "tournaments/organiser/players.html",
-        {
-            "tournament": tournament,
-            "registrations": registrations,
-            "form": form,
-            "import_form": import_form,
-            "import_errors": import_errors,
-        },
-    )
+            return redirect("manage:players", slug=slug)
+    return _render_players(request, tournament, form=form)
+
+
+@login_required
+@require_POST
+def import_players(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = event_for(request, slug, Role.ORGANISER)
+    import_form = PlayerImportForm(request.POST, request.FILES)
+    if not import_form.is_valid():
+        return _render_players(request, tournament, import_form=import_form)
+    upload = import_form.cleaned_data["file"]
+    try:
+        report = services.import_players(tournament, upload.read(), upload.name, acting_user=request.user)
+    except ServiceError as error:
+        return _render_players(request, tournament, import_errors=[error.message])
+    if report.errors:
+        return _render_players(request, tournament, import_errors=report.errors)
+    messages.success(request, f"Imported {len(report.created)} players.")
+    return redirect("manage:players", slug=slug)
 
 
 @login_required
@@ -162,12 +206,16 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
 def check_in(request: HttpRequest, slug: str, code: str) -> HttpResponse:
     tournament = event_for(request, slug, Role.ORGANISER)
     registration = get_object_or_404(Registration, tournament=tournament, code=code)
-    services.set_checked_in(registration, request.POST.get("checked_in") == "1", acting_user=request.user)
+    form = CheckInForm(request.POST)
+    form.is_valid()  # a missing or odd value reads as "not checked in"
+    services.set_checked_in(
+        registration, form.cleaned_data.get("checked_in", False), acting_user=request.user
+    )
     if request.htmx:
         return render(
             request, "tournaments/organiser/_check_in.html", {"tournament": tournament, "r": registration}
         )
-    return redirect("manage_players", slug=slug)
+    return redirect("manage:players", slug=slug)
 
 
 @login_required
@@ -175,20 +223,8 @@ def session(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """Seat a session (or it and all later ones), swap two players, and see the plan's quality."""
     tournament = event_for(request, slug, Role.ORGANISER)
     round_ = round_of(tournament, number)
-    form = SeatingForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.start_seating_job(
-                round_,
-                whole_plan=request.POST.get("scope") == "remaining",
-                seed=form.cleaned_data["seed"] or 0,
-                acting_user=request.user,
-                background=settings.SEATING_IN_BACKGROUND,
-            )
-        except ServiceError as error:
-            messages.error(request, error.message)
-        return redirect("manage_session", slug=slug, number=number)
-    tables = tables_with_results(tournament, round_)
+    tables = _tables(tournament, round_)
+    progress = results.source().table_progress(tables)
     seated = sorted(
         ((seat.registration.code, seat.registration.player.name) for t in tables for seat in t.seats.all()),
         key=lambda item: item[1].lower(),
@@ -199,10 +235,15 @@ def session(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         {
             "tournament": tournament,
             "round": round_,
-            "form": form,
+            "form": SeatingForm(),
             "swap_form": SwapForm(players=seated),
             "tables": [
-                {"table": t, "state": table_state(t), "seats": sorted(t.seats.all(), key=_wind_order)}
+                {
+                    "table": t,
+                    "state": progress[t.pk].state,
+                    "progress": progress[t.pk],
+                    "seats": sorted(t.seats.all(), key=_wind_order),
+                }
                 for t in tables
             ],
             "has_results": services.round_has_results(round_),
@@ -211,6 +252,28 @@ def session(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "job": _job_context(tournament),
         },
     )
+
+
+@login_required
+@require_POST
+def seat_session(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    tournament = event_for(request, slug, Role.ORGANISER)
+    round_ = round_of(tournament, number)
+    form = SeatingForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "The seed must be a whole number.")
+    else:
+        try:
+            services.start_seating_job(
+                round_,
+                whole_plan=form.cleaned_data["scope"] == "remaining",
+                seed=form.cleaned_data["seed"] or 0,
+                acting_user=request.user,
+                background=settings.SEATING_IN_BACKGROUND,
+            )
+        except ServiceError as error:
+            messages.error(request, error.message)
+    return redirect("manage:session", slug=slug, number=number)
 
 
 def _job_context(tournament: Tournament) -> dict | None:
@@ -273,15 +336,18 @@ def seating_report(tournament: Tournament) -> dict | None:
 def swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = event_for(request, slug, Role.ORGANISER)
     round_ = round_of(tournament, number)
+    codes = [seat.registration.code for seat in round_.seats.select_related("registration")]
+    form = SwapForm(request.POST, players=[(code, code) for code in codes])
+    if not form.is_valid():
+        messages.error(request, "Choose two players seated in this session.")
+        return redirect("manage:session", slug=slug, number=number)
     try:
-        services.swap_seats(
-            round_, request.POST.get("a", ""), request.POST.get("b", ""), acting_user=request.user
-        )
+        services.swap_seats(round_, form.cleaned_data["a"], form.cleaned_data["b"], acting_user=request.user)
     except ServiceError as error:
         messages.error(request, error.message)
     else:
         messages.success(request, "Players swapped; the quality report below is up to date.")
-    return redirect("manage_session", slug=slug, number=number)
+    return redirect("manage:session", slug=slug, number=number)
 
 
 @login_required
@@ -289,13 +355,14 @@ def swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 def fixed_table(request: HttpRequest, slug: str, code: str) -> HttpResponse:
     tournament = event_for(request, slug, Role.ORGANISER)
     registration = get_object_or_404(Registration, tournament=tournament, code=code)
-    raw = request.POST.get("fixed_table", "").strip()
-    if raw and (not raw.isdigit() or not 1 <= int(raw) <= 500):
-        messages.error(request, "A fixed table is a table number (1 or more), or empty for none.")
+    form = FixedTableForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "A fixed table is a table number (1 to 500), or empty for none.")
     else:
-        services.set_fixed_table(registration, int(raw) if raw else None, acting_user=request.user)
-        messages.success(request, f"{registration.player.name}: fixed table {raw or 'none'}.")
-    return redirect("manage_players", slug=slug)
+        table = form.cleaned_data["fixed_table"]
+        services.set_fixed_table(registration, table, acting_user=request.user)
+        messages.success(request, f"{registration.player.name}: fixed table {table or 'none'}.")
+    return redirect("manage:players", slug=slug)
 
 
 def _wind_order(seat) -> int:
@@ -306,103 +373,89 @@ def _wind_order(seat) -> int:
 @require_POST
 def totals_only(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
     tournament = event_for(request, slug, Role.ORGANISER)
+    form = AllowedForm(request.POST)
+    form.is_valid()  # a missing or odd value reads as "not allowed"
     services.set_totals_only(
-        table_of(tournament, number, table), request.POST.get("allowed") == "1", acting_user=request.user
+        table_of(tournament, number, table), form.cleaned_data.get("allowed", False), acting_user=request.user
     )
-    return redirect("manage_session", slug=slug, number=number)
+    return redirect("manage:session", slug=slug, number=number)
+
+
+def _settings_forms(tournament: Tournament, bound: str = "", data: Any = None) -> list[dict[str, Any]]:
+    """One form per group of the event's settings (its rule set's and the seating options)."""
+    values = event_settings.current(tournament.rules, tournament.settings)
+    groups: dict[str, list] = {}
+    for setting in event_settings.settings_fields(tournament.rules):
+        if setting.group:
+            groups.setdefault(setting.group, []).append(setting)
+    return [
+        {
+            "title": title,
+            "slug": slugify(title),
+            "form": SettingsForm(
+                data if slugify(title) == bound else None,
+                settings=settings_,
+                values=values,
+                prefix=slugify(title),
+            ),
+        }
+        for title, settings_ in groups.items()
+    ]
+
+
+def _render_settings(request: HttpRequest, tournament: Tournament, **extra: Any) -> HttpResponse:
+    rule_set = tournament.rule_set
+    context = {
+        "tournament": tournament,
+        "rule_set": rule_set,
+        "groups": extra.pop("groups", None) or _settings_forms(tournament),
+        "card_form": extra.pop("card_form", None) or CardForm(),
+        **rule_set.settings_context(),
+        **extra,
+    }
+    status = 422 if request.method == "POST" else 200
+    return render(request, "tournaments/organiser/settings.html", context, status=status)
 
 
 @login_required
-def event_settings(request: HttpRequest, slug: str) -> HttpResponse:
-    """NMJL: the card and the tournament points scheme. Other rule sets have nothing to set here yet."""
-    from scoring.rules.nmjl.tournament import PRESETS
+def event_settings_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """The event's settings, one form per group; each posts to its own endpoint."""
+    return _render_settings(request, event_for(request, slug, Role.ORGANISER))
 
+
+@login_required
+@require_POST
+def save_settings(request: HttpRequest, slug: str, group: str) -> HttpResponse:
     tournament = event_for(request, slug, Role.ORGANISER)
-    current = (tournament.settings.get("scheme") or {}).get("preset", "book")
-    scheme_form = SchemeForm(
-        request.POST if "scheme" in request.POST else None, presets=list(PRESETS), initial={"preset": current}
-    )
-    options = tournament.settings.get("settlement") or {}
-    settlement_form = SettlementForm(
-        request.POST if "settlement" in request.POST else None,
-        initial={
-            "round_to": options.get("round_to", 1),
-            "stakes_limit": options.get("stakes_limit"),
-            "limit": tournament.settings.get("limit"),
-        },
-    )
-    seating = seating_bridge.settings_of(tournament)
-    seating_form = SeatingOptionsForm(request.POST if "seating" in request.POST else None, initial=seating)
-    tie_form = TieBreakForm(
-        request.POST if "ties" in request.POST else None,
-        initial={"tie_break": tournament.settings.get("tie_break", "shared")},
-    )
-    card_form = CardForm(
-        request.POST if "upload" in request.POST else None,
-        request.FILES if "upload" in request.POST else None,
-    )
-    try:
-        if request.method == "POST" and "scheme" in request.POST and scheme_form.is_valid():
-            services.set_nmjl_scheme(tournament, scheme_form.cleaned_data["preset"], acting_user=request.user)
-            messages.success(request, "Scoring scheme saved.")
-            return redirect("manage_settings", slug=slug)
-        if request.method == "POST" and "ties" in request.POST and tie_form.is_valid():
-            services.set_tie_break(tournament, tie_form.cleaned_data["tie_break"], acting_user=request.user)
-            messages.success(request, "Tie policy saved.")
-            return redirect("manage_settings", slug=slug)
-        if request.method == "POST" and "seating" in request.POST and seating_form.is_valid():
-            services.set_seating_options(tournament, acting_user=request.user, **seating_form.cleaned_data)
-            messages.success(request, "Seating options saved.")
-            return redirect("manage_settings", slug=slug)
-        if request.method == "POST" and "settlement" in request.POST and settlement_form.is_valid():
-            services.set_classical_settlement(
-                tournament,
-                round_to=settlement_form.cleaned_data["round_to"],
-                stakes_limit=settlement_form.cleaned_data["stakes_limit"],
-                limit=settlement_form.cleaned_data["limit"],
-                acting_user=request.user,
-            )
-            messages.success(request, "Settlement options saved.")
-            return redirect("manage_settings", slug=slug)
-        if request.method == "POST" and "upload" in request.POST and card_form.is_valid():
+    groups = _settings_forms(tournament, group, request.POST)
+    chosen = next((g for g in groups if g["slug"] == group), None)
+    if chosen is None:
+        raise Http404("No such settings")
+    form = chosen["form"]
+    if form.is_valid():
+        try:
+            services.update_settings(tournament, form.changes(), acting_user=request.user)
+        except ServiceError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(request, f"{chosen['title']}: saved.")
+            return redirect("manage:settings", slug=slug)
+    return _render_settings(request, tournament, groups=groups)
+
+
+@login_required
+@require_POST
+def load_card(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = event_for(request, slug, Role.ORGANISER)
+    card_form = CardForm(request.POST, request.FILES)
+    if card_form.is_valid():
+        try:
             name = services.load_event_card(
                 tournament, card_form.cleaned_data["card"].read(), acting_user=request.user
             )
+        except ServiceError as error:
+            card_form.add_error("card", error.message)
+        else:
             messages.success(request, f"Loaded {name}.")
-            return redirect("manage_settings", slug=slug)
-    except ServiceError as error:
-        messages.error(request, error.message)
-    card = None
-    if tournament.rules == "nmjl":
-        from scoring.services import event_rules
-
-        card = event_rules(tournament).card
-    return render(
-        request,
-        "tournaments/organiser/settings.html",
-        {
-            "tournament": tournament,
-            "scheme_form": scheme_form,
-            "card_form": card_form,
-            "settlement_form": settlement_form,
-            "seating_form": seating_form,
-            "tie_form": tie_form,
-            "classical": tournament.rules in ("babcock", "chinese-1920s", "foster"),
-            "card": card,
-            "scheme": PRESETS.get(current),
-        },
-    )
-
-
-@login_required
-def scoresheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    """Printable scoresheets for every table of a session, with QR codes to the entry pages."""
-    from scoring.exports import ScoresheetsPDF
-
-    tournament = event_for(request, slug, Role.ORGANISER)
-    filename, content_type, content = ScoresheetsPDF(
-        round_of(tournament, number), request.build_absolute_uri("/")
-    ).render()
-    response = HttpResponse(content, content_type=content_type)
-    response["Content-Disposition"] = f'inline; filename="{filename}"'
-    return response
+            return redirect("manage:settings", slug=slug)
+    return _render_settings(request, tournament, card_form=card_form)

@@ -7,6 +7,8 @@ say what is wrong in plain words.
 
 from __future__ import annotations
 
+MAX_MESSAGE = 500  # a message quoting hostile input (a list of long strings) is cut to this length
+
 
 class RuleError(Exception):
     """Base of all rule-engine errors; ``code`` is stable for tests and callers."""
@@ -14,6 +16,8 @@ class RuleError(Exception):
     code = "rule_error"
 
     def __init__(self, message: str, *, code: str | None = None) -> None:
+        if len(message) > MAX_MESSAGE:
+            message = message[: MAX_MESSAGE - 3] + "..."
         super().__init__(message)
         self.message = message
         if code is not None:

@@ -8,7 +8,8 @@ import json
 import pytest
 from django.core.management import call_command
 
-from scoring.interchange import EventImportError, export_event, import_event, standings_rows
+from scoring.interchange import EventImportError, export_event, import_event
+from scoring.standings_cache import standings_rows
 from tournaments.models import Tournament
 
 

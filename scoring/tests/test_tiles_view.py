@@ -31,7 +31,7 @@ def hand(**changes: Any) -> dict[str, Any]:
 
 @pytest.fixture
 def url(event):
-    return reverse("referee_fan_breakdown", args=[event.slug])
+    return reverse("referee:fan_breakdown", args=[event.slug])
 
 
 @pytest.fixture
@@ -233,7 +233,7 @@ def test_the_public_results_show_the_tiles_of_a_hand(client, event, table, refer
         services.HandEntry(winner="E", discarder="S", fan=22, tiles=PURE_STRAIGHT),
         acting_user=referee,
     )
-    response = client.get(reverse("results", args=[event.slug, 1]))
+    response = client.get(reverse("public:results", args=[event.slug, 1]))
     text = response.content.decode()
     assert response.status_code == 200
     assert 'alt="3 characters"' in text
@@ -243,10 +243,10 @@ def test_the_public_results_show_the_tiles_of_a_hand(client, event, table, refer
 
 
 def test_the_table_page_offers_the_picker_with_the_next_hands_winds(ref_client, event):
-    response = ref_client.get(reverse("referee_table", args=[event.slug, 1, 1]))
+    response = ref_client.get(reverse("referee:table", args=[event.slug, 1, 1]))
     text = response.content.decode()
     assert 'id="tile-picker"' in text
-    assert reverse("referee_fan_breakdown", args=[event.slug]) in text
+    assert reverse("referee:fan_breakdown", args=[event.slug]) in text
     assert 'data-prevalent="E"' in text
     assert 'data-wind-s="S"' in text
     assert "js/tile-picker.js" in text
@@ -263,7 +263,7 @@ def test_the_table_page_of_another_rule_set_has_no_picker(client, organiser):
         services.register_player(tournament, services.PlayerRow(name=name), acting_user=organiser)
     services.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
     client.force_login(organiser)
-    response = client.get(reverse("referee_table", args=["card-open", 1, 1]))
+    response = client.get(reverse("referee:table", args=["card-open", 1, 1]))
     assert response.status_code == 200
     assert 'id="tile-picker"' not in response.content.decode()
 

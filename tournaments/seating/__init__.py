@@ -8,7 +8,10 @@ Public API (frozen dataclasses in ``models``; every refusal is ``SeatingError(me
   ``plan.quality`` covers history and plan together; ``plan.substitutes`` names added substitute seats.
 - ``reseat_from(plan, from_round, players, ...)``: late arrivals and drops; earlier rounds kept as history.
 - ``swap_players(plan, round_index, a, b)``: a checked manual swap, re-scored.
-- ``quality_report(plan_or_rounds)`` and ``lower_bound(players, rounds)``.
+- ``quality_report(plan_or_rounds)`` (with ``indirect_meetings``: pairs with a common opponent) and
+  ``lower_bound(players, rounds)``.
+- ``designs``: stored resolvable designs (28, 40, 52 players: every pair once) with ``designs.verify``;
+  ``constructions``: the exact constructions the engine starts from (see docs/seating.md).
 - ``rotation``: ``mcr_winds_for_hand`` / ``mcr_hand`` (MCR rules 74-75), ``nmjl_winds_for_hand`` /
   ``nmjl_hand`` (NMJL rules 116-117).
 """

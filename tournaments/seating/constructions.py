@@ -8,6 +8,8 @@
   design TD(4, q) gives q rounds without repeats (blocks {(i, a + b*t_i)}).
 - ``binary_quotient_classes``: N = 32, ten rounds without repeats (the most possible: 3 * 10 = 30 of 31
   opponents), from rounds invariant under translation by a subgroup of order 8 of F_2^5.
+- ``transversal_group_classes``: 20 players over 7 rounds with 24 repeated pairs, worst pair 2 (TD(4, 5) and
+  two rounds within its groups).
 - ``cyclic_classes``: N = g*L + F players as Z_g x L levels plus F fixed points; one base round found by a
   small local search so that every pure and mixed difference occurs at most once, developed over Z_g into
   g rounds without repeats (the 1-rotational method for resolvable designs). It settles N = 40 over 10
@@ -416,3 +418,24 @@ def binary_quotient_classes(n: int, rng: random.Random, attempts: int = 20_000) 
         rounds.append(last)
         return rounds
     return None
+
+
+def transversal_group_classes(n: int) -> Rounds | None:
+    """Seven rounds for 20 players with 24 repeated pairs and no pair three times (counting bound 20).
+
+    The five rounds of the resolvable TD(4, 5) (``transversal_classes``) seat every pair from different
+    groups exactly once and no pair within a group. Two more rounds seat the groups {0..4}, {5..9}, ...:
+    round 6 puts four players of each group at a table, the fifth ones x_i together; round 7 puts x_i with
+    three of the four others of its group, and the four left over together. Round 6 misses the four pairs
+    {x_i, d_i}, round 7 repeats the three pairs of each group's trio and both rounds repeat one table of
+    cross-group pairs: 6 + 18 = 24 repeated pairs. None for other sizes.
+    """
+    if n != 20:
+        return None
+    rounds = transversal_classes(20)
+    assert rounds is not None
+    q = 5
+    groups = [list(range(i * q, (i + 1) * q)) for i in range(4)]
+    sixth = [g[:4] for g in groups] + [[g[4] for g in groups]]
+    seventh = [[*g[:3], g[4]] for g in groups] + [[g[3] for g in groups]]
+    return [*rounds, sixth, seventh]

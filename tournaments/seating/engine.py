@@ -12,7 +12,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from . import constructions
+from . import constructions, designs
 from .errors import SeatingError
 from .models import (
     RoundSeating,
@@ -227,15 +227,15 @@ def plan_seating(
             problem,
             result.groups,
             rng,
-            budget=int(0.6 * search_budget * ANNEALING_MOVES_PER_SECOND),
-            deadline=started + 0.8 * time_limit,
+            budget=int(0.75 * search_budget * ANNEALING_MOVES_PER_SECOND),
+            deadline=started + 0.85 * time_limit,
         )
         polished = tabu_search(
             problem,
             annealed.groups,
             rng,
-            budget=int(0.05 * search_budget * EVALUATIONS_PER_SECOND),
-            deadline=started + 0.85 * time_limit,
+            budget=int(0.03 * search_budget * EVALUATIONS_PER_SECOND),
+            deadline=started + 0.88 * time_limit,
         )
         result = min((result, annealed, polished), key=lambda res: res.cost)
     groups = result.groups
@@ -253,7 +253,7 @@ def plan_seating(
         history_visits=index_visits,
         target=0 if history or fixed or sitting else n * max(0, rounds - tables_per_round),
         budget=int(0.1 * time_limit * ANNEALING_MOVES_PER_SECOND),
-        deadline=started + 0.88 * time_limit,
+        deadline=started + 0.91 * time_limit,
     )
 
     wind_history: dict[int, list[int]] = {}
@@ -292,7 +292,7 @@ def plan_seating(
         rng,
         target=bound,
         steps=int(time_limit * 150_000 / (tables_per_round + 4)),
-        deadline=max(time.perf_counter() + 0.02 * time_limit, started + time_limit * 0.9),
+        deadline=max(time.perf_counter() + 0.02 * time_limit, started + time_limit * 0.94),
     )
 
     planned: list[RoundSeating] = []
@@ -355,8 +355,13 @@ def _start(
     n = problem.n
     share = 1.0
     options: list[constructions.Rounds] = []
+    stored = designs.stored_rounds(n, rounds)
+    if stored is not None:
+        options.append(stored)
     for build in (
+        designs.design_rounds,
         constructions.transversal_classes,
+        constructions.transversal_group_classes,
         constructions.affine_classes,
         lambda m: constructions.binary_quotient_classes(m, random.Random(rng.random())),  # noqa: S311
         lambda m: constructions.binary_spread_classes(m, random.Random(rng.random())),  # noqa: S311

@@ -75,6 +75,11 @@ class QualityReport:
     repeated: tuple[RepeatedPair, ...]
     conflicts: int = 0
     sit_out_counts: dict[str, int] = field(default_factory=dict)
+    indirect_meetings: int = 0
+    """Pairs of players who have at least one opponent in common (met the same third player), whether or
+    not they met each other: a figure for how well the field is mixed, not part of ``key``."""
+    most_common_opponents: int = 0
+    """The most opponents any two players have in common."""
 
     def key(self) -> tuple[int, int, int, int, int]:
         """Sort key, smaller is better: conflicts, repeated pairs, worst pair, winds, table returns."""

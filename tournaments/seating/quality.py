@@ -20,17 +20,37 @@ def lower_bound(players: int, rounds: int) -> LowerBound:
     slots are repeats: repeated pairs >= ceil(N * max(0, 3R - (N - 1)) / 2), and some pair meets at least
     ceil(3R / (N - 1)) times. Winds can be exactly equal only when R is a multiple of 4, and a player who
     plays more rounds than there are tables must return to one table at least R - N/4 times.
+
+    With fewer than four tables a second bound counts rounds two at a time: the four players of a table
+    of one round sit at t < 4 tables of another round, so at least ``_SHARED[t]`` of their pairs meet again,
+    and any two rounds share at least S2 = t * _SHARED[t] pairs. Summed over the C(R, 2) pairs of rounds,
+    sum over pairs of C(m, 2) >= C(R, 2) * S2; as C(m, 2) <= (R / 2) (m - 1), repeated pairs >=
+    2 C(R, 2) S2 / R = (R - 1) S2, and the worst pair meets at least twice (12 players over 3 rounds: 6
+    repeated pairs; worst pair 2, but only with 9 repeated pairs, see docs/seating.md).
     """
     n = players
     tables = n // 4
     repeated = -(-n * max(0, 3 * rounds - (n - 1)) // 2)
     worst = -(-3 * rounds // (n - 1)) if n > 1 else 0
+    if 1 <= tables < 4 and rounds >= 2:
+        shared = tables * _SHARED[tables]
+        repeated = max(repeated, (rounds - 1) * shared)
+        pairs = n * (n - 1) // 2
+        total = rounds * (rounds - 1) // 2 * shared
+        w = max(worst, 2)
+        while pairs * (w * (w - 1) // 2) < total:
+            w += 1
+        worst = min(w, rounds)
     return LowerBound(
         repeated_pairs=repeated,
         worst_pair=worst,
         wind_imbalance=0 if rounds % 4 == 0 else 1,
         table_returns=n * max(0, rounds - tables),
     )
+
+
+_SHARED = {1: 6, 2: 2, 3: 1}
+"""Fewest pairs of one table that meet again in a round of t tables (four players in t tables)."""
 
 
 def pair_counts(rounds: Iterable[RoundSeating]) -> dict[tuple[str, str], int]:
@@ -76,6 +96,7 @@ def quality_report(
                 seen.add(table.number)
         for player in seating.sit_outs:
             sit_outs[player] = sit_outs.get(player, 0) + 1
+    indirect, most_common = common_opponents(counts)
     apart_set = {tuple(sorted(pair)) for pair in apart}
     conflicts = sum(m for pair, m in counts.items() if pair in apart_set)
     return QualityReport(
@@ -88,7 +109,26 @@ def quality_report(
         repeated=repeated,
         conflicts=conflicts,
         sit_out_counts=dict(sorted(sit_outs.items())),
+        indirect_meetings=indirect,
+        most_common_opponents=most_common,
     )
 
 
-__all__ = ["WINDS", "lower_bound", "pair_counts", "quality_report"]
+def common_opponents(counts: dict[tuple[str, str], int]) -> tuple[int, int]:
+    """(pairs with at least one common opponent, most common opponents of one pair) from ``pair_counts``.
+
+    Each player's opponents are counted once however often they met; a pair's common opponents are the third
+    players both of them met (in any rounds).
+    """
+    opponents: dict[str, set[str]] = {}
+    for a, b in counts:
+        opponents.setdefault(a, set()).add(b)
+        opponents.setdefault(b, set()).add(a)
+    shared: dict[tuple[str, str], int] = {}
+    for met in opponents.values():
+        for pair in itertools.combinations(sorted(met), 2):
+            shared[pair] = shared.get(pair, 0) + 1
+    return len(shared), max(shared.values(), default=0)
+
+
+__all__ = ["WINDS", "common_opponents", "lower_bound", "pair_counts", "quality_report"]

@@ -64,11 +64,11 @@ def test_the_page_polls_a_running_job_and_reloads_when_it_ends(client):
     tournament, organiser = make_event("Poll Open")
     client.force_login(organiser)
     job = SeatingJob.objects.create(tournament=tournament, from_round=1, time_limit=5, started_by=organiser)
-    url = reverse("manage_seating_job", args=[tournament.slug, 1])
+    url = reverse("manage:seating_job", args=[tournament.slug, 1])
     running = client.get(url, headers={"HX-Request": "true"})
     assert "Working out the seating" in running.content.decode()
     assert "HX-Refresh" not in running
-    assert "<progress" in client.get(reverse("manage_session", args=[tournament.slug, 1])).content.decode()
+    assert "<progress" in client.get(reverse("manage:session", args=[tournament.slug, 1])).content.decode()
     SeatingJob.objects.filter(pk=job.pk).update(status=SeatingJob.Status.DONE, message="Session 1 seated.")
     done = client.get(url, headers={"HX-Request": "true"})
     assert done["HX-Refresh"] == "true"

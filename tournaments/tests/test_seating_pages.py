@@ -75,7 +75,7 @@ def test_a_late_arrival_is_seated_from_the_next_session_with_a_substitute_policy
     substitutes = Registration.objects.filter(tournament=sixteen, is_substitute=True)
     assert substitutes.count() == 3
     assert Seat.objects.filter(round=round_two, registration__in=substitutes).count() == 3
-    from scoring.interchange import standings_rows
+    from scoring.standings_cache import standings_rows
 
     assert not any(row["player"].startswith("sub-") for row in standings_rows(sixteen))
 
@@ -126,7 +126,7 @@ def test_the_session_page_shows_the_quality_report_and_a_swap_rescores_it(client
     services.generate_seating(sixteen.rounds.get(number=1), acting_user=organiser)
     services.generate_seating(sixteen.rounds.get(number=2), acting_user=organiser)
     client.force_login(organiser)
-    url = reverse("manage_session", args=[sixteen.slug, 2])
+    url = reverse("manage:session", args=[sixteen.slug, 2])
     page = client.get(url).content.decode()
     assert 'data-measure="repeated_pairs">0<' in page
     round_two = sixteen.rounds.get(number=2)
@@ -138,7 +138,7 @@ def test_the_session_page_shows_the_quality_report_and_a_swap_rescores_it(client
     )
     if mate not in first_table:
         response = client.post(
-            reverse("manage_swap", args=[sixteen.slug, 2]), {"a": first_table[1], "b": mate}, follow=True
+            reverse("manage:swap", args=[sixteen.slug, 2]), {"a": first_table[1], "b": mate}, follow=True
         )
         page = response.content.decode()
         assert "Players swapped" in page

@@ -1,7 +1,9 @@
 """python manage.py score_hands --rules RULES [FILE]: score hands as shared/specs/scoring-json.md says.
 
 One JSON object or a list in, one JSON list out; a bad hand gets ``{"error": ...}`` in its place and the
-others are still scored. Exit 0 for readable JSON, 2 when the input is not JSON.
+others are still scored. Exit 0 for readable JSON, 2 when the input is not JSON. Hostile input (issue 11)
+meets the limits of ``scoring.rules.limits``: at most ``MAX_INPUT_BYTES`` are read and ``MAX_ITEMS``
+requests scored (else exit 2); each request is checked for depth, sizes and number ranges before scoring.
 """
 
 from __future__ import annotations
@@ -13,24 +15,16 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
+from scoring.rules import registry
 from scoring.rules.errors import RuleError
+from scoring.rules.limits import MAX_INPUT_BYTES, UnreadableInputError, check_document_value, load_json
 
-RULES = ("mcr", "nmjl", "babcock", "chinese-1920s", "foster")
+RULES = registry.codes()
 
 
 def scorer_for(rules: str) -> Callable[[Any], dict[str, Any]]:
-    """The pure engine's entry point for a rule set."""
-    if rules == "mcr":
-        from scoring.rules.mcr.calculator import score_request
-
-        return score_request
-    if rules == "nmjl":
-        from scoring.rules.nmjl.api import score_request as nmjl_score
-
-        return nmjl_score
-    from scoring.rules.classical.api import score_request as classical_score
-
-    return lambda data: classical_score(data, rules)
+    """The pure engine's entry point for a rule set (its class says which)."""
+    return registry.rule_set_class(rules).score_request
 
 
 def score_all(items: list[Any], rules: str) -> list[dict[str, Any]]:
@@ -38,13 +32,25 @@ def score_all(items: list[Any], rules: str) -> list[dict[str, Any]]:
     results = []
     for item in items:
         try:
+            check_document_value(item)
             results.append(score(item))
         except RuleError as error:
             results.append({"error": error.message})
-        except (TypeError, ValueError, KeyError, AttributeError) as error:
+        except Exception as error:  # never a traceback (scoring-json.md)
             # A shape the engine did not foresee: still a per-hand error, never a traceback.
-            results.append({"error": f"this hand could not be read ({error.__class__.__name__}: {error})"})
+            results.append({"error": f"this hand could not be read ({error.__class__.__name__})"})
     return results
+
+
+def read_input(name: str, limit: int = MAX_INPUT_BYTES) -> bytes:
+    """The raw input, standard input for ``-``: at most ``limit`` bytes and one more to tell it is too big."""
+    if name == "-":
+        stream = getattr(sys.stdin, "buffer", None)
+        if stream is None:  # a text stream (tests give io.StringIO)
+            return sys.stdin.read(limit + 1).encode("utf-8", "surrogatepass")
+        return stream.read(limit + 1)
+    with open(name, "rb") as handle:
+        return handle.read(limit + 1)
 
 
 class Command(BaseCommand):
@@ -56,17 +62,11 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
-            if options["file"] == "-":
-                text = sys.stdin.read()
-            else:
-                with open(options["file"], encoding="utf-8") as handle:
-                    text = handle.read()
-            data = json.loads(text)
+            items = load_json(read_input(options["file"]))
         except OSError as error:
             self.stderr.write(json.dumps({"error": f"cannot read {options['file']}: {error.strerror}"}))
             sys.exit(2)
-        except (json.JSONDecodeError, UnicodeDecodeError) as error:
-            self.stderr.write(json.dumps({"error": f"the input is not valid JSON: {error}"}))
+        except UnreadableInputError as error:
+            self.stderr.write(json.dumps({"error": error.message}))
             sys.exit(2)
-        items = data if isinstance(data, list) else [data]
         self.stdout.write(json.dumps(score_all(items, options["rules"]), ensure_ascii=False))

@@ -9,7 +9,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from scoring.exports import STANDINGS_EXPORTS
-from scoring.interchange import standings_rows
+from scoring.standings_cache import standings_rows
 from tournaments.models import Tournament
 
 

@@ -13,6 +13,7 @@ from typing import Any
 from scoring.rules.classical.scoring import ClassicalScore, score_hand
 from scoring.rules.classical.settlement import running_totals, settle
 from scoring.rules.errors import HandInputError
+from scoring.rules.limits import check_request
 from scoring.rules.tiles import parse_hand
 
 RULE_SETS = ("babcock", "chinese-1920s", "foster")
@@ -51,6 +52,7 @@ def score_request(data: Any, rules: str) -> dict[str, Any]:
     """One classical request to its result: a hand's score, or a hand's settlement."""
     if rules not in RULE_SETS:
         raise HandInputError(f"unknown rules {rules!r} (use {', '.join(RULE_SETS)})", code="unknown_rules")
+    check_request(data)
     if not isinstance(data, Mapping):
         raise HandInputError("each input must be a JSON object", code="bad_field")
     if "settle" in data:

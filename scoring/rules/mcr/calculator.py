@@ -13,11 +13,12 @@ to a :class:`FanResult` with every fan, its points, and the sets it used). Pure 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from scoring.rules.errors import HandInputError
+from scoring.rules.limits import check_request
 from scoring.rules.mcr.decompose import (
     CHOW,
     HONORS_AND_KNITTED,
@@ -53,6 +54,7 @@ __all__ = [
     "Reading",
     "ReadingSet",
     "calculate",
+    "parse_request",
     "score_request",
 ]
 
@@ -163,19 +165,26 @@ def describe_tiles(tiles: Iterable[int]) -> str:
 # Input
 
 
-def score_request(data: Any) -> dict[str, Any]:
-    """Score one hand given as the spec's JSON object; return the spec's MCR result dict.
-
-    Raises :class:`HandInputError` (with a plain message and a ``code``) for any input it cannot score.
-    """
-    if isinstance(data, dict):
+def parse_request(data: Any) -> Hand:
+    """The spec's JSON object to a :class:`Hand`: input limits first (``scoring.rules.limits``), then
+    unknown fields, tile codes, melds and copies. Raises :class:`HandInputError`."""
+    check_request(data)
+    if isinstance(data, Mapping):
         unknown = sorted(str(key) for key in data if key not in _FIELDS)
         if unknown:
             raise HandInputError(
                 f"unknown field {unknown[0]!r} (MCR hands take: {', '.join(sorted(_FIELDS))})",
                 code="unknown_field",
             )
-    hand = parse_hand(data)
+    return parse_hand(data)
+
+
+def score_request(data: Any) -> dict[str, Any]:
+    """Score one hand given as the spec's JSON object; return the spec's MCR result dict.
+
+    Raises :class:`HandInputError` (with a plain message and a ``code``) for any input it cannot score.
+    """
+    hand = parse_request(data)
     total, fans, meets_minimum, _reading = _score(hand)
     return {
         "total": total,

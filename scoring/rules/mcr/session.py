@@ -11,12 +11,17 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from scoring.rules.errors import HandInputError
+from scoring.rules.mcr.penalties import check_winner_not_barred
 
 SEATS = ("E", "S", "W", "N")
 MINIMUM_FAN = 8  # rule 24 (line ~2206): at least 8 points, flowers excluded
 EXTRA_POINTS = 8  # rule 67 (line ~2316)
 TABLE_POINTS = (4, 2, 1, 0)  # rule 71 (line ~2325)
 MAX_FAN = 1000  # a sanity bound: the richest legal MCR hand is worth far less
+MAX_FLOWERS = 8  # four flowers and four seasons (rule 25, fan no. 81 at line 2860)
+# Rule 74 (line 2327): a game is sixteen hands, four rounds of four; 74e/f (lines 2334-2335): it ends
+# when the four rounds are played, or earlier when a tournament's time limit runs out.
+MAX_HANDS = 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,11 +36,21 @@ class HandOutcome:
 @dataclass(frozen=True, slots=True)
 class PenaltyItem:
     """``paid_to`` "each_other": the offender pays ``points`` to each other player (rule 84);
-    "none": the points are only deducted (rules 79, 80, 83, 88)."""
+    "none": the points are only deducted (rules 79, 80, 83, 88); a seat letter ("E", "S", "W", "N"),
+    or "opponent" with ``paid_to_seat``: the offender pays that one player (rule 85e, line 2387).
+    ``points`` 0 is a recorded warning (rules 77a, 85b) and moves nothing."""
 
     seat: str
     points: int
     paid_to: str = "none"
+    paid_to_seat: str | None = None
+
+    @property
+    def receiver(self) -> str | None:
+        """The one seat paid (rule 85e), or None when the points go to each other player or nobody."""
+        if self.paid_to_seat is not None:
+            return self.paid_to_seat
+        return self.paid_to if self.paid_to in SEATS else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,8 +60,14 @@ class SessionResult:
     forfeits: frozenset[str] = field(default_factory=frozenset)
 
 
-def validate_hand(outcome: HandOutcome) -> None:
-    """Refuse what cannot be right: fan below 8 (rule 24), the winner as discarder, unknown seats."""
+def validate_hand(outcome: HandOutcome, *, flowers: int = 0) -> None:
+    """Refuse what cannot be right: fan below 8 (rule 24), the winner as discarder, unknown seats.
+
+    ``outcome.fan`` is the basic score, flowers included (rule 66, book line 3225: "adding a point for
+    each flower ... the basic points"; the example at line 4012 pays 18 for 8 fan points and two
+    flowers). Rule 24 (line 2171) counts the minimum *without* flowers, so when the number of flowers is
+    known the check is ``fan - flowers >= 8``; with the default ``flowers=0`` it is ``fan >= 8`` as before.
+    """
     if outcome.winner is None:
         if outcome.discarder is not None:
             raise HandInputError("a drawn hand has no discarder", code="draw_with_discarder")
@@ -59,7 +80,18 @@ def validate_hand(outcome: HandOutcome) -> None:
         raise HandInputError("the winner cannot also be the discarder", code="winner_is_discarder")
     if isinstance(outcome.fan, bool) or not isinstance(outcome.fan, int):
         raise HandInputError("fan points must be a whole number", code="bad_fan")
-    if outcome.fan < MINIMUM_FAN:
+    if isinstance(flowers, bool) or not isinstance(flowers, int) or not 0 <= flowers <= MAX_FLOWERS:
+        raise HandInputError(
+            f"flowers must be a whole number from 0 to {MAX_FLOWERS}, not {flowers!r}", code="bad_flowers"
+        )
+    if outcome.fan - flowers < MINIMUM_FAN:
+        if flowers:
+            raise HandInputError(
+                f"a winning hand needs at least {MINIMUM_FAN} fan points, flowers excluded "
+                f"(MCR rule 24); {outcome.fan} was entered, of which {flowers} for flowers, "
+                f"which leaves {outcome.fan - flowers}",
+                code="below_minimum",
+            )
         raise HandInputError(
             f"a winning hand needs at least {MINIMUM_FAN} fan points, flowers excluded "
             f"(MCR rule 24); {outcome.fan} was entered",
@@ -91,25 +123,90 @@ def settle_hand(outcome: HandOutcome) -> dict[str, int]:
     return result
 
 
+def payments(outcome: HandOutcome) -> dict[str, int]:
+    """What each seat pays the winner for one hand (rule 67, line 2306), as positive amounts.
+
+    The winner's own entry is 0, and so is everyone's in a draw. For a hand won by discard with a basic
+    score of 10 (8 fan points and two flowers, the example at line 4012): the discarder pays 18 and the
+    two others 8 each. Validated as :func:`settle_hand` validates; the net result is ``settle_hand``.
+    """
+    net = settle_hand(outcome)
+    return {seat: 0 if seat == outcome.winner else -points for seat, points in net.items()}
+
+
+def hands_allowed(hands_per_session: int | None) -> int:
+    """How many hands a session may have: the event's hands per session, or 16 under a time limit.
+
+    Rule 74 (line 2327): sixteen hands in four rounds; 74e (line 2334): the game ends when the four rounds
+    have been played; 74f (line 2335): under a time limit the game ends when time runs out *or four rounds
+    are played, whichever happens first*. So ``None`` (a time limit, no set number) allows 16, and a set
+    number must be 1 to 16.
+    """
+    if hands_per_session is None:
+        return MAX_HANDS
+    if isinstance(hands_per_session, bool) or not isinstance(hands_per_session, int):
+        raise HandInputError(
+            f"hands per session must be a whole number, not {hands_per_session!r}",
+            code="bad_hands_per_session",
+        )
+    if not 1 <= hands_per_session <= MAX_HANDS:
+        raise HandInputError(
+            f"an MCR session has 1 to {MAX_HANDS} hands (rule 74: four rounds of four hands), "
+            f"not {hands_per_session}",
+            code="bad_hands_per_session",
+        )
+    return hands_per_session
+
+
+def check_hand_count(count: int, hands_per_session: int | None = None) -> None:
+    """Refuse a session with more hands than :func:`hands_allowed` (rule 74e/f): code ``too_many_hands``."""
+    allowed = hands_allowed(hands_per_session)
+    if count > allowed:
+        raise HandInputError(
+            f"this session has {count} hands but at most {allowed} are played "
+            f"(MCR rule 74e/f: four rounds of four hands, or fewer under a time limit)",
+            code="too_many_hands",
+        )
+
+
 def penalty_effect(penalty: PenaltyItem) -> dict[str, int]:
-    """What a penalty does to each seat: rule 84 penalties are paid to each other player; the rest
-    (rules 79, 80, 83, 88) are deducted from the offender only."""
+    """What a penalty does to each seat: rule 84 penalties are paid to each other player; rule 85e's to
+    the one opponent named; the rest (rules 79, 80, 83, 88) are deducted from the offender only. A
+    warning (0 points, rules 77a and 85b, line 2354 and 2384) changes nothing. Every penalty paid to
+    players sums to zero."""
     if penalty.seat not in SEATS:
         raise HandInputError(f"unknown seat {penalty.seat!r}", code="bad_seat")
-    if penalty.points <= 0:
-        raise HandInputError("penalty points must be positive", code="bad_penalty")
+    if isinstance(penalty.points, bool) or not isinstance(penalty.points, int):
+        raise HandInputError("penalty points must be a whole number", code="bad_penalty")
+    if penalty.points < 0:
+        raise HandInputError("penalty points cannot be negative", code="bad_penalty")
+    receiver = penalty.receiver
+    if penalty.paid_to_seat is not None and penalty.paid_to not in ("none", "opponent", penalty.paid_to_seat):
+        raise HandInputError(
+            f"paid_to {penalty.paid_to!r} and paid_to_seat {penalty.paid_to_seat!r} disagree",
+            code="bad_penalty",
+        )
+    if receiver is None and penalty.paid_to not in ("each_other", "none"):
+        raise HandInputError(
+            f"paid_to must be 'each_other', 'none' or a seat (E, S, W, N), not {penalty.paid_to!r}",
+            code="bad_penalty",
+        )
+    if receiver is not None:
+        if receiver not in SEATS:
+            raise HandInputError(f"unknown seat {receiver!r} to pay the penalty to", code="bad_seat")
+        if receiver == penalty.seat:
+            raise HandInputError("a player cannot pay a penalty to himself", code="bad_penalty")
     result = dict.fromkeys(SEATS, 0)
-    if penalty.paid_to == "each_other":
+    if receiver is not None:
+        result[receiver] += penalty.points
+        result[penalty.seat] -= penalty.points
+    elif penalty.paid_to == "each_other":
         for seat in SEATS:
             if seat != penalty.seat:
                 result[seat] += penalty.points
                 result[penalty.seat] -= penalty.points
-    elif penalty.paid_to == "none":
-        result[penalty.seat] -= penalty.points
     else:
-        raise HandInputError(
-            f"paid_to must be 'each_other' or 'none', not {penalty.paid_to!r}", code="bad_penalty"
-        )
+        result[penalty.seat] -= penalty.points
     return result
 
 
@@ -158,6 +255,13 @@ class SessionInput:
     totals: Mapping[str, int] | None = None
     penalties: Sequence[PenaltyItem] = ()
     late_minutes: Mapping[str, int] = field(default_factory=dict)
+    # Optional checks (off by default, so existing callers are unchanged):
+    # ``rulings``: (hand index, seat, penalty key or rule) recorded during the hands; a hand won by a seat
+    # barred from hu in that hand (penalties.winner_barred, rules 78-91) is refused.
+    rulings: Sequence[tuple[int, str, str]] = ()
+    # ``enforce_hand_limit``: refuse more hands than hands_allowed(hands_per_session) (rule 74e/f).
+    enforce_hand_limit: bool = False
+    hands_per_session: int | None = None
 
 
 def score_session(session: SessionInput) -> SessionResult:
@@ -173,7 +277,13 @@ def score_session(session: SessionInput) -> SessionResult:
             )
         scores.update(session.totals)
     else:
-        for outcome in session.hands:
+        if session.enforce_hand_limit:
+            check_hand_count(len(session.hands), session.hands_per_session)
+        for index, outcome in enumerate(session.hands):
+            if session.rulings:
+                check_winner_not_barred(
+                    outcome.winner, [(seat, key) for at, seat, key in session.rulings if at == index]
+                )
             for seat, points in settle_hand(outcome).items():
                 scores[seat] += points
     for penalty in session.penalties:

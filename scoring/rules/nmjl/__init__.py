@@ -21,13 +21,14 @@ from scoring.rules.nmjl.card import (
 from scoring.rules.nmjl.matcher import Match, NearMiss, check_hand, close_hands, match_hand
 from scoring.rules.nmjl.outcome import DeathChallenge, FalseMahjong, Outcome
 from scoring.rules.nmjl.payments import Transfer, bettor_transfers, net, payments, transfers
-from scoring.rules.nmjl.rotation import Game, schedule
+from scoring.rules.nmjl.rotation import Deal, Game, deal_for_hand, pivot_rotation, schedule
 from scoring.rules.nmjl.tournament import PRESETS, TournamentScheme, round_totals, tournament_points
 
 __all__ = [
     "PRESETS",
     "Card",
     "CardHand",
+    "Deal",
     "DeathChallenge",
     "FalseMahjong",
     "Family",
@@ -42,6 +43,7 @@ __all__ = [
     "card_year",
     "check_hand",
     "close_hands",
+    "deal_for_hand",
     "load_card",
     "load_card_file",
     "load_sample_cards",
@@ -49,6 +51,7 @@ __all__ = [
     "net",
     "parse_outcome",
     "payments",
+    "pivot_rotation",
     "round_totals",
     "schedule",
     "score_request",

@@ -12,6 +12,7 @@ from functools import lru_cache
 from typing import Any
 
 from scoring.rules.errors import HandInputError
+from scoring.rules.limits import check_request
 from scoring.rules.nmjl.card import Card, CardHand, load_sample_cards
 from scoring.rules.nmjl.matcher import Match, identify_hand
 from scoring.rules.nmjl.outcome import DeathChallenge, FalseMahjong, Outcome
@@ -176,6 +177,7 @@ def _events(data: Mapping[str, Any], card: Card | None) -> dict[str, Any]:
 
 def parse_outcome(data: Any, *, cards: Mapping[str, Card] | None = None) -> tuple[str, Outcome]:
     """The mode and the :class:`Outcome` of a spec object (without the scheme)."""
+    check_request(data)
     if not isinstance(data, Mapping):
         raise HandInputError("an NMJL hand outcome must be a JSON object", code="bad_field")
     unknown = sorted(set(data) - FIELDS)

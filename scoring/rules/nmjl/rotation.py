@@ -18,6 +18,74 @@ from dataclasses import dataclass
 from scoring.rules.errors import HandInputError
 
 WINDS = ("E", "S", "W", "N")
+MAX_HAND_INDEX = 10_000  # far more games than any session plays; bounds the work of one call
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """One hand (game) of a four-player table, players named by their starting seat ("E" is the pivot):
+    ``seats`` maps each starting seat to the physical seat it occupies, ``winds`` to its seat wind this
+    hand, and ``dealer`` is the starting seat of the player who deals (seat wind East)."""
+
+    hand_index: int
+    seats: dict[str, str]
+    winds: dict[str, str]
+    dealer: str
+
+
+def _deal(hand_index: int, at: dict[str, str], dealer_seat: int) -> Deal:
+    dealer_wind = WINDS[dealer_seat]
+    dealer = next(start for start, seat in at.items() if seat == dealer_wind)
+    winds = {start: WINDS[(WINDS.index(seat) - dealer_seat) % 4] for start, seat in at.items()}
+    return Deal(hand_index=hand_index, seats=dict(at), winds=winds, dealer=dealer)
+
+
+def pivot_rotation(count: int, *, dice_follow_pivot: bool = False) -> list[Deal]:
+    """The first ``count`` hands of a four-player session under rule 116, with rule 117 as an option.
+
+    Rule 116 (line 978): "The original dealer ("first East") is designated "pivot." Every second time
+    the dice come to the pivot, she exchanges seats with the player at her right." The deal passes to
+    the right after every hand; the dice *come to* the pivot when a hand after the first is to be dealt
+    from her seat (her first deal, hand 0, is where they start), so she first moves before hand 8.
+    Rule 117 (lines 979-981): officially the dice stay with the seat, so the player now in the pivot's
+    old seat deals; with ``dice_follow_pivot`` (the author's recommendation) the pivot deals first from
+    her new seat. The same results as ``tournaments.seating.rotation.nmjl_hand``.
+    """
+    if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_HAND_INDEX + 1:
+        raise HandInputError(f"the number of hands must be 0 to {MAX_HAND_INDEX + 1}", code="bad_field")
+    at = {start: start for start in WINDS}  # starting seat -> physical seat
+    dealer_seat = 0
+    comings = 0
+    deals: list[Deal] = []
+    for hand in range(count):
+        if hand > 0:
+            dealer_seat = (dealer_seat + 1) % 4
+            if WINDS.index(at["E"]) == dealer_seat:
+                comings += 1
+                if comings % 2 == 0:
+                    here, right = WINDS[dealer_seat], WINDS[(dealer_seat + 1) % 4]
+                    neighbour = next(start for start, seat in at.items() if seat == right)
+                    at["E"], at[neighbour] = right, here
+                    if dice_follow_pivot:
+                        dealer_seat = (dealer_seat + 1) % 4
+        deals.append(_deal(hand, at, dealer_seat))
+    return deals
+
+
+def deal_for_hand(hand_index: int, *, dice_follow_pivot: bool = False) -> Deal:
+    """Seats, seat winds and dealer of hand ``hand_index`` (0-based): :func:`pivot_rotation`'s last."""
+    if (
+        isinstance(hand_index, bool)
+        or not isinstance(hand_index, int)
+        or not 0 <= hand_index <= MAX_HAND_INDEX
+    ):
+        raise HandInputError(f"the hand number must be 0 to {MAX_HAND_INDEX}", code="bad_field")
+    return pivot_rotation(hand_index + 1, dice_follow_pivot=dice_follow_pivot)[-1]
+
+
+def winds_for_hand(hand_index: int, *, dice_follow_pivot: bool = False) -> dict[str, str]:
+    """Seat wind of each starting seat in hand ``hand_index`` (rules 116-117)."""
+    return deal_for_hand(hand_index, dice_follow_pivot=dice_follow_pivot).winds
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,20 +126,28 @@ def schedule(players: Sequence[str], games: int, *, dice_follow_pivot: bool = Fa
         raise HandInputError("each player may be named only once", code="bad_players")
     if isinstance(games, bool) or not isinstance(games, int) or games < 0:
         raise HandInputError(f"the number of games must be a whole number, not {games!r}", code="bad_field")
+    if games > MAX_HAND_INDEX + 1:
+        raise HandInputError(f"at most {MAX_HAND_INDEX + 1} games are scheduled at once", code="bad_field")
+    if len(names) == 4:
+        # Rule 116 with rule 117 as an option: one engine, :func:`pivot_rotation`.
+        by_seat = dict(zip(WINDS, names, strict=True))
+        result = []
+        for deal in pivot_rotation(games, dice_follow_pivot=dice_follow_pivot):
+            seated = {seat: by_seat[start] for start, seat in deal.seats.items()}
+            result.append(
+                Game(
+                    number=deal.hand_index + 1,
+                    seats=(seated["E"], seated["S"], seated["W"], seated["N"]),
+                    dealer=WINDS.index(deal.seats[deal.dealer]),
+                    sitting_out=(),
+                )
+            )
+        return result
     seats = names[:4]
     waiting = names[4:]
-    pivot = names[0]
     dealer = 0
-    pivot_turns = 0
     result = []
     for number in range(1, games + 1):
-        if not waiting and seats[dealer] == pivot:
-            pivot_turns += 1
-            if pivot_turns % 2 == 0:
-                right = (dealer + 1) % 4
-                seats[dealer], seats[right] = seats[right], seats[dealer]
-                if dice_follow_pivot:
-                    dealer = right
         result.append(
             Game(
                 number=number,
@@ -80,9 +156,8 @@ def schedule(players: Sequence[str], games: int, *, dice_follow_pivot: bool = Fa
                 sitting_out=tuple(waiting),
             )
         )
-        if waiting:
-            # Rules 120 and 129: the dealer gives her seat to the player who has waited longest.
-            waiting.append(seats[dealer])
-            seats[dealer] = waiting.pop(0)
+        # Rules 120 and 129: the dealer gives her seat to the player who has waited longest.
+        waiting.append(seats[dealer])
+        seats[dealer] = waiting.pop(0)
         dealer = (dealer + 1) % 4
     return result

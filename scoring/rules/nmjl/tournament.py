@@ -84,6 +84,8 @@ class TournamentScheme:
     def preset(cls, name: str) -> TournamentScheme:
         """A named preset (see :data:`PRESETS`), or a clear error listing them."""
         try:
+            if not isinstance(name, str):
+                raise KeyError(name)
             return PRESETS[name]
         except KeyError:
             raise HandInputError(

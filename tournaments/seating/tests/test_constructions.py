@@ -64,3 +64,17 @@ def test_constructions_decline_sizes_they_do_not_fit():
     assert constructions.transversal_classes(36) is None
     assert constructions.binary_spread_classes(24, random.Random(0)) is None
     assert constructions.binary_quotient_classes(64, random.Random(0)) is None
+
+
+def test_twenty_players_over_seven_rounds_repeat_24_pairs_and_none_three_times():
+    rounds = constructions.transversal_group_classes(20)
+    assert rounds is not None and len(rounds) == 7
+    counts: dict[tuple[int, int], int] = {}
+    for tables in rounds:
+        assert sorted(p for t in tables for p in t) == list(range(20))
+        for table in tables:
+            for pair in itertools.combinations(sorted(table), 2):
+                counts[pair] = counts.get(pair, 0) + 1
+    assert sum(m - 1 for m in counts.values()) == 24
+    assert max(counts.values()) == 2
+    assert constructions.transversal_group_classes(24) is None

@@ -346,7 +346,7 @@ HAS: list[tuple[str, int, tuple[str, ...], dict[str, Any], dict[str, int]]] = [
         2644,
         ("234p456s888s9p", "9p", "pung 555z"),
         {},
-        {"Reversible Tiles": 8, "Dragon Pung": 2, "One Voided Suit": 1, "Single Wait": 1},
+        {"Reversible Tiles": 8, "Dragon Pung": 2, "Single Wait": 1},
     ),
     (
         "Mixed Triple Chow",

@@ -205,3 +205,29 @@ def test_each_player_deals_four_times_in_a_full_game():
     assert {seat: dealers.count(seat) for seat in SEATS} == dict.fromkeys(SEATS, 4)
     for quan in range(4):
         assert sorted(dealers[quan * 4 : quan * 4 + 4]) == sorted(SEATS)
+
+
+def test_a_session_refuses_a_win_by_a_player_barred_from_hu_in_that_hand_rule_84a():
+    # Rule 84a (line 2373): a false hu bars hu "for the duration of the current hand" only.
+    hands = (HandOutcome(winner="E", discarder="S", fan=8), HandOutcome(winner="E", discarder="S", fan=8))
+    with pytest.raises(HandInputError) as error:
+        score_session(SessionInput(hands=hands, rulings=((1, "E", "false_hu_ready"),)))
+    assert error.value.code == "winner_barred"
+    result = score_session(SessionInput(hands=hands, rulings=((2, "E", "false_hu_ready"),)))
+    assert result.scores["E"] == 2 * 32
+
+
+def test_a_session_with_the_hand_limit_enforced_refuses_a_seventeenth_hand_rule_74():
+    # Rule 74e/f (lines 2334-2335).
+    hands = (HandOutcome(winner=None),) * 17
+    assert score_session(SessionInput(hands=hands)).scores == dict.fromkeys(SEATS, 0)
+    with pytest.raises(HandInputError) as error:
+        score_session(SessionInput(hands=hands, enforce_hand_limit=True))
+    assert error.value.code == "too_many_hands"
+    with pytest.raises(HandInputError):
+        score_session(SessionInput(hands=hands[:9], enforce_hand_limit=True, hands_per_session=8))
+
+
+def test_a_penalty_paid_to_one_opponent_counts_in_the_session_rule_85e():
+    result = score_session(SessionInput(penalties=(PenaltyItem(seat="W", points=10, paid_to="N"),)))
+    assert result.scores == {"E": 0, "S": 0, "W": -10, "N": 10}

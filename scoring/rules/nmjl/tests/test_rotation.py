@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scoring.rules.errors import HandInputError
-from scoring.rules.nmjl.rotation import schedule
+from scoring.rules.nmjl.rotation import deal_for_hand, pivot_rotation, schedule, winds_for_hand
 
 
 def deals(games) -> Counter:
@@ -24,20 +24,47 @@ def test_the_deal_passes_to_the_right_after_every_game_rule_78e():
 
 
 def test_the_pivot_changes_seats_with_the_player_at_her_right_every_second_time_the_dice_come_rule_116():
-    games = schedule(["A", "B", "C", "D"], 10)
-    assert games[3].seats == ("A", "B", "C", "D")
-    assert games[4].seats == ("B", "A", "C", "D")
-    assert games[9].seats == ("B", "C", "A", "D")
+    # Rule 116 (line 978): the dice start with her (game 1) and *come to* her at games 5, 9, 13 ...;
+    # the second time (game 9) she moves to the seat at her right, the fourth time (game 14) again.
+    games = schedule(["A", "B", "C", "D"], 14)
+    assert games[7].seats == ("A", "B", "C", "D")
+    assert games[8].seats == ("B", "A", "C", "D")
+    assert games[13].seats == ("B", "C", "A", "D")
 
 
 def test_officially_the_dice_stay_with_the_seat_rule_117():
-    games = schedule(["A", "B", "C", "D"], 6)
-    assert [game.east for game in games] == ["A", "B", "C", "D", "B", "A"]
+    # Rule 117 (line 979): the player now in the pivot's old seat deals game 9.
+    games = schedule(["A", "B", "C", "D"], 10)
+    assert [game.east for game in games] == ["A", "B", "C", "D", "A", "B", "C", "D", "B", "A"]
 
 
 def test_with_the_dice_following_the_pivot_she_deals_first_after_moving_rule_117():
-    games = schedule(["A", "B", "C", "D"], 6, dice_follow_pivot=True)
-    assert [game.east for game in games] == ["A", "B", "C", "D", "A", "C"]
+    # Rule 117 (lines 980-981): "the pivot ... always be the first to deal after a seat rotation".
+    games = schedule(["A", "B", "C", "D"], 10, dice_follow_pivot=True)
+    assert [game.east for game in games] == ["A", "B", "C", "D", "A", "B", "C", "D", "A", "C"]
+
+
+def test_rule_116_lines_978_to_981_hand_by_hand():
+    # The pivot (starting East) keeps her seat for hands 0-7 and sits South from hand 8; the seat winds
+    # are a permutation with the dealer East. The same results as tournaments.seating.rotation.nmjl_hand.
+    deals = pivot_rotation(17)
+    assert all(deal.seats["E"] == "E" for deal in deals[:8])
+    assert deals[8].seats == {"E": "S", "S": "E", "W": "W", "N": "N"}
+    assert deals[8].dealer == "S" and deals[9].dealer == "E"
+    followed = pivot_rotation(17, dice_follow_pivot=True)
+    assert [followed[k].dealer for k in (0, 8, 16)] == ["E", "E", "E"]
+    assert followed[16].seats["E"] == "W"
+    for deal in deals + followed:
+        assert sorted(deal.winds.values()) == ["E", "N", "S", "W"]
+        assert deal.winds[deal.dealer] == "E"
+    assert deal_for_hand(8).seats == deals[8].seats
+    assert winds_for_hand(9, dice_follow_pivot=True) == followed[9].winds
+
+
+@pytest.mark.parametrize("bad", [-1, 10_001, True, "3"])
+def test_a_hand_number_out_of_range_is_refused(bad):
+    with pytest.raises(HandInputError):
+        deal_for_hand(bad)
 
 
 @pytest.mark.parametrize("rounds", [6, 12, 24])

@@ -30,7 +30,7 @@ class StandingsTable(tables.Table):
     def player_url(self, record: dict) -> str:
         from django.urls import reverse
 
-        return reverse("player", args=[self.tournament_slug, record["player"]])
+        return reverse("public:player", args=[self.tournament_slug, record["player"]])
 
     def render_table_points(self, value: Any) -> str:
         return _points(value)

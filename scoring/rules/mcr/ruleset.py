@@ -1,0 +1,163 @@
+"""Chinese Official (MCR) as an event's rule set: Sloper chapter 4 (seeds/003_2541481d343502a5.txt).
+
+Settlement rule 67, table points rule 71, ranking rule 73 (ties share the rank), rotation rules 74-75,
+lateness rule 88, the penalty catalogue of rules 79-85.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from scoring.rules.errors import HandInputError
+from scoring.rules.mcr import session as mcr
+from scoring.rules.ruleset import (
+    HandRecord,
+    RuleSet,
+    SessionTotals,
+    Winds,
+    seat_of_player,
+)
+from scoring.rules.settings import Setting
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class MCRRuleSet(RuleSet):
+    code = "mcr"
+    label = "Chinese Official (MCR)"
+    uses_table_points = True
+    uses_tile_picker = True
+    hand_form = "scoring.forms.HandForm"
+    settings_template = "scoring/settings/_mcr.html"
+    tie_breaks: ClassVar[tuple[str, ...]] = ("shared",)  # rule 73: equal players share the rank
+    settings_fields: ClassVar[tuple[Setting, ...]] = ()
+    scoresheet_note = (
+        "[E] marks each player's seat wind in the hand (MCR rules 74-75). Discarder pays basic + 8, "
+        "the others 8; self-drawn: all pay basic + 8 (rule 67)."
+    )
+
+    def normalise(self, record: HandRecord) -> HandRecord:
+        outcome = mcr.HandOutcome(winner=record.winner, discarder=record.discarder, fan=record.fan or 0)
+        if record.winner is not None and record.fan is None:
+            raise HandInputError("enter the winner's fan points", code="fan_required")
+        mcr.validate_hand(outcome)
+        return HandRecord(
+            winner=record.winner,
+            discarder=record.discarder if record.winner else None,
+            fan=record.fan if record.winner else None,
+        )
+
+    def points(self, record: HandRecord) -> dict[str, int]:
+        return mcr.settle_hand(
+            mcr.HandOutcome(winner=record.winner, discarder=record.discarder, fan=record.fan or 0)
+        )
+
+    def describe(self, record: HandRecord) -> str:
+        if record.winner is None:
+            return "draw"
+        how = "self-drawn" if record.discarder is None else f"from {record.discarder}"
+        return f"{record.winner} wins {record.fan} {how}"
+
+    def check_tiles(self, record: HandRecord, tiles: Any) -> None:
+        """Tiles stored with a hand must score the fan entered (the calculator of rule 95)."""
+        if tiles is None or record.winner is None:
+            return
+        from scoring.rules.mcr import calculator
+
+        try:
+            result = calculator.score_request(tiles)
+        except HandInputError as error:
+            raise HandInputError(
+                f"the tiles are not a valid hand: {error.message}", code="bad_tiles"
+            ) from None
+        flowers = tiles.get("flowers", 0) if isinstance(tiles, Mapping) else 0
+        basic = result["total"] - flowers
+        if basic != record.fan:
+            raise HandInputError(
+                f"the tiles score {basic} fan points (flowers excluded) but {record.fan} was entered",
+                code="fan_disagrees_with_tiles",
+            )
+
+    def fans(self, tiles: Any) -> list[tuple[str, int]]:
+        from scoring.rules.mcr.calculator import score_request
+
+        if not tiles:
+            return []
+        try:
+            return list(score_request(tiles)["fans"].items())
+        except HandInputError:
+            return []
+
+    def winds(self, previous: Sequence[HandRecord]) -> Winds:
+        prevalent, seats = mcr.winds_for_hand(len(previous))
+        return Winds(prevalent=prevalent, seats=seats, note="seats rotate as MCR rule 75 says")
+
+    def printed_winds(self, index: int) -> Winds:
+        prevalent, seats = mcr.winds_for_hand(index)
+        return Winds(prevalent=prevalent, seats=seats)
+
+    def initial_for(self, record: HandRecord, tiles: Any = None) -> dict[str, Any]:
+        import json
+
+        return {
+            "how": "draw" if not record.winner else ("self" if not record.discarder else "discard"),
+            "winner": record.winner,
+            "discarder": record.discarder,
+            "fan": record.fan,
+            "tiles": json.dumps(tiles) if tiles else "",
+        }
+
+    def late_points(self, minutes: int) -> int | None:
+        return mcr.late_penalty(minutes)
+
+    def late_note(self) -> str:
+        return "MCR rule 88: up to 10 min 10 points, up to 15 min 20 points, more: forfeit (0 table points)."
+
+    def penalty_catalogue(self) -> Sequence[Any]:
+        from scoring.rules.mcr.penalties import CATALOGUE
+
+        return CATALOGUE
+
+    def score_session(self, hands, *, totals=None, penalties=(), late_minutes=None) -> SessionTotals:
+        result = mcr.score_session(
+            mcr.SessionInput(
+                hands=[
+                    mcr.HandOutcome(winner=h.winner, discarder=h.discarder, fan=h.fan or 0) for h in hands
+                ],
+                totals=totals,
+                penalties=penalties,
+                late_minutes=late_minutes or {},
+            )
+        )
+        return SessionTotals(scores=result.scores, table_points=result.table_points, forfeits=result.forfeits)
+
+    def hand_to_doc(self, record: HandRecord, tiles: Any, code_at: Mapping[str, str]) -> dict[str, Any]:
+        if not record.winner:
+            data: dict[str, Any] = {"winner": None}
+        else:
+            data = {
+                "winner": code_at[record.winner],
+                "discarder": code_at[record.discarder] if record.discarder else None,
+                "fan": record.fan,
+            }
+        if tiles is not None:
+            data["tiles"] = tiles
+        return data
+
+    def hand_from_doc(self, hand: Mapping[str, Any], wind_of: Mapping[str, str]) -> HandRecord:
+        winner = seat_of_player(hand, "winner", wind_of)
+        fan = hand.get("fan")
+        if winner is not None and not _is_int(fan):
+            raise HandInputError("fan: must be a whole number", code="bad_fan")
+        return HandRecord(
+            winner=winner, discarder=seat_of_player(hand, "discarder", wind_of), fan=fan if winner else None
+        )
+
+    @classmethod
+    def score_request(cls, request: Any) -> dict[str, Any]:
+        from scoring.rules.mcr.calculator import score_request
+
+        return score_request(request)

@@ -1,0 +1,305 @@
+"""American (NMJL) as an event's rule set: Sloper chapter 3 (seeds/003_2541481d343502a5.txt).
+
+Tournament points per game by the event's scheme ("Tournament Scoring", ~line 1556), the year's card as
+data the organiser loads, seat rotation by the pivot rule 116.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import cache, cached_property
+from typing import Any, ClassVar
+
+from scoring.rules.errors import HandInputError
+from scoring.rules.ruleset import (
+    SEATS,
+    TIE_BREAK_SETTING,
+    HandRecord,
+    RuleSet,
+    Vocabulary,
+    Winds,
+    seat,
+    seat_of_player,
+    whole,
+)
+from scoring.rules.settings import Setting
+
+WON_BY = ("discard", "self_pick", "wall")
+
+
+def _card_problem(value: Any) -> str | None:
+    try:
+        load_event_card(value)
+    except HandInputError as error:
+        return error.message
+    return None
+
+
+def _scheme_problem(value: Any) -> str | None:
+    from scoring.rules.nmjl.tournament import TournamentScheme
+
+    try:
+        TournamentScheme.from_settings(value)
+    except HandInputError as error:
+        return error.message
+    return None
+
+
+def _preset_choices() -> tuple[tuple[str, str], ...]:
+    from scoring.rules.nmjl.tournament import PRESETS
+
+    return tuple((name, name) for name in PRESETS)
+
+
+@cache
+def _sample_card(card_id: str):  # -> Card
+    from scoring.rules.nmjl.card import load_sample_cards
+
+    cards = load_sample_cards()
+    if card_id not in cards:
+        raise HandInputError(f"unknown card {card_id!r} (samples: {', '.join(cards)})", code="unknown_card")
+    return cards[card_id]
+
+
+def load_event_card(data: Any):  # -> Card | None
+    """The event's card: a sample's id, or the card itself as JSON (``docs/nmjl-card-format.md``)."""
+    from scoring.rules.nmjl.card import load_card
+
+    if data is None:
+        return None
+    if isinstance(data, str):
+        return _sample_card(data)
+    return load_card(data)
+
+
+class NMJLRuleSet(RuleSet):
+    code = "nmjl"
+    label = "American (NMJL)"
+    words = Vocabulary(hand="game", hands="games")
+    hand_form = "scoring.forms.NMJLGameForm"
+    settings_template = "scoring/settings/_nmjl.html"
+    settings_fields: ClassVar[tuple[Setting, ...]] = (
+        TIE_BREAK_SETTING,
+        Setting(
+            key="card",
+            label="Card",
+            kind="any",
+            default=None,
+            optional=True,
+            locked_after_results=True,
+            check=_card_problem,
+        ),
+        Setting(
+            key="scheme",
+            label="Tournament points scheme",
+            kind="any",
+            default=None,
+            optional=True,
+            locked_after_results=True,
+            check=_scheme_problem,
+            choices=_preset_choices(),
+            group="Tournament points",
+            to_form=lambda value: (value or {}).get("preset", "book") if isinstance(value, dict) else "book",
+            from_form=lambda preset: {"preset": preset},
+        ),
+    )
+
+    @classmethod
+    def default_settings(cls) -> dict[str, Any]:
+        """A new event gets the made-up sample card and the book's tournament scoring table (~line 1556)
+        until the organiser loads the year's card."""
+        return {"card": "sample-2027", "scheme": {"preset": "book"}}
+
+    @cached_property
+    def card(self):  # -> Card | None
+        return load_event_card(self.settings.get("card"))
+
+    @cached_property
+    def scheme(self):  # -> TournamentScheme
+        from scoring.rules.nmjl.tournament import TournamentScheme
+
+        return TournamentScheme.from_settings(self.settings.get("scheme"))
+
+    def settings_problems(self) -> list[str]:
+        try:
+            self.card  # noqa: B018 - loading validates
+            self.scheme  # noqa: B018
+        except HandInputError as error:
+            return [error.message]
+        return []
+
+    def settings_context(self) -> dict[str, Any]:
+        from scoring.rules.nmjl.tournament import PRESETS
+
+        preset = (self.settings.get("scheme") or {}).get("preset", "book")
+        return {"card": self.card, "scheme": PRESETS.get(preset), "preset": preset, "presets": list(PRESETS)}
+
+    def normalise(self, record: HandRecord) -> HandRecord:
+        data = dict(record.data)
+        won_by = data.get("won_by")
+        if won_by not in WON_BY:
+            raise HandInputError("say how the game ended: discard, self_pick or wall", code="bad_won_by")
+        dead = data.get("dead", [])
+        if not isinstance(dead, list) or any(s not in SEATS for s in dead) or len(set(dead)) != len(dead):
+            raise HandInputError("dead hands must be a list of seats E, S, W, N", code="bad_dead")
+        clean: dict[str, Any] = {"won_by": won_by, "dead": sorted(dead, key=SEATS.index)}
+        if won_by == "wall":
+            if record.winner is not None:
+                raise HandInputError("a wall game has no winner", code="wall_with_winner")
+            return HandRecord(winner=None, data=clean)
+        winner = seat(record.winner, "the winner")
+        if winner in dead:
+            raise HandInputError("a dead hand cannot win", code="dead_winner")
+        discarder = None
+        if won_by == "discard":
+            discarder = seat(record.discarder, "the discarder")
+            if discarder == winner:
+                raise HandInputError("the winner cannot also be the discarder", code="winner_is_discarder")
+        card = self.card
+        if data.get("tiles"):
+            data.update(self._from_tiles(card, data))
+        card_hand = data.get("hand")
+        if card_hand:
+            if card is None:
+                raise HandInputError("this event has no card loaded; enter the value instead", code="no_card")
+            hand = card.hand(card_hand)
+            clean["hand"] = hand.id
+            clean["value"] = hand.value
+            clean["singles_and_pairs"] = hand.singles_and_pairs
+            if hand.concealed and data.get("winner_exposures", 0):
+                raise HandInputError(
+                    f"hand {hand.id} is concealed: the winner has no exposures", code="bad_exposures"
+                )
+        else:
+            clean["value"] = whole(data.get("value"), "the hand's value", 1, 1000)
+            if card is not None and clean["value"] not in card.values:
+                raise HandInputError(
+                    f"{clean['value']} is not a value on the card ({', '.join(map(str, card.values))})",
+                    code="value_not_on_card",
+                )
+            clean["singles_and_pairs"] = bool(data.get("singles_and_pairs", False))
+        clean["jokerless"] = bool(data.get("jokerless", False))
+        clean["winner_exposures"] = whole(data.get("winner_exposures", 0), "the winner's exposures", 0, 4)
+        if data.get("tiles"):
+            clean["tiles"] = list(data["tiles"])
+            clean["exposures"] = [list(group) for group in data.get("exposures", [])]
+        self.points(HandRecord(winner=winner, discarder=discarder, data=clean))  # the engine's own checks
+        return HandRecord(winner=winner, discarder=discarder, data=clean)
+
+    @staticmethod
+    def _from_tiles(card, data: Mapping[str, Any]) -> dict[str, Any]:  # card: Card | None
+        """The winner's 14 tiles (and exposures) checked by the matcher against the card (rules 23, 81):
+        the hand they make (or the named one, checked), whether jokerless, and the exposures counted."""
+        from scoring.rules.nmjl.matcher import identify_hand
+
+        if card is None:
+            raise HandInputError("this event has no card loaded; the tiles cannot be checked", code="no_card")
+        tiles, exposures = data["tiles"], data.get("exposures", [])
+        match = identify_hand(card, tiles, exposures, data.get("hand") or None)
+        return {"hand": match.hand_id, "jokerless": match.jokerless, "winner_exposures": len(exposures)}
+
+    def outcome(self, record: HandRecord) -> dict[str, Any]:
+        """The spec's NMJL outcome object (scoring-json.md) for this game, in tournament mode."""
+        data = record.data
+        outcome: dict[str, Any] = {
+            "mode": "tournament",
+            "won_by": data["won_by"],
+            "dead": list(data.get("dead", [])),
+            "scheme": self.scheme.to_settings(),
+        }
+        if data["won_by"] != "wall":
+            outcome.update(
+                winner=record.winner,
+                discarder=record.discarder,
+                value=data["value"],
+                jokerless=data.get("jokerless", False),
+                singles_and_pairs=data.get("singles_and_pairs", False),
+                winner_exposures=data.get("winner_exposures", 0),
+            )
+        return outcome
+
+    def points(self, record: HandRecord) -> dict[str, int]:
+        from scoring.rules.nmjl.api import score_request
+
+        return score_request(self.outcome(record), cards={})["points"]
+
+    def describe(self, record: HandRecord) -> str:
+        data = record.data
+        if data.get("won_by") == "wall":
+            return "wall game"
+        how = "self-picked" if data["won_by"] == "self_pick" else f"from {record.discarder}"
+        extra = " jokerless" if data.get("jokerless") else ""
+        hand = f" ({data['hand']})" if data.get("hand") else ""
+        return f"{record.winner} wins {data['value']}{hand}{extra} {how}"
+
+    def winds(self, previous: Sequence[HandRecord]) -> Winds:
+        """The deal passes to the right every game; the pivot rule (116) moves the starting East."""
+        from tournaments.seating.rotation import nmjl_winds_for_hand
+
+        return Winds(prevalent=None, seats=nmjl_winds_for_hand(len(previous)))
+
+    def initial_for(self, record: HandRecord, tiles: Any = None) -> dict[str, Any]:
+        data = record.data
+        return {
+            "won_by": data["won_by"],
+            "winner": record.winner,
+            "discarder": record.discarder,
+            "card_hand": data.get("hand", ""),
+            "value": None if data.get("hand") else data.get("value"),
+            "jokerless": data.get("jokerless", False),
+            "winner_exposures": data.get("winner_exposures", 0),
+            "dead": data.get("dead", []),
+        }
+
+    def late_points(self, minutes: int) -> int | None:
+        return -self.scheme.late if minutes > 0 else 0
+
+    def late_note(self) -> str:
+        return f"Not in seat at the start: {self.scheme.late} tournament points (the event's scoring scheme)."
+
+    def hand_to_doc(self, record: HandRecord, tiles: Any, code_at: Mapping[str, str]) -> dict[str, Any]:
+        details = record.data
+        data: dict[str, Any] = {"dead": [code_at[s] for s in details.get("dead", [])]}
+        if details["won_by"] == "wall":
+            data.update(winner=None, wall=True)
+            return data
+        data.update(
+            winner=code_at[record.winner],
+            discarder=code_at[record.discarder] if record.discarder else None,
+            value=details["value"],
+            jokerless=details.get("jokerless", False),
+            winner_exposures=details.get("winner_exposures", 0),
+        )
+        if details.get("hand"):
+            data["hand"] = details["hand"]
+        if details.get("tiles"):
+            data["tiles"] = details["tiles"]
+            data["exposures"] = details.get("exposures", [])
+        return data
+
+    def hand_from_doc(self, hand: Mapping[str, Any], wind_of: Mapping[str, str]) -> HandRecord:
+        winner = seat_of_player(hand, "winner", wind_of)
+        dead = hand.get("dead", [])
+        if not isinstance(dead, list) or any(not isinstance(p, str) or p not in wind_of for p in dead):
+            raise HandInputError("dead: must list players who sit at this table", code="bad_dead")
+        won_by = (
+            "wall" if hand.get("wall") else ("discard" if hand.get("discarder") is not None else "self_pick")
+        )
+        if won_by != "wall" and winner is None:
+            raise HandInputError('winner: missing (use "wall": true for a wall game)', code="missing_field")
+        data: dict[str, Any] = {"won_by": won_by, "dead": [wind_of[pid] for pid in dead]}
+        for key in ("value", "jokerless", "winner_exposures", "singles_and_pairs", "tiles", "exposures"):
+            if key in hand:
+                data[key] = hand[key]
+        if "hand" in hand:
+            card = self.card
+            if card is not None and hand.get("card", card.id) != card.id:
+                raise HandInputError(f"card: this event uses card {card.id!r}", code="wrong_card")
+            data["hand"] = hand["hand"]
+        return HandRecord(winner=winner, discarder=seat_of_player(hand, "discarder", wind_of), data=data)
+
+    @classmethod
+    def score_request(cls, request: Any) -> dict[str, Any]:
+        from scoring.rules.nmjl.api import score_request
+
+        return score_request(request)

@@ -1,0 +1,243 @@
+"""What every rule set must say about an event, in one class per rule set (no Django here).
+
+Pages, services, the event JSON and the exports never compare a rule set's name: they ask its class.
+A hand is stored as a :class:`HandRecord` in starting-seat letters (E, S, W, N); each rule set says how
+to check one (``normalise``), what it is worth to each seat (``points``), how to say it in words, how
+the seats rotate, what lateness costs, which settings it has, and how a hand reads and writes in the
+event JSON (``shared/specs/event-json.md``). Adding a rule set is one class and one line in
+:mod:`scoring.rules.registry`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from scoring.rules.errors import HandInputError
+from scoring.rules.mcr import session as mcr
+from scoring.rules.settings import Setting
+
+SEATS = ("E", "S", "W", "N")
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecord:
+    winner: str | None
+    discarder: str | None = None
+    fan: int | None = None
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class SessionTotals:
+    scores: dict[str, int]
+    table_points: dict[str, Any] | None
+    forfeits: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class Vocabulary:
+    """Words the pages use for this rule set's unit of play."""
+
+    hand: str = "hand"
+    hands: str = "hands"
+
+
+@dataclass(frozen=True, slots=True)
+class Winds:
+    """Seat winds for one hand: ``prevalent`` (or None when the rule set has no round wind), and the
+    wind of each starting seat."""
+
+    prevalent: str | None
+    seats: Mapping[str, str]
+    note: str = ""
+
+
+TIE_BREAK_SETTING = Setting(
+    key="tie_break",
+    label="Players with equal totals",
+    kind="choice",
+    default="shared",
+    choices=(("shared", "share the rank"), ("wins", "are ranked by games or hands won, then share")),
+    group="Ties in the standings",
+)
+
+
+def seat(value: Any, what: str, *, allow_none: bool = False) -> str | None:
+    if value is None and allow_none:
+        return None
+    if value not in SEATS:
+        raise HandInputError(f"{what} must be one of E, S, W, N", code="bad_seat")
+    return value
+
+
+def whole(value: Any, what: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise HandInputError(f"{what} must be a whole number from {low} to {high}", code="bad_number")
+    return value
+
+
+def check_totals(totals: Mapping[str, int]) -> dict[str, int]:
+    if set(totals) != set(SEATS) or not all(
+        isinstance(v, int) and not isinstance(v, bool) for v in totals.values()
+    ):
+        raise HandInputError("totals need a whole-number score for each of E, S, W, N", code="bad_totals")
+    if sum(totals.values()) != 0:
+        raise HandInputError(
+            f"session totals must sum to zero; these sum to {sum(totals.values())}",
+            code="totals_not_zero_sum",
+        )
+    return dict(totals)
+
+
+class RuleSet:
+    """The rules of one event: the class holds what is fixed, an instance the event's settings."""
+
+    code: ClassVar[str] = ""
+    label: ClassVar[str] = ""
+    words: ClassVar[Vocabulary] = Vocabulary()
+    uses_table_points: ClassVar[bool] = False
+    uses_tile_picker: ClassVar[bool] = False
+    settings_template: ClassVar[str] = ""
+    """A template the organiser's settings page includes for what the generic forms cannot show."""
+    hand_form: ClassVar[str] = ""
+    """Dotted path of the Django form that enters one hand (resolved by the scoring layer)."""
+    tie_breaks: ClassVar[tuple[str, ...]] = ("shared", "wins")
+    scoresheet_note: ClassVar[str] = ""
+    settings_fields: ClassVar[tuple[Setting, ...]] = (TIE_BREAK_SETTING,)
+
+    def __init__(self, settings: Mapping[str, Any] | None = None) -> None:
+        self.settings = dict(settings or {})
+
+    @property
+    def rules(self) -> str:
+        return self.code
+
+    # --- settings --------------------------------------------------------------------------------
+
+    @classmethod
+    def default_settings(cls) -> dict[str, Any]:
+        """What a new event of this rule set stores at creation (absent keys take their defaults)."""
+        return {}
+
+    def settings_problems(self) -> list[str]:
+        """Problems the field checks cannot see (a card that does not load, say); empty when fine."""
+        return []
+
+    def settings_context(self) -> dict[str, Any]:
+        """What ``settings_template`` shows (plain data)."""
+        return {}
+
+    @property
+    def tie_break(self) -> str:
+        value = self.settings.get("tie_break", "shared")
+        return value if value in self.tie_breaks else "shared"
+
+    # --- hands -----------------------------------------------------------------------------------
+
+    def normalise(self, record: HandRecord) -> HandRecord:
+        raise NotImplementedError
+
+    def points(self, record: HandRecord) -> dict[str, int]:
+        raise NotImplementedError
+
+    def describe(self, record: HandRecord) -> str:
+        raise NotImplementedError
+
+    def check_tiles(self, record: HandRecord, tiles: Any) -> None:
+        """Tiles kept with a hand must agree with it; by default a rule set keeps none."""
+
+    def fans(self, tiles: Any) -> list[tuple[str, int]]:
+        """The scoring elements of stored tiles, for players to check a score (none by default)."""
+        return []
+
+    def hands_allowed(self, hands_per_session: int | None) -> int | None:
+        """The most hands a table may enter in a session (None: no limit)."""
+        return hands_per_session
+
+    def winds(self, previous: Sequence[HandRecord]) -> Winds | None:
+        """Each starting seat's wind in the next hand, after ``previous``; None when not shown."""
+        return None
+
+    def printed_winds(self, index: int) -> Winds | None:
+        """Seat winds to print on a blank scoresheet for hand ``index`` (0-based); None: none printed."""
+        return None
+
+    def next_hand_initial(self, previous: Sequence[HandRecord]) -> dict[str, Any]:
+        """Initial values of the form for the next hand."""
+        return {}
+
+    def initial_for(self, record: HandRecord, tiles: Any = None) -> dict[str, Any]:
+        """A stored hand as the initial values of this rule set's hand form (for corrections)."""
+        raise NotImplementedError
+
+    # --- lateness and penalties ------------------------------------------------------------------
+
+    def late_points(self, minutes: int) -> int | None:
+        """Points a late player loses (None: forfeits the session); by default lateness costs nothing."""
+        return 0
+
+    def late_note(self) -> str:
+        return "Recorded for the record; these rules set no points for lateness."
+
+    def penalty_catalogue(self) -> Sequence[Any]:
+        """The book's penalties the referee can pick (each with ``key``, ``rule``, ``label``)."""
+        return ()
+
+    # --- the session -----------------------------------------------------------------------------
+
+    def score_session(
+        self,
+        hands: Sequence[HandRecord],
+        *,
+        totals: Mapping[str, int] | None = None,
+        penalties: Sequence[mcr.PenaltyItem] = (),
+        late_minutes: Mapping[str, int] | None = None,
+    ) -> SessionTotals:
+        """Scores of a table's session: its hands (or reported totals), penalties and lateness."""
+        scores = dict.fromkeys(SEATS, 0)
+        if totals is not None:
+            scores.update(check_totals(totals))
+        else:
+            for record in hands:
+                for seat_, points in self.points(record).items():
+                    scores[seat_] += points
+        for penalty in penalties:
+            for seat_, points in mcr.penalty_effect(penalty).items():
+                scores[seat_] += points
+        forfeits = set()
+        for seat_, minutes in (late_minutes or {}).items():
+            lost = self.late_points(minutes)
+            if lost is None:
+                forfeits.add(seat_)
+            else:
+                scores[seat_] -= lost
+        return SessionTotals(scores=scores, table_points=None, forfeits=frozenset(forfeits))
+
+    # --- the event JSON --------------------------------------------------------------------------
+
+    def hand_to_doc(self, record: HandRecord, tiles: Any, code_at: Mapping[str, str]) -> dict[str, Any]:
+        """A stored hand in the event JSON's form (player ids instead of seats)."""
+        raise NotImplementedError
+
+    def hand_from_doc(self, hand: Mapping[str, Any], wind_of: Mapping[str, str]) -> HandRecord:
+        """A hand of the event JSON (player ids) as an unchecked record in starting seats."""
+        raise NotImplementedError
+
+    # --- single hands (``score_hands``) ----------------------------------------------------------
+
+    @classmethod
+    def score_request(cls, request: Any) -> dict[str, Any]:
+        """Score one hand of ``shared/specs/scoring-json.md``."""
+        raise NotImplementedError
+
+
+def seat_of_player(hand: Mapping[str, Any], key: str, wind_of: Mapping[str, str]) -> str | None:
+    """The starting seat of the player a JSON hand names under ``key`` (None when absent)."""
+    pid = hand.get(key)
+    if pid is None:
+        return None
+    if not isinstance(pid, str) or pid not in wind_of:
+        raise HandInputError(f"{key}: {pid!r} does not sit at this table", code="not_at_table")
+    return wind_of[pid]

@@ -1,0 +1,129 @@
+"""Pages anyone can read about results: results per table, standings (with downloads), each player's
+page and the projector. Cached per standings version so phones polling them cost little."""
+
+from __future__ import annotations
+
+from django.core.cache import cache
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
+from django_tables2 import RequestConfig
+
+from scoring.exports import STANDINGS_EXPORTS
+from scoring.services import running_scores, session_result, table_state, tables_with_results
+from scoring.standings_cache import cached_standings_rows, standings_cache_key
+from scoring.tables import ScoreStandingsTable, StandingsTable
+from tournaments.access import public_event, round_of
+from tournaments.models import WINDS, Registration, Seat
+from tournaments.views_public import seat_rows
+
+
+def results(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    tournament = public_event(slug)
+    round_ = round_of(tournament, number)
+    cards = []
+    for table in tables_with_results(tournament, round_):
+        state = table_state(table)
+        result = session_result(table) if state != "not started" else None
+        seats = seat_rows(table)
+        for row in seats:
+            if result is not None:
+                row["score"] = result.scores[row["wind"]]
+                if result.table_points is not None:
+                    row["table_points"] = float(result.table_points[row["wind"]])
+        hands = running_scores(table)
+        for row in hands:
+            row["fans"] = tournament.rule_set.fans(row["hand"].tiles)
+        cards.append({"table": table, "state": state, "seats": seats, "hands": hands})
+    return render(
+        request,
+        "scoring/public/results.html",
+        {"tournament": tournament, "round": round_, "rounds": tournament.rounds.all(), "cards": cards},
+    )
+
+
+def standings(request: HttpRequest, slug: str) -> HttpResponse:
+    """Sortable standings; the table's HTML is cached per standings version and sort order, so the
+    30-second polling of every phone and projector renders it once per change."""
+    tournament = public_event(slug)
+    sort = request.GET.get("sort", "")[:40]
+    key = f"standings-html:{standings_cache_key(tournament)}:{tournament.standings_version}:{sort}"
+    table_html = cache.get(key)
+    if table_html is None:
+        rows = [dict(row) for row in cached_standings_rows(tournament)]
+        countries = {r.code: r.player.country for r in tournament.registrations.select_related("player")}
+        for row in rows:
+            row["country"] = countries.get(row["player"], "")
+        table_class = StandingsTable if tournament.uses_table_points else ScoreStandingsTable
+        table = table_class(rows, tournament_slug=tournament.slug)
+        RequestConfig(request, paginate=False).configure(table)
+        table_html = render_to_string(
+            "scoring/public/_standings_table.html", {"table": table}, request=request
+        )
+        cache.set(key, table_html, timeout=3600)
+    if request.htmx:
+        return HttpResponse(table_html)
+    return render(
+        request,
+        "scoring/public/standings.html",
+        {"tournament": tournament, "table_html": table_html, "formats": list(STANDINGS_EXPORTS)},
+    )
+
+
+def standings_download(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
+    tournament = public_event(slug)
+    export = STANDINGS_EXPORTS.get(fmt)
+    if export is None:
+        raise Http404("Unknown format")
+    filename, content_type, content = export(tournament).render()
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def player(request: HttpRequest, slug: str, code: str) -> HttpResponse:
+    """One player's event on a phone: where they sit in each session and how each session went."""
+    tournament = public_event(slug)
+    registration = get_object_or_404(
+        Registration.objects.select_related("player"), tournament=tournament, code=code, is_substitute=False
+    )
+    rows = cached_standings_rows(tournament)
+    standing = next((row for row in rows if row["player"] == code), None)
+    by_round = {line["round"]: line for line in (standing or {}).get("sessions", [])}
+    seats = {
+        seat.round_id: seat
+        for seat in Seat.objects.filter(registration=registration).select_related("table", "round")
+    }
+    table_mates: dict[int, list[Seat]] = {}
+    for other in (
+        Seat.objects.filter(table_id__in=[seat.table_id for seat in seats.values()])
+        .exclude(registration=registration)
+        .select_related("registration__player")
+    ):
+        table_mates.setdefault(other.table_id, []).append(other)
+    sessions = []
+    for round_ in tournament.rounds.all():
+        seat = seats.get(round_.pk)
+        opponents = [
+            {"wind": other.wind, "name": other.registration.player.name}
+            for other in sorted(
+                table_mates.get(seat.table_id, []) if seat else [], key=lambda s: WINDS.index(s.wind)
+            )
+        ]
+        sessions.append(
+            {"round": round_, "seat": seat, "opponents": opponents, "result": by_round.get(round_.number)}
+        )
+    return render(
+        request,
+        "scoring/public/player.html",
+        {"tournament": tournament, "registration": registration, "standing": standing, "sessions": sessions},
+    )
+
+
+def projector(request: HttpRequest, slug: str) -> HttpResponse:
+    """The hall's screen: standings in large type, refreshed every 30 seconds (only when they changed
+    does the server recompute them, see ``cached_standings_rows``)."""
+    tournament = public_event(slug)
+    rows = cached_standings_rows(tournament)
+    template = "scoring/public/_projector_rows.html" if request.htmx else "scoring/public/projector.html"
+    return render(request, template, {"tournament": tournament, "rows": rows})

@@ -1,0 +1,69 @@
+"""The bottom of the Django layers: who did what (the audit log) and "the standings changed".
+
+Both ``tournaments`` and ``scoring`` write through these, so the layers above never import each other
+for them. Actions are an enumeration so the log can be filtered and read reliably.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db import models
+from django.db.models import F
+
+from tournaments.models import AuditEntry, Tournament
+
+User = AbstractBaseUser | AnonymousUser | None
+
+
+class AuditAction(models.TextChoices):
+    CREATE_EVENT = "create_event", "Event created"
+    GRANT_ROLE = "grant_role", "Role granted"
+    SETTINGS = "settings", "Settings changed"
+    REGISTER = "register", "Player registered"
+    IMPORT_PLAYERS = "import_players", "Players imported"
+    CHECK_IN = "check_in", "Checked in"
+    CHECK_OUT = "check_out", "Check-in undone"
+    SEAT_ROUND = "seat_round", "Session seated"
+    SEAT_REMAINING = "seat_remaining", "Sessions seated"
+    SWAP_SEATS = "swap_seats", "Seats swapped"
+    SEATING_OPTIONS = "seating_options", "Seating options"
+    FIXED_TABLE = "fixed_table", "Fixed table"
+    TOTALS_ONLY = "totals_only", "Totals only"
+    NMJL_SCHEME = "nmjl_scheme", "NMJL scoring scheme"
+    NMJL_CARD = "nmjl_card", "NMJL card loaded"
+    CLASSICAL_SETTLEMENT = "classical_settlement", "Classical settlement options"
+    TIE_BREAK = "tie_break", "Tie policy"
+    RECORD_HAND = "record_hand", "Hand entered"
+    CORRECT_HAND = "correct_hand", "Hand corrected"
+    VOID_HAND = "void_hand", "Hand deleted"
+    RECORD_TOTALS = "record_totals", "Totals entered"
+    FINISH_TABLE = "finish_table", "Table complete"
+    REOPEN_TABLE = "reopen_table", "Table reopened"
+    PENALTY = "penalty", "Penalty"
+    LATE = "late", "Lateness"
+    APPEAL = "appeal", "Appeal filed"
+    DECIDE_APPEAL = "decide_appeal", "Appeal decided"
+    IMPORT_EVENT = "import_event", "Event imported"
+
+
+def acting(user: User) -> Any:
+    """The user to store as the one who acted (``None`` for anonymous or system writes)."""
+    return user if user is not None and user.is_authenticated else None
+
+
+def audit(tournament: Tournament, actor: User, action: AuditAction, summary: str, **data: Any) -> None:
+    """One row in the event's audit log (call it inside the write's transaction)."""
+    AuditEntry.objects.create(
+        tournament=tournament,
+        actor=acting(actor),
+        action=AuditAction(action).value,
+        summary=summary[:300],
+        data=data,
+    )
+
+
+def bump_standings(tournament: Tournament) -> None:
+    """Mark the event's standings as changed: every reader caches by this version."""
+    Tournament.objects.filter(pk=tournament.pk).update(standings_version=F("standings_version") + 1)

@@ -1,0 +1,74 @@
+"""One schema for an event's settings: the rule set's own (``RuleSet.settings_fields``) and the
+seating options, checked whenever settings are saved or imported."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from scoring.rules import registry
+from scoring.rules.errors import HandInputError
+from scoring.rules.settings import Setting, check_settings, value_of
+
+SEATING = "Seating"
+SEATING_SETTINGS: tuple[Setting, ...] = (
+    Setting(
+        key="seating.substitute_policy",
+        label="When the players are not a multiple of four",
+        kind="choice",
+        default="none",
+        choices=(
+            ("none", "Refuse (check players in or out first)"),
+            ("substitutes", "Add substitutes (1 to 3 seats, not ranked)"),
+            ("sit_out", "Let 1 to 3 players sit out each session, in turn"),
+        ),
+        group=SEATING,
+    ),
+    Setting(
+        key="seating.swiss",
+        label="Swiss: seat each session by the current standings",
+        kind="bool",
+        default=False,
+        group=SEATING,
+    ),
+    Setting(
+        key="seating.time_limit",
+        label="Seconds the engine may search",
+        kind="float",
+        default=5.0,
+        minimum=0.5,
+        maximum=60,
+        help="More time, better plans",
+        group=SEATING,
+    ),
+)
+STRUCTURAL = ("sessions", "hands_per_session", "session_minutes")
+"""Keys the event JSON puts in ``settings`` for the event's own columns."""
+
+
+def settings_fields(rules: str) -> tuple[Setting, ...]:
+    return (*registry.rule_set_class(rules).settings_fields, *SEATING_SETTINGS)
+
+
+def field(rules: str, key: str) -> Setting | None:
+    return next((f for f in settings_fields(rules) if f.key == key), None)
+
+
+def settings_problems(rules: str, settings: Any, *, structural: bool = False) -> list[str]:
+    """Every problem with an event's settings, as "key: what is wrong" (empty when they are fine)."""
+    try:
+        fields = settings_fields(rules)
+    except HandInputError as error:
+        return [error.message]
+    problems = [
+        f"{key}: {message}" if key else message
+        for key, message in check_settings(settings, fields, structural=STRUCTURAL if structural else ())
+    ]
+    if not problems and isinstance(settings, Mapping):
+        problems.extend(registry.rule_set(rules, settings).settings_problems())
+    return problems
+
+
+def current(rules: str, settings: Mapping[str, Any]) -> dict[str, Any]:
+    """Every setting's value, defaults filled in, by dotted key."""
+    return {f.key: value_of(settings, f) for f in settings_fields(rules)}

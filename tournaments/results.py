@@ -1,0 +1,45 @@
+"""What the event layer needs to know about results, provided from the layer above.
+
+``tournaments`` may not import ``scoring`` (the layers point one way), yet seating must know whether a
+session has results, Swiss seating needs the standings, and the organiser's pages show each table's
+progress. ``scoring`` registers a :class:`ResultsSource` when the app is ready; the pages and services
+here ask :func:`source`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from tournaments.models import Round, Table, Tournament
+
+
+@dataclass(frozen=True)
+class TableProgress:
+    state: str  # "not started", "in play" or "complete"
+    hands: int
+    limit: int | None
+
+
+class ResultsSource(Protocol):
+    def round_has_results(self, round_: Round) -> bool: ...
+
+    def swiss_scores(self, tournament: Tournament) -> dict[str, float]: ...
+
+    def table_progress(self, tables: Sequence[Table]) -> dict[int, TableProgress]: ...
+
+
+_source: ResultsSource | None = None
+
+
+def register(source: ResultsSource) -> None:
+    global _source
+    _source = source
+
+
+def source() -> ResultsSource:
+    if _source is None:
+        raise RuntimeError("No results source is registered (is the scoring app installed?)")
+    return _source
