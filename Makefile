@@ -30,7 +30,8 @@ run: venv
 test: dev-venv
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/python -m pytest
+	DEBUG=1 $(BIN)/mypy .
+	$(BIN)/python -m pytest -n 2
 
 lint: dev-venv
 	$(BIN)/ruff check --fix .

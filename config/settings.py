@@ -91,7 +91,6 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_tables2",
-    "django_filters",
     "django_htmx",
     "csp",
     "axes",

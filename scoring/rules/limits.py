@@ -44,23 +44,42 @@ class Oversized:
     digits: int
 
 
-def _where(path: str) -> str:
-    return f" at {path}" if path else ""
-
-
 def _limit(message: str) -> HandInputError:
     return HandInputError(message, code=LIMIT_CODE)
 
 
-def _check_string(text: str, path: str, what: str) -> None:
+_Path = tuple[Any, ...] | None  # (parent path, key or index), built cheaply, written out only on error
+
+
+def _path_text(path: _Path) -> str:
+    keys: list[Any] = []
+    while path is not None:
+        path, key = path
+        keys.append(key)
+    text = ""
+    for key in reversed(keys):
+        text += f"[{key}]" if isinstance(key, int) else (f".{key}" if text else str(key))
+    return text
+
+
+def _where(path: _Path) -> str:
+    return f" at {_path_text(path)}" if path is not None else ""
+
+
+def _check_string(text: str, path: _Path, what: str) -> None:
     if len(text) > MAX_STRING:
         raise _limit(f"{what}{_where(path)} has {len(text)} characters; at most {MAX_STRING} are accepted")
-    bad = _BAD_CHARACTERS.search(text)
-    if bad:
-        raise _limit(
-            f"{what}{_where(path)} holds the character U+{ord(bad.group()):04X}; text may not hold NUL, "
-            "other control characters or unpaired surrogates"
-        )
+    if not text.isprintable():
+        bad = _BAD_CHARACTERS.search(text)
+        if bad:
+            raise _limit(
+                f"{what}{_where(path)} holds the character U+{ord(bad.group()):04X}; text may not hold NUL, "
+                "other control characters or unpaired surrogates"
+            )
+
+
+def _out_of_range(path: _Path) -> HandInputError:
+    return _limit(f"the number{_where(path)} is out of range; numbers lie between {-MAX_INT} and {MAX_INT}")
 
 
 def check_request(data: Any) -> None:
@@ -70,61 +89,62 @@ def check_request(data: Any) -> None:
     ``MAX_NODES`` whatever the input. Accepts objects (any mapping with string keys), lists (and
     tuples), strings, whole numbers, finite decimals, true/false and null.
     """
-    stack: list[tuple[Any, str, int]] = [(data, "", 1)]
+    stack: list[tuple[Any, _Path, int]] = [(data, None, 1)]
     nodes = 0
     while stack:
         value, path, depth = stack.pop()
         nodes += 1
         if nodes > MAX_NODES:
             raise _limit(f"the input holds more than {MAX_NODES} values; at most {MAX_NODES} are accepted")
-        if value is None or isinstance(value, bool):
+        kind = type(value)
+        if kind is str:
+            if len(value) > MAX_STRING or not value.isprintable():
+                _check_string(value, path, "the text")
+        elif value is None or kind is bool:
             continue
-        if isinstance(value, int):
+        elif kind is int:
             if not -MAX_INT <= value <= MAX_INT:
+                raise _out_of_range(path)
+        elif kind is dict or kind is list or kind is tuple or isinstance(value, Mapping | list | tuple):
+            if depth > MAX_DEPTH:
                 raise _limit(
-                    f"the number{_where(path)} is out of range; numbers lie between {-MAX_INT} and {MAX_INT}"
+                    f"lists and objects nest more than {MAX_DEPTH} levels deep{_where(path)}; "
+                    f"at most {MAX_DEPTH} are accepted"
                 )
-            continue
-        if isinstance(value, float):
-            if value != value or abs(value) > MAX_INT:
-                raise _limit(
-                    f"the number{_where(path)} is out of range; numbers lie between {-MAX_INT} and {MAX_INT}"
-                )
-            continue
-        if isinstance(value, Oversized):
+            if kind is dict or (kind is not list and isinstance(value, Mapping)):
+                if len(value) > MAX_KEYS:
+                    raise _limit(
+                        f"the object{_where(path)} has {len(value)} fields; at most {MAX_KEYS} are accepted"
+                    )
+                for key in value:
+                    if type(key) is not str:
+                        raise _limit(f"the object{_where(path)} has a field name that is not text")
+                    if len(key) > MAX_STRING or not key.isprintable():
+                        _check_string(key, path, "a field name")
+                    stack.append((value[key], (path, key), depth + 1))
+            else:
+                if len(value) > MAX_LIST:
+                    raise _limit(
+                        f"the list{_where(path)} has {len(value)} entries; at most {MAX_LIST} are accepted"
+                    )
+                stack.extend((item, (path, i), depth + 1) for i, item in enumerate(value))
+        elif isinstance(value, Oversized):
             if not value.digits:
                 raise _limit(f"the value{_where(path)} is NaN or Infinity, which JSON does not allow")
             raise _limit(
                 f"the number{_where(path)} has {value.digits} digits; numbers lie between {-MAX_INT} "
                 f"and {MAX_INT}"
             )
-        if isinstance(value, str):
+        elif isinstance(value, float):
+            if value != value or abs(value) > MAX_INT:
+                raise _out_of_range(path)
+        elif isinstance(value, int) and not isinstance(value, bool):
+            if not -MAX_INT <= value <= MAX_INT:
+                raise _out_of_range(path)
+        elif isinstance(value, str):
             _check_string(value, path, "the text")
-            continue
-        if isinstance(value, list | tuple | Mapping):
-            if depth > MAX_DEPTH:
-                raise _limit(
-                    f"lists and objects nest more than {MAX_DEPTH} levels deep{_where(path)}; "
-                    f"at most {MAX_DEPTH} are accepted"
-                )
-            if isinstance(value, Mapping):
-                if len(value) > MAX_KEYS:
-                    raise _limit(
-                        f"the object{_where(path)} has {len(value)} fields; at most {MAX_KEYS} are accepted"
-                    )
-                for key in value:
-                    if not isinstance(key, str):
-                        raise _limit(f"the object{_where(path)} has a field name that is not text")
-                    _check_string(key, path, "a field name")
-                    stack.append((value[key], f"{path}.{key}" if path else key, depth + 1))
-            else:
-                if len(value) > MAX_LIST:
-                    raise _limit(
-                        f"the list{_where(path)} has {len(value)} entries; at most {MAX_LIST} are accepted"
-                    )
-                stack.extend((item, f"{path}[{i}]", depth + 1) for i, item in enumerate(value))
-            continue
-        raise _limit(f"the value{_where(path)} is a {type(value).__name__}, which JSON does not have")
+        else:
+            raise _limit(f"the value{_where(path)} is a {type(value).__name__}, which JSON does not have")
 
 
 # ---------------------------------------------------------------------------------------------

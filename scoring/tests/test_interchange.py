@@ -182,3 +182,20 @@ def test_entries_that_are_not_objects_are_named_by_their_path(spec_example):
     assert "rounds[0].tables[0].hands[3]: must be an object" in error.value.problems
     assert "rounds[0].tables[0].late: must be a list" in error.value.problems
     assert "appeals[1]: must be an object" in error.value.problems
+
+
+@pytest.mark.parametrize(
+    ("settings", "problem"),
+    [
+        ({"tie_break": "coin"}, "tournament.settings: tie_break: must be one of"),
+        ({"seating": {"time_limit": "abc"}}, "tournament.settings: seating.time_limit: must be a number"),
+        ({"colour": "red"}, "tournament.settings: colour: is not a setting this event has"),
+    ],
+)
+def test_settings_the_code_does_not_know_are_refused_at_the_door(spec_example, settings, problem, db):
+    doc = copy.deepcopy(spec_example)
+    doc["tournament"]["rules"] = "nmjl" if "tie_break" in settings else "mcr"
+    doc["tournament"]["settings"] = {**doc["tournament"].get("settings", {}), **settings}
+    with pytest.raises(EventImportError) as error:
+        import_event(doc)
+    assert any(p.startswith(problem) for p in error.value.problems), error.value.problems

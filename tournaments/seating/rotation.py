@@ -84,34 +84,18 @@ def mcr_seats_for_round(quan: int) -> dict[str, str]:
 
 
 def nmjl_hand(hand_index: int, *, dice_follow_pivot: bool = False) -> HandSeats:
-    """Seats and seat winds for hand ``hand_index`` (0-based) of an NMJL session (rules 116-117).
+    """Seats and seat winds for hand ``hand_index`` (0-based) of an NMJL session (rules 116-117): the one
+    rotation engine is ``scoring.rules.nmjl.rotation`` (the pivot rule); this keeps the seating API."""
+    from scoring.rules.errors import HandInputError
+    from scoring.rules.nmjl.rotation import deal_for_hand
 
-    The deal passes to the right every hand. The dice "come to" the pivot (starting East) whenever a hand
-    after the first is to be dealt from her seat; on every second such time she exchanges seats with the
-    player at her right before the deal (116). Then either the player now in her old seat deals (official
-    rule: the dice stay with the seat) or she deals from her new seat (``dice_follow_pivot``, rule 117).
-    """
     if hand_index < 0:
         raise SeatingError(f"Hand {hand_index} is not a hand number.", "invalid_hand_index")
-    at = {start: start for start in WINDS}  # start -> physical seat
-    dealer_seat = 0
-    comings = 0
-    for hand in range(hand_index + 1):
-        if hand > 0:
-            dealer_seat = (dealer_seat + 1) % 4
-            if WINDS.index(at["E"]) == dealer_seat:
-                comings += 1
-                if comings % 2 == 0:
-                    here = WINDS[dealer_seat]
-                    right = WINDS[(dealer_seat + 1) % 4]
-                    neighbour = next(s for s, seat in at.items() if seat == right)
-                    at["E"], at[neighbour] = right, here
-                    if dice_follow_pivot:
-                        dealer_seat = (dealer_seat + 1) % 4
-    seats = dict(at)
-    dealer_wind = WINDS[dealer_seat]
-    dealer = next(start for start, seat in seats.items() if seat == dealer_wind)
-    return HandSeats(hand_index=hand_index, seats=seats, winds=_winds(seats, dealer_wind), dealer=dealer)
+    try:
+        deal = deal_for_hand(hand_index, dice_follow_pivot=dice_follow_pivot)
+    except HandInputError as error:
+        raise SeatingError(error.message, "invalid_hand_index") from None
+    return HandSeats(hand_index=hand_index, seats=deal.seats, winds=deal.winds, dealer=deal.dealer)
 
 
 def nmjl_winds_for_hand(hand_index: int, *, dice_follow_pivot: bool = False) -> dict[str, str]:

@@ -14,9 +14,9 @@ from scoring.rules.errors import HandInputError
 from scoring.rules.mcr.penalties import check_winner_not_barred
 
 SEATS = ("E", "S", "W", "N")
-MINIMUM_FAN = 8  # rule 24 (line ~2206): at least 8 points, flowers excluded
-EXTRA_POINTS = 8  # rule 67 (line ~2316)
-TABLE_POINTS = (4, 2, 1, 0)  # rule 71 (line ~2325)
+MINIMUM_FAN = 8  # rule 24 (line 2171): at least 8 points, flowers excluded
+EXTRA_POINTS = 8  # rule 67 (line 2306)
+TABLE_POINTS = (4, 2, 1, 0)  # rule 71 (line 2313)
 MAX_FAN = 1000  # a sanity bound: the richest legal MCR hand is worth far less
 MAX_FLOWERS = 8  # four flowers and four seasons (rule 25, fan no. 81 at line 2860)
 # Rule 74 (line 2327): a game is sixteen hands, four rounds of four; 74e/f (lines 2334-2335): it ends
@@ -63,9 +63,9 @@ class SessionResult:
 def validate_hand(outcome: HandOutcome, *, flowers: int = 0) -> None:
     """Refuse what cannot be right: fan below 8 (rule 24), the winner as discarder, unknown seats.
 
-    ``outcome.fan`` is the basic score, flowers included (rule 66, book line 3225: "adding a point for
-    each flower ... the basic points"; the example at line 4012 pays 18 for 8 fan points and two
-    flowers). Rule 24 (line 2171) counts the minimum *without* flowers, so when the number of flowers is
+    ``outcome.fan`` is the basic score, flowers included (rule 66, line 2305; section B, line 3225:
+    "adding a point for each flower ... the basic points"; the example at line 4012 pays 18 for 8 fan
+    points and two flowers). Rule 24 (line 2171) counts the minimum *without* flowers, so when the number of flowers is
     known the check is ``fan - flowers >= 8``; with the default ``flowers=0`` it is ``fan >= 8`` as before.
     """
     if outcome.winner is None:
@@ -102,7 +102,7 @@ def validate_hand(outcome: HandOutcome, *, flowers: int = 0) -> None:
 
 
 def settle_hand(outcome: HandOutcome) -> dict[str, int]:
-    """Points won and lost by each seat in one hand (rule 67, line ~2316).
+    """Points won and lost by each seat in one hand (rule 67, line 2306).
 
     By discard: the discarder pays basic+8, the two others pay 8. Self-drawn: everyone pays basic+8.
     A draw scores 0 for everyone (rule 59). The result always sums to zero.
@@ -211,7 +211,7 @@ def penalty_effect(penalty: PenaltyItem) -> dict[str, int]:
 
 
 def late_penalty(minutes: int) -> int | None:
-    """Points deducted for arriving late (rule 88, line ~2451); None means the session is forfeit.
+    """Points deducted for arriving late (rule 88, line 2392); None means the session is forfeit.
 
     Up to 10 minutes: 10 points; more than 10 up to 15: 20 points; more than 15: forfeit (0 table points).
     """
@@ -227,10 +227,10 @@ def late_penalty(minutes: int) -> int | None:
 
 
 def table_points(scores: Mapping[str, int], forfeits: Iterable[str] = ()) -> dict[str, Fraction]:
-    """Table points for a session by score (rule 71, line ~2325): 4-2-1-0, equal scores split the
+    """Table points for a session by score (rule 71, line 2313): 4-2-1-0, equal scores split the
     points of the places they share (3-3-1-0, 4-1.5-1.5-0, ...).
 
-    A player who forfeits the session by lateness earns 0 table points (rule 88c, line ~2453); the
+    A player who forfeits the session by lateness earns 0 table points (rule 88c, line 2395); the
     book says no more, so the players who did not forfeit share the top places by score and the
     forfeiting players get 0. The points total 7 unless someone forfeits.
     """
@@ -301,7 +301,7 @@ def score_session(session: SessionInput) -> SessionResult:
     )
 
 
-# Rule 75d (line ~2343): the seat each starting seat moves to at the start of each round (quan).
+# Rule 75d (line 2344): the seat each starting seat moves to at the start of each round (quan).
 SEAT_BY_ROUND = {
     "E": ("E", "S", "N", "W"),
     "S": ("S", "E", "W", "N"),
@@ -314,8 +314,8 @@ HANDS_PER_ROUND = 4  # rule 74c: four hands in each round, each player dealing o
 def winds_for_hand(hand_index: int) -> tuple[str, dict[str, str]]:
     """The prevalent wind and each starting seat's seat wind in hand ``hand_index`` (0-based).
 
-    Rule 74b-d (line ~2338): the deal passes counterclockwise after every hand (E, S, W, N seats deal
-    in turn) and the rounds are East, South, West, North; rule 75 (line ~2340) moves the players
+    Rule 74b-d (lines 2331-2333): the deal passes counterclockwise after every hand (E, S, W, N seats deal
+    in turn) and the rounds are East, South, West, North; rule 75 (line 2339) moves the players
     between rounds. A session longer than sixteen hands starts again from the East round.
     """
     if hand_index < 0:

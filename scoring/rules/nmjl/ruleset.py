@@ -234,9 +234,9 @@ class NMJLRuleSet(RuleSet):
 
     def winds(self, previous: Sequence[HandRecord]) -> Winds:
         """The deal passes to the right every game; the pivot rule (116) moves the starting East."""
-        from tournaments.seating.rotation import nmjl_winds_for_hand
+        from scoring.rules.nmjl.rotation import winds_for_hand
 
-        return Winds(prevalent=None, seats=nmjl_winds_for_hand(len(previous)))
+        return Winds(prevalent=None, seats=winds_for_hand(len(previous)))
 
     def initial_for(self, record: HandRecord, tiles: Any = None) -> dict[str, Any]:
         data = record.data

@@ -175,3 +175,15 @@ def test_payments_are_settle_hand_seen_from_the_payers(winner, discarder, fan):
     assert paid[winner] == 0
     assert sum(paid.values()) == net[winner]
     assert all(paid[seat] == -net[seat] for seat in SEATS if seat != winner)
+
+
+@given(claimed=st.integers(-5, 30))
+def test_a_claim_stands_exactly_from_eight_to_the_tiles_total_rules_24_and_65(claimed):
+    # Rules 24 (line 2171), 65a-c (lines 2301-2304) on the book example of line 4012 (total 10).
+    try:
+        check = check_claim(BOOK_EXAMPLE, claimed)
+    except HandInputError as error:
+        assert not 8 <= claimed <= 10
+        assert error.code in {"bad_fan", "claim_above_tiles", "claim_below_minimum"}
+    else:
+        assert 8 <= claimed <= 10 and check.total == 10

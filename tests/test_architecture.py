@@ -1,0 +1,93 @@
+"""The design card's layers, checked on the source: ``players`` <- ``tournaments`` <- ``scoring``, with
+the pure rule engines (``scoring/rules``) and the seating engine (``tournaments/seating``) at the bottom,
+and no page, service or export deciding anything by the rule set's name."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _modules(package: str, *, with_tests: bool = False) -> list[Path]:
+    return [
+        path
+        for path in (ROOT / package).rglob("*.py")
+        if "migrations" not in path.parts and (with_tests or "tests" not in path.parts)
+    ]
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return names
+
+
+@pytest.mark.parametrize("package", ["players", "tournaments"])
+def test_the_lower_apps_import_nothing_from_scoring_but_its_pure_rules(package):
+    offenders = {
+        f"{path.relative_to(ROOT)}: {name}"
+        for path in _modules(package)
+        for name in _imports(path)
+        if (name == "scoring" or name.startswith("scoring.")) and not name.startswith("scoring.rules")
+    }
+    assert not offenders
+
+
+def test_players_import_nothing_from_the_apps_above():
+    offenders = {
+        f"{path.relative_to(ROOT)}: {name}"
+        for path in _modules("players")
+        for name in _imports(path)
+        if name.split(".")[0] in {"tournaments", "scoring"}
+    }
+    assert not offenders
+
+
+@pytest.mark.parametrize("package", ["scoring/rules", "tournaments/seating"])
+def test_the_pure_engines_import_no_django_and_nothing_above_them(package):
+    allowed = {
+        "scoring/rules": ("scoring.rules",),
+        "tournaments/seating": ("tournaments.seating", "scoring.rules"),
+    }[package]
+    offenders = set()
+    for path in _modules(package, with_tests=True):
+        for name in _imports(path):
+            top = name.split(".")[0]
+            if top == "django" or (
+                top in {"scoring", "tournaments", "players"} and not name.startswith(allowed)
+            ):
+                offenders.add(f"{path.relative_to(ROOT)}: {name}")
+    assert not offenders
+
+
+RULE_NAME_TEST = re.compile(
+    r"""\brules\s*(==|!=)\s*["'A-Z]|\brules\s+(not\s+)?in\s*[(\[{"']|"""
+    r"""["'](mcr|nmjl|babcock|foster|chinese-1920s)["']\s*(==|!=|in\b)"""
+)
+
+
+def test_no_page_service_or_export_branches_on_the_rule_sets_name():
+    """What differs between rule sets lives in their classes (``scoring/rules/*/ruleset.py``)."""
+    sources = [
+        *(p for p in _modules("scoring") if "rules" not in p.relative_to(ROOT / "scoring").parts[:1]),
+        *_modules("tournaments"),
+        *_modules("players"),
+        *(ROOT / "templates").rglob("*.html"),
+    ]
+    offenders = [
+        f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+        for path in sources
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if RULE_NAME_TEST.search(line)
+    ]
+    assert not offenders
