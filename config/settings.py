@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import dj_database_url
@@ -230,6 +231,8 @@ _CSP = {
         "object-src": [NONE],
     }
 }
+CONTENT_SECURITY_POLICY: dict[str, Any] | None = None
+CONTENT_SECURITY_POLICY_REPORT_ONLY: dict[str, Any] | None = None
 if env_bool("CSP_REPORT_ONLY", False):
     CONTENT_SECURITY_POLICY_REPORT_ONLY = _CSP
 else:
