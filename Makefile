@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 
-.PHONY: run test lint bench venv dev-venv clean
+.PHONY: run test lint bench bench-http prod prod-stop prod-status venv dev-venv clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +39,20 @@ lint: dev-venv
 
 bench: dev-venv
 	$(BIN)/python bench/run_all.py
+
+# HTTP load on loopback: gunicorn (4 workers) + wrk on a generated 400-player event (bench/http_load.py --help).
+bench-http: venv
+	$(BIN)/python bench/http_load.py
+
+# Production stack on this machine: PostgreSQL + Redis (Debian packages, loopback) + gunicorn. See docs/deployment.md.
+prod:
+	deploy/serve start
+
+prod-stop:
+	deploy/serve stop
+
+prod-status:
+	deploy/serve status
 
 clean:
 	rm -rf $(VENV) db.sqlite3 db.sqlite3-wal db.sqlite3-shm staticfiles

@@ -1,27 +1,76 @@
 """Settings for the mahjong tournament manager: one file, driven by the environment.
 
-- ``DATABASE_URL``: any dj-database-url URL (PostgreSQL in production); SQLite in WAL mode by default.
+Every variable is listed with its default in README.md ("Settings") and docs/deployment.md. The short of it:
+
 - ``SECRET_KEY``: required when ``DEBUG`` is off (we fail loudly rather than run with a known key).
-- ``DEBUG``, ``ALLOWED_HOSTS`` (comma separated), ``CSRF_TRUSTED_ORIGINS`` (comma separated).
+- ``DATABASE_URL``: any dj-database-url URL (PostgreSQL in production); SQLite in WAL mode by default.
+- ``CACHE_URL``: ``redis://127.0.0.1:6379/1`` in production (shared by every worker); local memory otherwise.
+- ``DEBUG``, ``ALLOWED_HOSTS`` and ``CSRF_TRUSTED_ORIGINS`` (comma separated), the ``SECURE_*`` switches for HTTPS.
 """
 
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
+def env_str(name: str, default: str = "") -> str:
+    return os.environ.get(name, default).strip()
+
+
 def env_bool(name: str, default: bool = False) -> bool:
-    return os.environ.get(name, str(default)).strip().lower() in {"1", "true", "yes", "on"}
+    value = os.environ.get(name, "").strip().lower()
+    if not value:
+        return default
+    if value in {"1", "true", "yes", "on"}:
+        return True
+    if value in {"0", "false", "no", "off"}:
+        return False
+    raise ImproperlyConfigured(f"{name} must be 1/0, true/false, yes/no or on/off, not {value!r}.")
+
+
+def env_int(name: str, default: int) -> int:
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a whole number, not {value!r}.") from None
 
 
 def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+def cache_from_url(url: str) -> dict:
+    """``redis://[:password@]host:port/db``, ``rediss://...`` or ``unix:///path?db=1``: Django's Redis cache,
+    shared by every worker; ``locmem://`` (or empty): this process only; ``dummy://``: no caching."""
+    scheme = urlsplit(url).scheme if url else "locmem"
+    if scheme in {"redis", "rediss", "unix"}:
+        return {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": url,
+            "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "mahjong"),
+            # A Redis that stops answering costs a request one second, not a worker.
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        }
+    if scheme == "locmem":
+        return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "mahjong"}
+    if scheme == "dummy":
+        return {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}
+    raise ImproperlyConfigured(
+        f"CACHE_URL: unknown scheme {scheme!r} (use redis://, rediss://, unix://, locmem://)."
+    )
 
 
 DEBUG = env_bool("DEBUG", False)
@@ -44,6 +93,9 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_tables2",
     "django_htmx",
+    "csp",
+    "axes",
+    "config.apps.SiteConfig",
     "players",
     "tournaments",
     "scoring",
@@ -51,7 +103,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",  # serves static files pre-compressed (gzip and brotli)
+    "django.middleware.gzip.GZipMiddleware",  # pages and JSON; Django 4.2+ pads it against BREACH
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -60,6 +114,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "axes.middleware.AxesMiddleware",  # last, as django-axes asks
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -80,17 +135,22 @@ TEMPLATES = [
     },
 ]
 
+# ---------------------------------------------------------------------------------------------------------------
+# Database. Connections are kept open between requests (CONN_MAX_AGE seconds) and checked before reuse, so a
+# restarted PostgreSQL costs one reconnect instead of an error page.
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")),
+        conn_max_age=env_int("CONN_MAX_AGE", 0 if DEBUG else 600),  # runserver: a thread per request
+        conn_health_checks=env_bool("CONN_HEALTH_CHECKS", True),
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL lets readers (public standings) run while a referee saves; IMMEDIATE takes the write lock at
-    # BEGIN so two concurrent saves queue instead of failing with "database is locked".
+    # BEGIN so two concurrent saves queue instead of failing with "database is locked"; synchronous=FULL
+    # syncs the WAL at every commit, so a hand the referee saw saved survives a power cut.
     DATABASES["default"]["OPTIONS"] = {
-        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=5000;",
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA busy_timeout=5000;",
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
     }
@@ -98,20 +158,96 @@ DATABASES["default"]["ATOMIC_REQUESTS"] = False
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# ---------------------------------------------------------------------------------------------------------------
+# Cache: standings and their HTML are cached per standings version. With several gunicorn workers the cache
+# must be shared (Redis), or every worker recomputes the standings on its own.
+CACHE_URL = env_str("CACHE_URL")
+CACHES = {"default": cache_from_url(CACHE_URL)}
+
+# ---------------------------------------------------------------------------------------------------------------
+# Logins, sessions, passwords.
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 10}},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # refuses a locked-out username+address before checking the password
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Referees share tablets: a login lasts one tournament day, not two weeks.
+SESSION_COOKIE_AGE = env_int("SESSION_COOKIE_AGE", 12 * 60 * 60)
 
+# django-axes: after AXES_FAILURE_LIMIT failed logins for one username from one address, that pair is locked
+# out for AXES_COOLOFF_MINUTES; a successful login resets the count.
+AXES_ENABLED = env_bool("AXES_ENABLED", True)
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_CLIENT_IP_CALLABLE = "config.security.client_ip"
+AXES_VERBOSE = False
+# Behind a reverse proxy every request comes from 127.0.0.1: read the client's address from the last
+# X-Forwarded-For entry (the one our own proxy wrote). Only set it when such a proxy is in front.
+USE_X_FORWARDED_FOR = env_bool("USE_X_FORWARDED_FOR", False)
+
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "public:home"
+LOGOUT_REDIRECT_URL = "public:home"
+
+# ---------------------------------------------------------------------------------------------------------------
+# HTTPS. Off in development (DEBUG=1); see docs/deployment.md for the production values.
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # the load balancer's / monitor's plain-HTTP health check
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+if env_bool("SECURE_PROXY_SSL_HEADER", False):
+    # Behind a TLS proxy that sets X-Forwarded-Proto (and strips the client's own): request.is_secure() is
+    # true, so absolute URLs (the scoresheets' QR codes) say https.
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", not DEBUG)
+CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", not DEBUG)
+SESSION_COOKIE_HTTPONLY = True
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+
+# Content-Security-Policy: scripts and styles from our own origin only (no inline script, no CDN).
+# CSP_REPORT_ONLY=1 sends it as Content-Security-Policy-Report-Only instead (browsers report, nothing blocked).
+_CSP = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+        "base-uri": [SELF],
+        "object-src": [NONE],
+    }
+}
+CONTENT_SECURITY_POLICY: dict[str, Any] | None = None
+CONTENT_SECURITY_POLICY_REPORT_ONLY: dict[str, Any] | None = None
+if env_bool("CSP_REPORT_ONLY", False):
+    CONTENT_SECURITY_POLICY_REPORT_ONLY = _CSP
+else:
+    CONTENT_SECURITY_POLICY = _CSP
+
+# ---------------------------------------------------------------------------------------------------------------
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("zh-hans", "简体中文")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
-TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
+TIME_ZONE = env_str("TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "/static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -121,22 +257,14 @@ STORAGES = {
 # Seating plans are worked out in a background thread so the organiser's page can show progress.
 SEATING_IN_BACKGROUND = env_bool("SEATING_IN_BACKGROUND", True)
 
-LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "public:home"
-LOGOUT_REDIRECT_URL = "public:home"
-
 DJANGO_TABLES2_TEMPLATE = "django_tables2/bootstrap5-responsive.html"
 
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 
-if not DEBUG:
-    SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
-    CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
-
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "WARNING")},
 }

@@ -4,7 +4,9 @@ Each namespace gathers the pages of both apps, so a page moves between layers wi
 changing."""
 
 from django.contrib import admin
+from django.http import HttpRequest, HttpResponse
 from django.urls import include, path
+from django.views.decorators.cache import never_cache
 
 from scoring import urls_organiser as scoring_organiser
 from scoring import urls_public as scoring_public
@@ -12,11 +14,19 @@ from scoring import urls_referee
 from tournaments import urls_organiser as tournaments_organiser
 from tournaments import urls_public as tournaments_public
 
+
+@never_cache
+def healthz(request: HttpRequest) -> HttpResponse:
+    """For the load balancer, the monitor and the benchmarks: the app answers, nothing else is touched."""
+    return HttpResponse("ok", content_type="text/plain")
+
+
 public = ([*tournaments_public.urlpatterns, *scoring_public.urlpatterns], "public")
 manage = ([*tournaments_organiser.urlpatterns, *scoring_organiser.urlpatterns], "manage")
 referee = (urls_referee.urlpatterns, "referee")
 
 urlpatterns = [
+    path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include(public)),
