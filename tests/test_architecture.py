@@ -91,3 +91,17 @@ def test_no_page_service_or_export_branches_on_the_rule_sets_name():
         if RULE_NAME_TEST.search(line)
     ]
     assert not offenders
+
+
+INLINE_SCRIPT = re.compile(r"""\son[a-z]+\s*=\s*["']|<script(?![^>]*\bsrc=)[^>]*>""", re.IGNORECASE)
+
+
+def test_no_template_has_inline_script():
+    """The Content-Security-Policy allows no inline script: behaviour lives in static/js."""
+    offenders = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for path in (ROOT / "templates").rglob("*.html")
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if INLINE_SCRIPT.search(line)
+    ]
+    assert not offenders

@@ -41,6 +41,7 @@ def browser():
 def page(browser):
     context = browser.new_context(viewport={"width": 1100, "height": 900})
     page = context.new_page()
+    page.on("dialog", lambda dialog: dialog.accept())  # the pages ask before final actions: say yes
     page.set_default_timeout(15000)
     yield page
     context.close()
@@ -50,6 +51,7 @@ def page(browser):
 def phone(browser):
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     page = context.new_page()
+    page.on("dialog", lambda dialog: dialog.accept())  # the pages ask before final actions: say yes
     page.set_default_timeout(15000)
     yield page
     context.close()
