@@ -133,7 +133,7 @@ def store_new_table_hands(
     writes thousands of hands: one query per hand would hold SQLite's write lock for minutes)."""
     if table.hands.exists():
         raise ServiceError("This table already has hands.", code="has_hands")
-    user = acting_user if acting_user is not None and acting_user.is_authenticated else None
+    user = acting(acting_user)
     return Hand.objects.bulk_create(
         Hand(table=table, number=number, version=1, entered_by=user, **_hand_fields(record, tiles))
         for number, (record, tiles) in enumerate(hands, start=1)
