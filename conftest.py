@@ -29,7 +29,12 @@ def _fresh_cache():
 
 @pytest.fixture
 def organiser(db):
-    return get_user_model().objects.create_user("olga", password="pw-olga-123")
+    """An account an administrator allowed to create events (a site-level permission)."""
+    from django.contrib.auth.models import Permission
+
+    user = get_user_model().objects.create_user("olga", password="pw-olga-123")
+    user.user_permissions.add(Permission.objects.get(codename="add_tournament"))
+    return user
 
 
 @pytest.fixture

@@ -492,7 +492,7 @@ def confirm_table(table: Table, *, acting_user: User, how: str = ConfirmedBy.REF
             "Only a complete table can be confirmed: enter its last hand or mark it complete first.",
             code="not_complete",
         )
-    user = acting_user if acting_user is not None and acting_user.is_authenticated else None
+    user = acting(acting_user)
     if how == ConfirmedBy.REFEREE and (user is None or user.pk in _entered_by(table)):
         raise ServiceError(
             "You entered results at this table; another referee or the players must confirm them.",

@@ -9,7 +9,7 @@ import logging
 import re
 import threading
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
@@ -131,8 +131,22 @@ class PlayerRow:
     code: str = ""
 
 
+CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+MAX_IMPORT_ROWS = 5000
+MAX_IMPORT_COLUMNS = 20
+MAX_FIELD = 1000
+
+
 def clean_player_row(row: PlayerRow) -> PlayerRow:
     """Normalise one player's details, or raise a ServiceError saying what is wrong."""
+    for label, value in (
+        ("name", row.name),
+        ("country", row.country),
+        ("EMA id", row.ema_id),
+        ("team", row.team),
+    ):
+        if CONTROL_CHARACTERS.search(value):
+            raise ServiceError(f"{label} contains a control character", code="control_character")
     name = " ".join(row.name.split())
     if not name:
         raise ServiceError("name is missing", code="name_required")
@@ -216,9 +230,16 @@ def read_player_table(content: bytes, filename: str) -> list[dict[str, str]]:
                 f"This is not a readable XLSX workbook ({error.__class__.__name__}).", code="bad_file"
             ) from None
         sheet = workbook.worksheets[0]
-        raw_rows = [
-            ["" if cell is None else str(cell) for cell in row] for row in sheet.iter_rows(values_only=True)
-        ]
+        sheet.reset_dimensions()  # the stated dimension may claim a million rows (STYLE.md pitfall 13)
+        raw_rows: list[list[str]] = []
+        for row in sheet.iter_rows(values_only=True, max_col=MAX_IMPORT_COLUMNS):
+            if len(raw_rows) > MAX_IMPORT_ROWS:
+                workbook.close()
+                raise ServiceError(
+                    f"The file has more than {MAX_IMPORT_ROWS} rows; import at most {MAX_IMPORT_ROWS} players at once.",
+                    code="too_many_rows",
+                )
+            raw_rows.append(["" if cell is None else str(cell)[:MAX_FIELD] for cell in row])
         workbook.close()
     else:
         try:
@@ -231,7 +252,19 @@ def read_player_table(content: bytes, filename: str) -> list[dict[str, str]]:
             dialect = csv.Sniffer().sniff(text[:2048], delimiters=",;\t")
         except csv.Error:
             dialect = csv.excel
-        raw_rows = list(csv.reader(io.StringIO(text), dialect))
+        raw_rows = []
+        try:
+            for row in csv.reader(io.StringIO(text), dialect):
+                if len(raw_rows) > MAX_IMPORT_ROWS:
+                    raise ServiceError(
+                        f"The file has more than {MAX_IMPORT_ROWS} rows; import at most {MAX_IMPORT_ROWS} players at once.",
+                        code="too_many_rows",
+                    )
+                raw_rows.append([cell[:MAX_FIELD] for cell in row[:MAX_IMPORT_COLUMNS]])
+        except csv.Error as error:
+            raise ServiceError(
+                f"The file could not be read as CSV (row {len(raw_rows) + 1}: {error}).", code="bad_file"
+            ) from None
     raw_rows = [row for row in raw_rows if any(cell.strip() for cell in row)]
     if not raw_rows:
         raise ServiceError("The file has no rows.", code="empty_file")
@@ -278,8 +311,13 @@ def import_players(
         cleaned.append(row)
     if report.errors:
         return report
+    used = set(tournament.registrations.values_list("code", flat=True))
+    number = len(used)
     for row in cleaned:
-        report.created.append(add_registration(tournament, row))
+        number += 1
+        while f"p{number}" in used:
+            number += 1
+        report.created.append(add_registration(tournament, replace(row, code=f"p{number}")))
     bump_standings(tournament)
     audit(
         tournament,

@@ -7,6 +7,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -45,6 +46,9 @@ def dashboard(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def create_event(request: HttpRequest) -> HttpResponse:
+    """Creating events is a site-level permission an administrator grants, not every account's."""
+    if not request.user.has_perm("tournaments.add_tournament"):
+        raise PermissionDenied("Creating events needs the permission of an administrator of this site.")
     form = EventForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data

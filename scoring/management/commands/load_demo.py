@@ -8,6 +8,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
@@ -32,6 +33,8 @@ class Command(BaseCommand):
             if created or not user.check_password(password):
                 user.set_password(password)
                 user.save()
+            if role == Role.ORGANISER:
+                user.user_permissions.add(Permission.objects.get(codename="add_tournament"))
             users.append((user, password, role))
         for path in sorted(Path(options["fixtures"]).glob("demo-*.json")):
             with path.open(encoding="utf-8") as handle:
