@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from scoring.models import Appeal, Hand, LateArrival, Penalty, TableTotals
+from scoring.models import Appeal, AppealDecision, Confirmation, Hand, LateArrival, Penalty, TableTotals
 from tournaments.admin import ReadOnlyAdmin
 
 
@@ -22,6 +22,6 @@ class HandAdmin(ReadOnlyAdmin):
     list_filter = ["table__round__tournament", "is_current"]
 
 
-@admin.register(TableTotals, Penalty, LateArrival, Appeal)
+@admin.register(TableTotals, Penalty, LateArrival, Appeal, AppealDecision, Confirmation)
 class ResultAdmin(ReadOnlyAdmin):
     pass

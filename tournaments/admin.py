@@ -2,14 +2,21 @@
 
 from django.contrib import admin
 
+from tournaments import results
 from tournaments.models import AuditEntry, EventRole, Registration, Round, Seat, Table, Tournament
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
+    """Results, the structure they hang on and the audit log are never changed or deleted here: a
+    superuser's click must not destroy what the services keep as versions (issue 11)."""
+
     def has_add_permission(self, request, obj=None) -> bool:
         return False
 
     def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
         return False
 
 
@@ -17,6 +24,12 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 class TournamentAdmin(admin.ModelAdmin):
     list_display = ["name", "slug", "rules", "start_date", "num_sessions"]
     search_fields = ["name", "slug"]
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        """An event with results is kept (its audit log outlives it in any case)."""
+        if obj is not None and any(results.source().round_has_results(r) for r in obj.rounds.all()):
+            return False
+        return super().has_delete_permission(request, obj)
 
 
 @admin.register(Registration)

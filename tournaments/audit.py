@@ -59,6 +59,7 @@ def audit(tournament: Tournament, actor: User, action: AuditAction, summary: str
     """One row in the event's audit log (call it inside the write's transaction)."""
     AuditEntry.objects.create(
         tournament=tournament,
+        event_slug=tournament.slug,
         actor=acting(actor),
         action=AuditAction(action).value,
         summary=summary[:300],

@@ -166,7 +166,10 @@ class Seat(models.Model):
 class AuditEntry(models.Model):
     """Who changed what, when: one row per service write."""
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit_entries")
+    tournament = models.ForeignKey(
+        Tournament, null=True, on_delete=models.SET_NULL, related_name="audit_entries"
+    )
+    event_slug = models.CharField(max_length=80, blank=True, help_text="Kept when the event is deleted")
     actor = models.ForeignKey(
         django_settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )

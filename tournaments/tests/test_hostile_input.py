@@ -77,3 +77,25 @@ def test_only_accounts_allowed_by_an_administrator_create_events(client, strange
     client.force_login(organiser)
     assert client.get(reverse("manage:create_event")).status_code == 200
     assert "New event" in client.get(reverse("manage:dashboard")).content.decode()
+
+
+def test_results_and_the_audit_log_cannot_be_destroyed_in_the_admin(client, demo_event, db):
+    from django.contrib.auth import get_user_model
+
+    from scoring.models import Hand
+    from tournaments.models import AuditEntry
+
+    admin = get_user_model().objects.create_superuser("root", password="pw-root-123")
+    client.force_login(admin)
+    hand = Hand.objects.filter(table__round__tournament=demo_event).first()
+    assert (
+        client.post(reverse("admin:scoring_hand_delete", args=[hand.pk]), {"post": "yes"}).status_code == 403
+    )
+    assert Hand.objects.filter(pk=hand.pk).exists()
+    response = client.post(
+        reverse("admin:tournaments_tournament_delete", args=[demo_event.pk]), {"post": "yes"}
+    )
+    assert response.status_code == 403
+    slug = demo_event.slug
+    demo_event.delete()  # an event deleted anyway (by code) keeps its audit trail
+    assert AuditEntry.objects.filter(event_slug=slug).exists()
