@@ -367,7 +367,11 @@ def find(players: int, seed: int, minutes: float, method: str) -> CyclicDesign |
             g=g,
             levels=levels,
             fixed=fixed,
-            base=tuple(tuple(block) for block in base),  # type: ignore[misc]
+            base=tuple(
+                tuple(block)  # type: ignore[misc]
+                for start in range(0, len(base), players // 4)
+                for block in sorted(base[start : start + players // 4])
+            ),
             repeated_pairs=repeated,
             max_meetings=worst,
             source=f"bench/seating_designs.py --players {players} --method {method} --seed {seed}",
