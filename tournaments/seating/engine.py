@@ -359,8 +359,8 @@ def _start(
     if stored is not None:
         options.append(stored)
     for build in (
-        designs.design_rounds,
         constructions.transversal_classes,
+        designs.design_rounds,
         constructions.transversal_group_classes,
         constructions.affine_classes,
         lambda m: constructions.binary_quotient_classes(m, random.Random(rng.random())),  # noqa: S311
