@@ -238,3 +238,30 @@ _store(
         source="bench/seating_designs.py --players 24 --method cyclic --seed 0 --rounds 7",
     )
 )
+_store(
+    CyclicDesign(
+        players=56,
+        g=16,
+        levels=3,
+        fixed=8,
+        base=(
+            (0, 2, 29, 34),
+            (1, 27, 42, 48),
+            (3, 18, 40, 49),
+            (4, 24, 37, 50),
+            (5, 28, 47, 53),
+            (6, 9, 10, 15),
+            (7, 23, 46, 52),
+            (8, 30, 44, 51),
+            (11, 25, 35, 55),
+            (12, 21, 39, 41),
+            (13, 16, 31, 43),
+            (14, 19, 36, 54),
+            (17, 20, 22, 26),
+            (32, 33, 38, 45),
+        ),
+        repeated_pairs=0,
+        max_meetings=1,
+        source="bench/seating_designs.py --players 56 --method cyclic --seed 0 --rounds 16",
+    )
+)
