@@ -265,3 +265,55 @@ _store(
         source="bench/seating_designs.py --players 56 --method cyclic --seed 0 --rounds 16",
     )
 )
+_store(
+    CyclicDesign(
+        players=44,
+        g=13,
+        levels=3,
+        fixed=5,
+        base=(
+            (0, 20, 37, 39),
+            (1, 16, 34, 40),
+            (2, 5, 15, 36),
+            (3, 10, 12, 29),
+            (4, 13, 22, 25),
+            (6, 18, 31, 41),
+            (7, 8, 24, 35),
+            (9, 23, 38, 42),
+            (11, 17, 33, 43),
+            (14, 19, 21, 28),
+            (26, 27, 30, 32),
+        ),
+        repeated_pairs=0,
+        max_meetings=1,
+        source="bench/seating_designs.py --players 44 --method cyclic --seed 0 --rounds 13",
+    )
+)
+_store(
+    CyclicDesign(
+        players=60,
+        g=17,
+        levels=3,
+        fixed=9,
+        base=(
+            (0, 21, 37, 56),
+            (1, 20, 50, 53),
+            (2, 15, 42, 44),
+            (3, 5, 6, 11),
+            (4, 19, 34, 54),
+            (7, 24, 30, 33),
+            (8, 28, 36, 51),
+            (9, 25, 35, 55),
+            (10, 18, 46, 58),
+            (12, 23, 45, 57),
+            (13, 27, 31, 48),
+            (14, 26, 38, 59),
+            (16, 29, 47, 52),
+            (17, 22, 32, 41),
+            (39, 40, 43, 49),
+        ),
+        repeated_pairs=0,
+        max_meetings=1,
+        source="bench/seating_designs.py --players 60 --method cyclic --seed 0 --rounds 17",
+    )
+)
