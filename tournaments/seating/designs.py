@@ -2,9 +2,9 @@
 
 Each design is one *base round* (a partition of the points into tables of four) over the points
 ``level * g + x`` (x in Z_g, ``levels`` levels) and ``fixed`` points ``levels * g ..`` left in place. Adding
-t (mod g) to the x part of every point gives round t, so g rounds come from one stored round: the
-1-rotational method for resolvable designs (see the Handbook of Combinatorial Designs, 2nd ed., VII.2 and
-II.7.5). A pair meets in as many rounds as its *difference type* (a pure difference ±d within a level, a
+t (mod g) to the x part of every point gives round t, so g rounds come from one stored round: a design with
+a cyclic automorphism group of order g, point orbits of length g and fixed points (see the Handbook of
+Combinatorial Designs, 2nd ed., on difference families and resolvable designs). A pair meets in as many rounds as its *difference type* (a pure difference ±d within a level, a
 mixed difference between two levels, a fixed point with a level) occurs in the base round, so a base round
 using every type exactly once gives rounds where every pair meets exactly once.
 
