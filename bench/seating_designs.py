@@ -1,13 +1,24 @@
 """Find the base rounds stored in ``tournaments/seating/designs.py`` (an offline search, minutes at most).
 
-    .venv/bin/python bench/seating_designs.py [--players 28 40 52 24] [--seed 0] [--minutes 20]
+    .venv/bin/python bench/seating_designs.py --players 28 --method cyclic      # seconds
+    .venv/bin/python bench/seating_designs.py --players 40 --method backtrack   # about two minutes
+    .venv/bin/python bench/seating_designs.py --players 52 --method orbit       # about two minutes
+    .venv/bin/python bench/seating_designs.py --players 56 --rounds 17 --method cyclic   # packings
 
 A base round is a partition of the points (x, level), x in Z_g, plus fixed points, into tables of four such
 that every difference type (±d within a level, (level i, level j, y - x) between levels, a fixed point with a
-level) occurs at most once (for 24 players the half difference g/2 = 4 within a level is also allowed once,
-so its pairs meet twice). The search is a conflict-directed tabu search over swaps of two points between
-tables, restarting from a random round when it stalls. It prints each design as a ``CyclicDesign`` literal
-to paste into ``designs.py``, after checking it with ``designs.verify``.
+level) occurs at most once; developed over Z_g it gives g rounds without a repeat. Methods:
+
+- ``cyclic``: the engine's own conflict-directed tabu search (``constructions.cyclic_classes``), tight
+  shapes allowed; with ``--rounds R`` a repeat-free packing of R rounds (the shape of ``cyclic_shape``).
+- ``orbit`` / ``backtrack``: base rounds also invariant under the level rotation (x, l) -> (x, l + 1)
+  (v = 3g + 1 with 3 not dividing g), by annealing or by depth-first search: a much smaller problem.
+- ``tabu`` / ``exhaustive``: several base rounds over Z_g x levels where the half difference g/2 may be
+  used once (its pairs then meet twice): the search for the 24-player covering with 12 repeated pairs
+  (``SHAPES[24]``; tried over Z_8 x 3, Z_4 x 6 and Z_2 x 12 levels without success so far).
+
+It prints each design as a ``CyclicDesign`` literal to paste into ``designs.py``, after checking it with
+``designs.verify``.
 """
 
 from __future__ import annotations
@@ -31,7 +42,7 @@ SHAPES: dict[int, tuple[int, int, int, int, int]] = {
     52: (17, 3, 1, 0, 1),
     64: (21, 3, 1, 0, 1),
     76: (25, 3, 1, 0, 1),
-    24: (4, 6, 0, 12, 2),
+    24: (2, 12, 0, 12, 2),
 }
 
 
@@ -337,9 +348,19 @@ def backtrack_orbits(g: int, rng: random.Random, deadline: float) -> list[list[i
     return out
 
 
-def find(players: int, seed: int, minutes: float, method: str) -> CyclicDesign | None:
-    g, levels, fixed, repeated, worst = SHAPES[players]
-    classes = (players - 1) // 3 // g if repeated == 0 else players // 3 // g
+def find(
+    players: int, seed: int, minutes: float, method: str, rounds: int | None = None
+) -> CyclicDesign | None:
+    if rounds is not None:
+        # A repeat-free packing over ``rounds`` rounds, shaped as the engine's run-time cyclic search.
+        shape = constructions.cyclic_shape(players, rounds)
+        if shape is None:
+            return None
+        g, levels, fixed, _slack = shape
+        repeated, worst = 0, 1
+    else:
+        g, levels, fixed, repeated, worst = SHAPES[players]
+    classes = 1 if rounds is not None else (players - 1) // 3 // g if repeated == 0 else players // 3 // g
     rng = random.Random(seed)
     deadline = time.perf_counter() + 60 * minutes
     tries = 0
@@ -355,7 +376,7 @@ def find(players: int, seed: int, minutes: float, method: str) -> CyclicDesign |
             base = backtrack_orbits(g, rng, deadline)
         elif method == "cyclic":
             found = constructions.cyclic_classes(
-                players, g, rng, max_steps=200_000, restart_after=3000, allow_tight=True
+                players, g, rng, max_steps=200_000, restart_after=3000, allow_tight=True, deadline=deadline
             )
             base = found[0] if found else None
         else:
@@ -367,10 +388,15 @@ def find(players: int, seed: int, minutes: float, method: str) -> CyclicDesign |
             g=g,
             levels=levels,
             fixed=fixed,
-            base=tuple(tuple(block) for block in base),  # type: ignore[misc]
+            base=tuple(
+                tuple(block)  # type: ignore[misc]
+                for start in range(0, len(base), players // 4)
+                for block in sorted(base[start : start + players // 4])
+            ),
             repeated_pairs=repeated,
             max_meetings=worst,
-            source=f"bench/seating_designs.py --players {players} --method {method} --seed {seed}",
+            source=f"bench/seating_designs.py --players {players} --method {method} --seed {seed}"
+            + (f" --rounds {rounds}" if rounds is not None else ""),
         )
         problems = verify(design.rounds(), players, repeated_pairs=repeated, max_meetings=worst)
         if problems:
@@ -386,6 +412,7 @@ def main() -> int:
     )
     parser.add_argument("--players", type=int, nargs="*", default=[24, 28, 40, 52])
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--rounds", type=int, help="with --method cyclic: a packing over this many rounds")
     parser.add_argument(
         "--method", choices=["orbit", "tabu", "backtrack", "cyclic", "exhaustive"], default="orbit"
     )
@@ -394,7 +421,7 @@ def main() -> int:
     status = 0
     for players in options.players:
         started = time.perf_counter()
-        design = find(players, options.seed, options.minutes, options.method)
+        design = find(players, options.seed, options.minutes, options.method, options.rounds)
         if design is None:
             print(f"# {players}: nothing found in {options.minutes:g} min", flush=True)
             status = 1

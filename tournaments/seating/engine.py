@@ -253,7 +253,7 @@ def plan_seating(
         history_visits=index_visits,
         target=0 if history or fixed or sitting else n * max(0, rounds - tables_per_round),
         budget=int(0.1 * time_limit * ANNEALING_MOVES_PER_SECOND),
-        deadline=started + 0.91 * time_limit,
+        deadline=started + 0.88 * time_limit,
     )
 
     wind_history: dict[int, list[int]] = {}
@@ -292,7 +292,7 @@ def plan_seating(
         rng,
         target=bound,
         steps=int(time_limit * 150_000 / (tables_per_round + 4)),
-        deadline=max(time.perf_counter() + 0.02 * time_limit, started + time_limit * 0.94),
+        deadline=max(time.perf_counter() + 0.02 * time_limit, started + time_limit * 0.9),
     )
 
     planned: list[RoundSeating] = []
@@ -359,8 +359,8 @@ def _start(
     if stored is not None:
         options.append(stored)
     for build in (
-        designs.design_rounds,
         constructions.transversal_classes,
+        designs.design_rounds,
         constructions.transversal_group_classes,
         constructions.affine_classes,
         lambda m: constructions.binary_quotient_classes(m, random.Random(rng.random())),  # noqa: S311

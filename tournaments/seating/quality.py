@@ -118,17 +118,26 @@ def common_opponents(counts: dict[tuple[str, str], int]) -> tuple[int, int]:
     """(pairs with at least one common opponent, most common opponents of one pair) from ``pair_counts``.
 
     Each player's opponents are counted once however often they met; a pair's common opponents are the third
-    players both of them met (in any rounds).
+    players both of them met (in any rounds). Opponents are kept as bit sets, one AND per pair of players.
     """
-    opponents: dict[str, set[str]] = {}
+    index: dict[str, int] = {}
     for a, b in counts:
-        opponents.setdefault(a, set()).add(b)
-        opponents.setdefault(b, set()).add(a)
-    shared: dict[tuple[str, str], int] = {}
-    for met in opponents.values():
-        for pair in itertools.combinations(sorted(met), 2):
-            shared[pair] = shared.get(pair, 0) + 1
-    return len(shared), max(shared.values(), default=0)
+        index.setdefault(a, len(index))
+        index.setdefault(b, len(index))
+    masks = [0] * len(index)
+    for a, b in counts:
+        i, j = index[a], index[b]
+        masks[i] |= 1 << j
+        masks[j] |= 1 << i
+    pairs = 0
+    most = 0
+    for i, mask in enumerate(masks):
+        for other in masks[i + 1 :]:
+            common = mask & other
+            if common:
+                pairs += 1
+                most = max(most, common.bit_count())
+    return pairs, most
 
 
 __all__ = ["WINDS", "common_opponents", "lower_bound", "pair_counts", "quality_report"]

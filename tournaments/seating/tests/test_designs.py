@@ -100,3 +100,19 @@ def test_a_perfect_design_leaves_every_pair_with_common_opponents():
     report = quality_report(seatings)
     assert report.indirect_meetings == 28 * 27 // 2
     assert report.most_common_opponents == 26
+
+
+@pytest.mark.parametrize("cell", sorted(designs.SCHEDULES))
+def test_every_stored_schedule_is_what_it_claims(cell):
+    schedule = designs.SCHEDULES[cell]
+    rounds = schedule.decode()
+    assert (schedule.players, schedule.rounds) == cell == (schedule.players, len(rounds))
+    assert (
+        designs.verify(
+            rounds,
+            schedule.players,
+            repeated_pairs=schedule.repeated_pairs,
+            max_meetings=schedule.max_meetings,
+        )
+        == []
+    )
