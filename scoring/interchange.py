@@ -74,8 +74,11 @@ def export_event(tournament: Tournament) -> dict[str, Any]:
                 ]
             if table.totals_only:
                 entry["totals_only"] = True
-            if not services.is_confirmed(table):
-                entry["confirmed"] = False
+            has_results = bool(entry.get("hands")) or "totals" in entry
+            if has_results and not services.is_confirmed(table):
+                entry["confirmed"] = (
+                    False  # results entered but not final (a table with none has nothing to confirm)
+                )
             penalties = list(table.penalties.all())
             entry["penalties"] = [
                 {
