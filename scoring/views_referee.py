@@ -160,11 +160,12 @@ def _table_action(which: str, save: Callable[[HttpRequest, Table, Any], str]) ->
                 raise _InvalidFormError
             message = save(request, table_obj, form)
         except ServiceError as error:
-            if form is not None:
-                form.add_error(None, error.message)
-            else:
-                messages.error(request, error.message)
+            # Said at the top of the page too: the form may no longer be shown (a table completed
+            # meanwhile), and the referee must know plainly that nothing was saved.
+            messages.error(request, f"Not saved: {error.message}")
+            if form is None:
                 return redirect("referee:table", slug=slug, number=number, table=table)
+            form.add_error(None, error.message)
         except _InvalidFormError:
             pass
         else:

@@ -182,3 +182,15 @@ def test_the_standings_command_previews_provisional_results(event, table, refere
     out = io.StringIO()
     call_command("standings", event.slug, "--format", "json", "--include-provisional", stdout=out)
     assert len(json.loads(out.getvalue())) == 4
+
+
+def test_a_hand_posted_to_a_table_completed_meanwhile_says_plainly_it_was_not_saved(client, table, referee):
+    client.force_login(referee)
+    services.record_hand(table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee)
+    services.set_table_finished(table, True, acting_user=referee)  # another referee, a moment earlier
+    url = reverse("referee:add_hand", args=[table.round.tournament.slug, 1, 1])
+    data = {"how": "self", "winner": "N", "fan": "8", "expected_number": "2"}
+    response = client.post(url, data)
+    assert response.status_code == 422
+    assert "Not saved: This table is marked complete" in response.content.decode()
+    assert table.hands.count() == 1
