@@ -6,6 +6,7 @@ document; it writes nothing unless the document is entirely valid.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -26,6 +27,11 @@ from tournaments.models import WINDS, Registration, Round, Seat, Table, Tourname
 from tournaments.services import PlayerRow, add_registration, clean_player_row
 
 FORMAT = "mahjong-event/1"
+ID_RE = re.compile(r"^[A-Za-z0-9_.'-]{1,40}$")
+MAX_ROUND = 50
+MAX_TABLE = 500
+MAX_DOCUMENT_BYTES = 50_000_000
+MAX_NESTING = 16  # an event document nests 11 levels at most (doc, rounds, table, hands, tiles, melds...)
 TILE_CODES = ("bad_tiles", "claim_above_tiles", "below_minimum")
 SLUG_RE = re.compile(r"^[-a-zA-Z0-9_]{1,80}$")
 
@@ -154,6 +160,48 @@ class _Checker:
         return found
 
 
+def _scalar(value: Any) -> Any:
+    """A value usable as a key (a list where an id belongs is simply not found)."""
+    return value if isinstance(value, str | int) and not isinstance(value, bool) else None
+
+
+def _depth(value: Any, limit: int) -> int:
+    """How deep lists and objects nest, stopping once past ``limit``."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, dict | list):
+            deepest = max(deepest, depth)
+            if deepest > limit:
+                return deepest
+            stack.extend((child, depth + 1) for child in (node.values() if isinstance(node, dict) else node))
+    return deepest
+
+
+def _too_long_number(text: str) -> int:
+    if len(text) - text.startswith("-") > 30:
+        raise ValueError(f"a number with {len(text)} digits")
+    return int(text)
+
+
+def read_document(raw: bytes | str) -> Any:
+    """An event document read safely: a size limit, numbers of at most 30 digits, nesting that Python's
+    parser survives; anything else is an :class:`EventImportError` with a clear message."""
+    if len(raw) > MAX_DOCUMENT_BYTES:
+        raise EventImportError([f"$: the document is larger than {MAX_DOCUMENT_BYTES // 1_000_000} MB"])
+    try:
+        text = raw.decode("utf-8-sig") if isinstance(raw, bytes) else raw
+        return json.loads(text, parse_int=_too_long_number)
+    except UnicodeDecodeError as error:
+        raise EventImportError([f"$: not UTF-8 text ({error})"]) from None
+    except RecursionError:
+        raise EventImportError(
+            [f"$: lists and objects nest too deep (at most {MAX_NESTING} levels)"]
+        ) from None
+    except ValueError as error:  # json.JSONDecodeError is a ValueError
+        raise EventImportError([f"$: not valid JSON ({error})"]) from None
+
+
 def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -163,6 +211,8 @@ def validate_event(doc: Any) -> list[str]:
     check = _Checker([])
     if not isinstance(doc, Mapping):
         return ["$: the document must be a JSON object"]
+    if _depth(doc, MAX_NESTING) > MAX_NESTING:
+        return [f"$: lists and objects nest deeper than {MAX_NESTING} levels; no event document does"]
     if doc.get("format") != FORMAT:
         check.add("format", f"must be {FORMAT!r}")
     tournament = doc.get("tournament")
@@ -211,6 +261,10 @@ def validate_event(doc: Any) -> list[str]:
         pid = player.get("id")
         if not isinstance(pid, str) or not pid.strip():
             check.add(f"{path}.id", "missing")
+        elif not ID_RE.match(pid):
+            check.add(
+                f"{path}.id", "must be 1 to 40 letters, digits, '-', '_' or '.' (it appears in web addresses)"
+            )
         elif pid in ids:
             check.add(f"{path}.id", f"{pid!r} is used twice")
         else:
@@ -223,8 +277,8 @@ def validate_event(doc: Any) -> list[str]:
     penalties_at: dict[tuple[int, int], int] = {}
     for rpath, round_ in check.objects(doc.get("rounds", []), "rounds"):
         number = round_.get("number")
-        if not _is_int(number) or number < 1:
-            check.add(f"{rpath}.number", "must be a positive whole number")
+        if not _is_int(number) or not 1 <= number <= MAX_ROUND:
+            check.add(f"{rpath}.number", f"must be a whole number from 1 to {MAX_ROUND}")
             continue
         if number in round_numbers:
             check.add(f"{rpath}.number", f"round {number} appears twice")
@@ -233,8 +287,8 @@ def validate_event(doc: Any) -> list[str]:
         table_numbers: set[int] = set()
         for tpath, table in check.objects(round_.get("tables", []), f"{rpath}.tables"):
             tnumber = table.get("number")
-            if not _is_int(tnumber) or tnumber < 1:
-                check.add(f"{tpath}.number", "must be a positive whole number")
+            if not _is_int(tnumber) or not 1 <= tnumber <= MAX_TABLE:
+                check.add(f"{tpath}.number", f"must be a whole number from 1 to {MAX_TABLE}")
             elif tnumber in table_numbers:
                 check.add(f"{tpath}.number", f"table {tnumber} appears twice in this round")
             else:
@@ -246,21 +300,23 @@ def validate_event(doc: Any) -> list[str]:
             bad_seat = False
             for wind in WINDS:
                 pid = seats[wind]
-                if pid not in ids:
+                if not isinstance(pid, str) or pid not in ids:
                     check.add(f"{tpath}.seats.{wind}", f"unknown player {pid!r}")
                     bad_seat = True
                 elif pid in seated:
                     check.add(f"{tpath}.seats.{wind}", f"player {pid!r} is seated twice in round {number}")
                     bad_seat = True
-                seated.add(pid)
+                if isinstance(pid, str):
+                    seated.add(pid)
             if bad_seat:
                 continue
             wind_of = {pid: wind for wind, pid in seats.items()}
             _check_table_results(check, tpath, table, wind_of, hands_limit, event_rules)
             if _is_int(tnumber):
-                penalties_at[number, tnumber] = len(table.get("penalties", []) or [])
+                listed = table.get("penalties", [])
+                penalties_at[number, tnumber] = len(listed) if isinstance(listed, list) else 0
     for apath, appeal in check.objects(doc.get("appeals", []), "appeals"):
-        at: tuple[Any, Any] = (appeal.get("round"), appeal.get("table"))
+        at: tuple[Any, Any] = (_scalar(appeal.get("round")), _scalar(appeal.get("table")))
         if at not in penalties_at:
             check.add(apath, f"there is no table {at[1]!r} in round {at[0]!r}")
             continue
@@ -326,7 +382,7 @@ def _check_table_results(
         except HandInputError as error:
             check.add(f"{hpath}.tiles" if error.code in TILE_CODES else hpath, error.message)
     for ppath, penalty in check.objects(table.get("penalties", []), f"{tpath}.penalties"):
-        if penalty.get("player") not in wind_of:
+        if _scalar(penalty.get("player")) not in wind_of:
             check.add(f"{ppath}.player", f"{penalty.get('player')!r} does not sit at this table")
         if not _is_int(penalty.get("points")) or penalty["points"] < 0:
             check.add(f"{ppath}.points", "must be a positive whole number (0 records a warning)")
@@ -339,7 +395,7 @@ def _check_table_results(
                 check.add(ppath, error.message)
     late_players: set[str] = set()
     for lpath, item in check.objects(table.get("late", []), f"{tpath}.late"):
-        if item.get("player") not in wind_of:
+        if _scalar(item.get("player")) not in wind_of:
             check.add(f"{lpath}.player", f"{item.get('player')!r} does not sit at this table")
         elif item["player"] in late_players:
             check.add(f"{lpath}.player", "is listed late twice")

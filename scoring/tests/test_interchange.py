@@ -7,6 +7,9 @@ import json
 
 import pytest
 from django.core.management import call_command
+from django.db import transaction
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from scoring.interchange import EventImportError, export_event, import_event
 from scoring.standings_cache import standings_rows
@@ -199,3 +202,61 @@ def test_settings_the_code_does_not_know_are_refused_at_the_door(spec_example, s
     with pytest.raises(EventImportError) as error:
         import_event(doc)
     assert any(p.startswith(problem) for p in error.value.problems), error.value.problems
+
+
+def _problems(doc):
+    with pytest.raises(EventImportError) as error:
+        import_event(doc)
+    return error.value.problems
+
+
+@pytest.mark.parametrize(
+    ("change", "path"),
+    [
+        (lambda d: d["players"][0].update(id="a/b"), "players[0].id"),
+        (lambda d: d["players"][0].update(name="x" * 500), "players[0]"),
+        (lambda d: d["rounds"][0]["tables"][0].update(number=10**30), "rounds[0].tables[0].number"),
+        (lambda d: d["rounds"][0]["tables"][0]["seats"].update(E=["p1"]), "rounds[0].tables[0].seats.E"),
+        (
+            lambda d: d["rounds"][0]["tables"][0]["penalties"][0].update(player={"id": "p4"}),
+            "penalties[0].player",
+        ),
+        (lambda d: d["appeals"][0].update(round=[1]), "appeals[0]"),
+    ],
+)
+def test_hostile_documents_are_refused_with_the_path_and_nothing_is_written(db, spec_example, change, path):
+    doc = copy.deepcopy(spec_example)
+    change(doc)
+    assert any(path in problem for problem in _problems(doc))
+    assert not Tournament.objects.exists()
+
+
+def test_a_document_nested_50000_deep_or_with_a_5000_digit_number_is_a_clear_refusal(db):
+    from scoring.interchange import read_document
+
+    with pytest.raises(EventImportError) as error:
+        read_document("[" * 50_000 + "]" * 50_000)
+    assert "nest" in error.value.problems[0]
+    with pytest.raises(EventImportError) as error:
+        read_document('{"format": ' + "9" * 5000 + "}")
+    assert "digits" in error.value.problems[0]
+    deep: list = []
+    node = deep
+    for _ in range(100):
+        node.append([])
+        node = node[0]
+    assert "nest deeper" in _problems({"format": "mahjong-event/1", "players": deep})[0]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_any_mangled_document_is_imported_or_refused_never_a_crash(db, spec_example, data):
+    """Issue 11: a short fuzz in the suite (bench/fuzz_import_event.py runs 10,000)."""
+    from scoring.tests.fuzz_documents import mangled
+
+    doc = data.draw(mangled(spec_example))
+    try:
+        with transaction.atomic():
+            import_event(doc, replace=True)
+    except EventImportError as error:
+        assert error.problems

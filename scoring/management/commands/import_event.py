@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from scoring.interchange import EventImportError, import_event
+from scoring.interchange import MAX_DOCUMENT_BYTES, EventImportError, import_event, read_document
 
 
 class Command(BaseCommand):
@@ -21,16 +20,14 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         try:
             if options["file"] == "-":
-                doc = json.load(sys.stdin)
+                raw = sys.stdin.buffer.read(MAX_DOCUMENT_BYTES + 1)
             else:
-                with open(options["file"], encoding="utf-8") as handle:
-                    doc = json.load(handle)
+                with open(options["file"], "rb") as handle:
+                    raw = handle.read(MAX_DOCUMENT_BYTES + 1)
         except OSError as error:
             self._fail([f"$: cannot read {options['file']}: {error.strerror}"])
-        except (json.JSONDecodeError, UnicodeDecodeError) as error:
-            self._fail([f"$: not valid JSON ({error})"])
         try:
-            tournament = import_event(doc, replace=options["replace"])
+            tournament = import_event(read_document(raw), replace=options["replace"])
         except EventImportError as error:
             self._fail(error.problems)
         self.stdout.write(f"Imported {tournament.name} ({tournament.slug}).")
