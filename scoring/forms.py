@@ -85,8 +85,14 @@ class PenaltyForm(forms.Form):
 
     player = forms.ChoiceField()
     kind = forms.ChoiceField(required=False, label="Penalty")
-    points = forms.IntegerField(min_value=1, max_value=10000, required=False, help_text="Only for 'other'")
+    points = forms.IntegerField(
+        min_value=0,
+        max_value=10000,
+        required=False,
+        help_text="Only for 'other'; 0 records a warning (rule 77a)",
+    )
     paid_to = forms.ChoiceField(choices=PaidTo.choices, required=False)
+    paid_to_player = forms.ChoiceField(required=False, label="Paid to (rule 85e)")
     rule = forms.CharField(max_length=40, required=False, help_text="e.g. MCR 84a")
     reason = forms.CharField(max_length=300, required=False)
 
@@ -95,6 +101,7 @@ class PenaltyForm(forms.Form):
     ) -> None:
         super().__init__(*args, **kwargs)
         cast(forms.ChoiceField, self.fields["player"]).choices = players
+        cast(forms.ChoiceField, self.fields["paid_to_player"]).choices = [("", "—"), *players]
         kinds = [(k.key, f"{k.rule}: {k.label}") for k in catalogue]
         cast(forms.ChoiceField, self.fields["kind"]).choices = [*kinds, ("", "Other (enter the points)")]
 
@@ -102,10 +109,12 @@ class PenaltyForm(forms.Form):
         super().clean()
         data = self.cleaned_data
         if not data.get("kind"):
-            if not data.get("points"):
-                self.add_error("points", "Enter the penalty points.")
+            if data.get("points") is None:
+                self.add_error("points", "Enter the penalty points (0 for a warning).")
             if not data.get("paid_to"):
                 self.add_error("paid_to", "Choose how the penalty is paid.")
+            elif data["paid_to"] == PaidTo.PLAYER and not data.get("paid_to_player"):
+                self.add_error("paid_to_player", "Choose the player who receives the points.")
         return data
 
 

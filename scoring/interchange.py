@@ -90,7 +90,9 @@ def export_event(tournament: Tournament) -> dict[str, Any]:
                 {
                     "player": code_of[p.registration_id],
                     "points": p.points,
-                    "paid_to": p.paid_to,
+                    "paid_to": code_of[p.paid_to_player_id]
+                    if p.paid_to == PaidTo.PLAYER and p.paid_to_player_id
+                    else p.paid_to,
                     "rule": p.rule,
                     "reason": p.reason,
                 }
@@ -384,13 +386,18 @@ def _check_table_results(
     for ppath, penalty in check.objects(table.get("penalties", []), f"{tpath}.penalties"):
         if _scalar(penalty.get("player")) not in wind_of:
             check.add(f"{ppath}.player", f"{penalty.get('player')!r} does not sit at this table")
+        paid_to = _scalar(penalty.get("paid_to", "none"))
+        if paid_to in wind_of:  # a player id: paid to that one opponent (rule 85e)
+            if paid_to == penalty.get("player"):
+                check.add(f"{ppath}.paid_to", "a player cannot pay a penalty to themselves")
+            paid_to = PaidTo.PLAYER.value
         if not _is_int(penalty.get("points")) or penalty["points"] < 0:
             check.add(f"{ppath}.points", "must be a positive whole number (0 records a warning)")
-        elif penalty.get("paid_to", "none") not in PaidTo.values:
-            check.add(f"{ppath}.paid_to", "must be 'each_other' or 'none'")
+        elif paid_to not in (PaidTo.EACH_OTHER, PaidTo.NONE, PaidTo.PLAYER):
+            check.add(f"{ppath}.paid_to", "must be 'each_other', 'none' or the id of a player at this table")
         else:
             try:
-                services.check_penalty(penalty["points"], penalty.get("paid_to", "none"), warning=True)
+                services.check_penalty(penalty["points"], paid_to)
             except ServiceError as error:
                 check.add(ppath, error.message)
     late_players: set[str] = set()
@@ -515,11 +522,14 @@ def _import_table(
     if has_results and table_doc.get("confirmed", True):
         Confirmation.supersede(table=table, how=ConfirmedBy.IMPORT, acting_user=acting_user)
     for penalty in table_doc.get("penalties", []):
+        paid_to = penalty.get("paid_to", PaidTo.NONE)
+        receiver = registrations[paid_to] if paid_to in wind_of else None
         services.store_penalty(
             table,
             registrations[penalty["player"]],
             penalty["points"],
-            paid_to=penalty.get("paid_to", PaidTo.NONE),
+            paid_to=PaidTo.PLAYER if receiver is not None else paid_to,
+            paid_to_player=receiver,
             rule=str(penalty.get("rule", "")),
             reason=str(penalty.get("reason", "")),
             acting_user=acting_user,

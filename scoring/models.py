@@ -112,6 +112,7 @@ class TableTotals(VersionedResult):
 class PaidTo(models.TextChoices):
     EACH_OTHER = "each_other", "Paid to each other player (rule 84)"
     NONE = "none", "Deducted only (rules 79, 80, 83, 88)"
+    PLAYER = "player", "Paid to one player (rule 85e)"
 
 
 class Penalty(VersionedResult):
@@ -123,6 +124,14 @@ class Penalty(VersionedResult):
     registration = models.ForeignKey(Registration, on_delete=models.RESTRICT, related_name="penalties")
     points = models.PositiveIntegerField()
     paid_to = models.CharField(max_length=12, choices=PaidTo.choices, default=PaidTo.NONE)
+    paid_to_player = models.ForeignKey(
+        Registration,
+        null=True,
+        blank=True,
+        on_delete=models.RESTRICT,
+        related_name="penalties_received",
+        help_text="Who receives the points when they are paid to one player (rule 85e)",
+    )
     rule = models.CharField(max_length=40, blank=True)
     reason = models.CharField(max_length=300, blank=True)
     position = models.PositiveSmallIntegerField(default=0, help_text="Order within the table's penalties")

@@ -61,19 +61,26 @@ def score_table(
     hands: list[HandRecord],
     *,
     totals: Mapping[str, int] | None,
-    penalties: Iterable[tuple[int, int, str]],
+    penalties: Iterable[tuple[int, int, str, int | None]],
     late: Mapping[int, int],
 ) -> SessionTotals:
     """One table's session from its stored facts: ``seat_of`` maps registrations to starting seats,
-    ``penalties`` are (registration, points, paid_to) still in force. Warnings (0 points) cost nothing;
-    a player no longer seated at the table is ignored."""
+    ``penalties`` are (registration, points, paid_to, receiver) still in force, the receiver being the
+    registration paid when ``paid_to`` is one player (rule 85e). Warnings (0 points) cost nothing; a
+    player no longer seated at the table is ignored."""
     return rules.score_session(
         hands,
         totals=totals,
         penalties=[
-            mcr.PenaltyItem(seat=seat_of[registration], points=points, paid_to=paid_to)
-            for registration, points, paid_to in penalties
-            if points > 0 and registration in seat_of
+            mcr.PenaltyItem(
+                seat=seat_of[registration],
+                points=points,
+                paid_to=seat_of[receiver] if paid_to == PaidTo.PLAYER and receiver is not None else paid_to,
+            )
+            for registration, points, paid_to, receiver in penalties
+            if points > 0
+            and registration in seat_of
+            and (paid_to != PaidTo.PLAYER or (receiver in seat_of and receiver != registration))
         ],
         late_minutes={seat_of[r]: minutes for r, minutes in late.items() if r in seat_of},
     )
@@ -279,9 +286,17 @@ def set_table_finished(table: Table, finished: bool, *, acting_user: User) -> No
     )
 
 
-def check_penalty(points: Any, paid_to: Any, *, warning: bool = False) -> None:
-    """What every penalty must be, entered on the page or imported."""
-    if isinstance(points, bool) or not isinstance(points, int) or points < 0 or (points == 0 and not warning):
+MAX_PENALTY = 10_000
+
+
+def check_penalty(points: Any, paid_to: Any, *, warning: bool = True) -> None:
+    """What every penalty must be, entered on the page or imported: 0 points records a warning under any
+    rule (rules 77a and 85b); ``paid_to`` says who receives the points."""
+    if isinstance(points, bool) or not isinstance(points, int) or not 0 <= points <= MAX_PENALTY:
+        raise ServiceError(
+            f"Penalty points must be a whole number from 0 (a warning) to {MAX_PENALTY}.", code="bad_penalty"
+        )
+    if points == 0 and not warning:
         raise ServiceError("Penalty points must be positive.", code="bad_penalty")
     if paid_to not in PaidTo.values:
         raise ServiceError("Choose how the penalty is paid.", code="bad_penalty")
@@ -296,6 +311,7 @@ def store_penalty(
     rule: str,
     reason: str,
     acting_user: User,
+    paid_to_player: Registration | None = None,
 ) -> Penalty:
     """Append a checked penalty to the table's list (the table's lock is held)."""
     position = table.penalties.filter(is_current=True).count()
@@ -305,6 +321,7 @@ def store_penalty(
         registration=registration,
         points=points,
         paid_to=paid_to,
+        paid_to_player=paid_to_player if paid_to == PaidTo.PLAYER else None,
         rule=rule[:40],
         reason=reason[:300],
         acting_user=acting_user,
@@ -320,17 +337,33 @@ def add_penalty(
     paid_to: str,
     rule: str = "",
     reason: str = "",
-    warning: bool = False,
+    warning: bool = True,
+    paid_to_player: Registration | None = None,
     acting_user: User,
 ) -> Penalty:
-    """Record a penalty (``warning``: a 0-point first occurrence of rules 79, 80 or 83, kept because it
-    counts towards the next one)."""
+    """Record a penalty: 0 points is a warning under any rule (77a, 85b), kept because it counts towards
+    the next one; ``paid_to`` "player" pays one named opponent at the table (85e)."""
     table = _lock_table(table)
     if not table.seats.filter(registration=registration).exists():
         raise ServiceError(f"{registration} does not sit at this table.", code="not_at_table")
     check_penalty(points, paid_to, warning=warning)
+    if paid_to == PaidTo.PLAYER and (
+        paid_to_player is None
+        or paid_to_player == registration
+        or not table.seats.filter(registration=paid_to_player).exists()
+    ):
+        raise ServiceError(
+            "Name the opponent at this table who receives the points (rule 85e).", code="bad_receiver"
+        )
     penalty = store_penalty(
-        table, registration, points, paid_to=paid_to, rule=rule, reason=reason, acting_user=acting_user
+        table,
+        registration,
+        points,
+        paid_to=paid_to,
+        rule=rule,
+        reason=reason,
+        acting_user=acting_user,
+        paid_to_player=paid_to_player,
     )
     _after_write(
         table,
@@ -574,7 +607,9 @@ def session_result(table: Table) -> SessionTotals:
         [hand_record(h) for h in played_hands(table)],
         totals=next((t.scores for t in table.totals_versions.all() if t.is_current), None),
         penalties=[
-            (p.registration_id, p.points, p.paid_to) for p in table.penalties.all() if not p.cancelled
+            (p.registration_id, p.points, p.paid_to, p.paid_to_player_id)
+            for p in table.penalties.all()
+            if not p.cancelled
         ],
         late={item.registration_id: item.minutes for item in table.late_arrivals.all()},
     )
@@ -622,12 +657,12 @@ def event_standings(tournament: Tournament, *, include_provisional: bool = False
             appeal__penalty__table__round__tournament=tournament,
         ).values_list("appeal__penalty_id", flat=True)
     )
-    penalties: dict[int, list[tuple[int, int, str]]] = defaultdict(list)
-    for penalty_id, table_id, registration_id, points, paid_to in Penalty.objects.filter(
+    penalties: dict[int, list[tuple[int, int, str, int | None]]] = defaultdict(list)
+    for penalty_id, table_id, registration_id, points, paid_to, receiver in Penalty.objects.filter(
         is_current=True, voided=False, **in_event
-    ).values_list("id", "table_id", "registration_id", "points", "paid_to"):
+    ).values_list("id", "table_id", "registration_id", "points", "paid_to", "paid_to_player_id"):
         if penalty_id not in upheld:
-            penalties[table_id].append((registration_id, points, paid_to))
+            penalties[table_id].append((registration_id, points, paid_to, receiver))
     late: dict[int, dict[int, int]] = defaultdict(dict)
     for table_id, registration_id, minutes in LateArrival.objects.filter(
         is_current=True, voided=False, **in_event

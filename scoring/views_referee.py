@@ -214,6 +214,7 @@ def _save_penalty(request: HttpRequest, table: Table, form: Any) -> str:
             registration,
             data["points"],
             paid_to=data["paid_to"],
+            paid_to_player=_registrations(table).get(data.get("paid_to_player") or ""),
             rule=data["rule"],
             reason=data["reason"],
             acting_user=request.user,

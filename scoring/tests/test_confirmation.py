@@ -194,3 +194,36 @@ def test_a_hand_posted_to_a_table_completed_meanwhile_says_plainly_it_was_not_sa
     assert response.status_code == 422
     assert "Not saved: This table is marked complete" in response.content.decode()
     assert table.hands.count() == 1
+
+
+def test_a_penalty_paid_to_one_opponent_moves_the_points_to_that_player_alone(event, table, referee):
+    # Rule 85e (line 2387): the offender pays the one opponent; the session stays zero-sum.
+    offender = table.seats.get(wind="S").registration
+    receiver = table.seats.get(wind="N").registration
+    services.add_penalty(
+        table, offender, 10, paid_to="player", paid_to_player=receiver, rule="MCR 85e", acting_user=referee
+    )
+    scores = services.session_result(services.table_with_results(table)).scores
+    assert scores == {"E": 0, "S": -10, "W": 0, "N": 10}
+    with pytest.raises(ServiceError) as error:
+        services.add_penalty(
+            table, offender, 5, paid_to="player", paid_to_player=offender, acting_user=referee
+        )
+    assert error.value.code == "bad_receiver"
+    doc = export_event(event)
+    penalty = doc["rounds"][0]["tables"][0]["penalties"][0]
+    assert penalty["paid_to"] == receiver.code  # event-json.md: a player id at the table
+    copy_doc = copy.deepcopy(doc)
+    copy_doc["tournament"]["slug"] = "copy"
+    assert export_event(import_event(copy_doc))["rounds"] == doc["rounds"]
+
+
+def test_a_warning_under_any_rule_is_a_zero_point_entry(table, referee):
+    # Rules 77a and 85b: a warning is recorded; it costs nothing.
+    player = table.seats.get(wind="E").registration
+    warning = services.add_penalty(
+        table, player, 0, paid_to="each_other", rule="MCR 84f", acting_user=referee
+    )
+    assert warning.points == 0
+    scores = services.session_result(services.table_with_results(table)).scores
+    assert set(scores.values()) == {0}
