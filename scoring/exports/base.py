@@ -155,7 +155,10 @@ def qr_modules(url: str) -> list[list[bool]]:
         data_blocks.append(chunk)
         ec_blocks.append(_error_correction(chunk, block.totalCount - block.dataCount))
     code.dataCache = [
-        d for group in chain(zip_longest(*data_blocks), zip_longest(*ec_blocks)) for d in group if d is not None
+        d
+        for group in chain(zip_longest(*data_blocks), zip_longest(*ec_blocks))
+        for d in group
+        if d is not None
     ]
     code.makeImpl(False, QR_MASK)
     return [[bool(m) for m in row] for row in code.modules]

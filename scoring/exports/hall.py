@@ -36,7 +36,8 @@ class SeatSlipsPDF(SessionPrint):
     def content(self) -> bytes:
         from django.urls import reverse
         from reportlab.lib.styles import ParagraphStyle
-        from reportlab.platypus import Paragraph, Table as Grid
+        from reportlab.platypus import Paragraph
+        from reportlab.platypus import Table as Grid
 
         tables = seated_tables(self.round)
         seated = [(table, seat) for table in tables for seat in table.seats.all()]
@@ -48,7 +49,9 @@ class SeatSlipsPDF(SessionPrint):
             .values_list("registration_id", "round__number", "table__number", "wind")
         ):
             plan[registration_id].append((round_number, table_number, wind))
-        doc = PDFDocument(f"{self.tournament.name}: session {self.round.number} seat slips", self.paper, margin=20)
+        doc = PDFDocument(
+            f"{self.tournament.name}: session {self.round.number} seat slips", self.paper, margin=20
+        )
         styles = Styles()
         name_style = ParagraphStyle("name", parent=styles.normal, fontSize=16, leading=20, spaceBefore=2)
         slip_w, slip_h = doc.width / 2, (doc.height - 2) / 4
@@ -63,7 +66,9 @@ class SeatSlipsPDF(SessionPrint):
                     for n, t, w in plan[reg.pk]
                 ],
             ]
-            sessions = Grid(lines, colWidths=[70, 40, 50], rowHeights=min(14, (slip_h - 110) / max(len(lines), 1)))
+            sessions = Grid(
+                lines, colWidths=[70, 40, 50], rowHeights=min(14, (slip_h - 110) / max(len(lines), 1))
+            )
             sessions.setStyle(grid_style(size=8))
             left = [
                 Paragraph(markup(self.tournament.name), styles.small),
@@ -76,9 +81,15 @@ class SeatSlipsPDF(SessionPrint):
                 sessions,
             ]
             right = [qr_drawing(url, 76), Paragraph("Scan for your results", styles.small)]
-            inner = Grid([[left, right], [Paragraph(PIN_PLACE, styles.small), ""]], colWidths=[slip_w - 90, 82])
+            inner = Grid(
+                [[left, right], [Paragraph(PIN_PLACE, styles.small), ""]], colWidths=[slip_w - 90, 82]
+            )
             inner.setStyle(
-                [("VALIGN", (0, 0), (-1, -1), "TOP"), ("SPAN", (0, 1), (1, 1)), ("BOX", (0, 1), (1, 1), 0.5, "grey")]
+                [
+                    ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                    ("SPAN", (0, 1), (1, 1)),
+                    ("BOX", (0, 1), (1, 1), 0.5, "grey"),
+                ]
             )
             slips.append(inner)
         if len(slips) % 2:
@@ -103,10 +114,13 @@ class TableCardsPDF(SessionPrint):
 
     def content(self) -> bytes:
         from reportlab.lib.styles import ParagraphStyle
-        from reportlab.platypus import PageBreak, Paragraph, Spacer, Table as Grid
+        from reportlab.platypus import PageBreak, Paragraph, Spacer
+        from reportlab.platypus import Table as Grid
 
         tables = seated_tables(self.round)
-        doc = PDFDocument(f"{self.tournament.name}: session {self.round.number} table cards", self.paper, landscape=True)
+        doc = PDFDocument(
+            f"{self.tournament.name}: session {self.round.number} table cards", self.paper, landscape=True
+        )
         font = pdf_font()
         big = ParagraphStyle("big", fontName=font, fontSize=220, leading=200, alignment=1)
         line = ParagraphStyle("line", fontName=font, fontSize=18, leading=22, alignment=1)
@@ -116,7 +130,11 @@ class TableCardsPDF(SessionPrint):
                 story.append(PageBreak())
             seats = {seat.wind: seat.registration for seat in table.seats.all()}
             names = Grid(
-                [[WIND_NAMES[w], fit(seats[w].player.name, doc.width - 210, 24), seats[w].code] for w in WINDS if w in seats],
+                [
+                    [WIND_NAMES[w], fit(seats[w].player.name, doc.width - 210, 24), seats[w].code]
+                    for w in WINDS
+                    if w in seats
+                ],
                 colWidths=[90, doc.width - 200, 90],
                 rowHeights=46,
             )
@@ -132,7 +150,9 @@ class TableCardsPDF(SessionPrint):
             )
             story += [
                 Paragraph(f"{markup(self.tournament.name)} · Session {self.round.number}", line),
-                Paragraph(f"Table {table.number}", ParagraphStyle("label", parent=line, fontSize=24, leading=30)),
+                Paragraph(
+                    f"Table {table.number}", ParagraphStyle("label", parent=line, fontSize=24, leading=30)
+                ),
                 Paragraph(str(table.number), big),
                 Spacer(1, 10),
                 names,
@@ -148,7 +168,8 @@ class SeatingListsPDF(SessionPrint):
     label = "Seating lists (by table, and by name)"
 
     def content(self) -> bytes:
-        from reportlab.platypus import PageBreak, Paragraph, Spacer, Table as Grid
+        from reportlab.platypus import PageBreak, Paragraph, Spacer
+        from reportlab.platypus import Table as Grid
 
         tables = seated_tables(self.round)
         doc = PDFDocument(f"{self.tournament.name}: session {self.round.number} seating", self.paper)
@@ -159,19 +180,31 @@ class SeatingListsPDF(SessionPrint):
         for table in tables:
             seats = {seat.wind: seat.registration for seat in table.seats.all()}
             by_table.append(
-                [str(table.number)] + [fit(seats[w].player.name, name_w - 6, 10) if w in seats else "" for w in WINDS]
+                [str(table.number)]
+                + [fit(seats[w].player.name, name_w - 6, 10) if w in seats else "" for w in WINDS]
             )
             everyone += [(reg.player.name, reg.code, table.number, w) for w, reg in seats.items()]
         everyone.sort(key=lambda item: (item[0].casefold(), item[1]))
         first = Grid(by_table, colWidths=[40] + [name_w] * 4, repeatRows=1)
-        first.setStyle(grid_style(("FONTSIZE", (0, 1), (-1, -1), 10), ("ALIGN", (0, 0), (0, -1), "RIGHT"),
-                                  ("ROWBACKGROUNDS", (0, 1), (-1, -1), ["white", "#eef4ef"])))
+        first.setStyle(
+            grid_style(
+                ("FONTSIZE", (0, 1), (-1, -1), 10),
+                ("ALIGN", (0, 0), (0, -1), "RIGHT"),
+                ("ROWBACKGROUNDS", (0, 1), (-1, -1), ["white", "#eef4ef"]),
+            )
+        )
         second_data = [["Name", "Code", "Table", "Seat"]] + [
-            [fit(name, doc.width - 200, 11), code, str(number), WIND_NAMES[w]] for name, code, number, w in everyone
+            [fit(name, doc.width - 200, 11), code, str(number), WIND_NAMES[w]]
+            for name, code, number, w in everyone
         ]
         second = Grid(second_data, colWidths=[doc.width - 190, 60, 60, 70], repeatRows=1)
-        second.setStyle(grid_style(("FONTSIZE", (0, 1), (-1, -1), 11), ("ALIGN", (2, 0), (2, -1), "RIGHT"),
-                                   ("ROWBACKGROUNDS", (0, 1), (-1, -1), ["white", "#eef4ef"])))
+        second.setStyle(
+            grid_style(
+                ("FONTSIZE", (0, 1), (-1, -1), 11),
+                ("ALIGN", (2, 0), (2, -1), "RIGHT"),
+                ("ROWBACKGROUNDS", (0, 1), (-1, -1), ["white", "#eef4ef"]),
+            )
+        )
         title = markup(self.tournament.name)
         return doc.build(
             [

@@ -22,11 +22,14 @@ class RegisterPDF(Export):
         return f"{self.tournament.slug}-penalties-appeals.pdf"
 
     def content(self) -> bytes:
-        from reportlab.platypus import Paragraph, Spacer, Table as Grid
+        from reportlab.platypus import Paragraph, Spacer
+        from reportlab.platypus import Table as Grid
 
         tables = tables_with_results(self.tournament)
         if not tables:
-            raise PrintError("The event has no seated session yet: there is no register to print.", code="not_seated")
+            raise PrintError(
+                "The event has no seated session yet: there is no register to print.", code="not_seated"
+            )
         rules = self.tournament.rule_set
         doc = PDFDocument(f"{self.tournament.name}: penalties and appeals", self.paper, landscape=True)
         styles = Styles()
@@ -49,8 +52,8 @@ class RegisterPDF(Export):
                 code, name = names.get(penalty.registration_id, ("", ""))
                 appeals = list(penalty.appeals.all())
                 penalty_rows.append(
-                    where
-                    + [
+                    [
+                        *where,
                         fit(f"{name} ({code})", 150, 8),
                         str(penalty.points) if penalty.points else "warning",
                         "each other" if penalty.paid_to == "each_other" else "deducted",
@@ -63,8 +66,8 @@ class RegisterPDF(Export):
                 for appeal in appeals:
                     decision = appeal.decision
                     appeal_rows.append(
-                        where
-                        + [
+                        [
+                            *where,
                             fit(f"{name} ({code})", 130, 8),
                             f"{penalty.points} {penalty.rule}",
                             str(appeal.filed_minutes_after),
@@ -77,8 +80,8 @@ class RegisterPDF(Export):
                 code, name = names.get(item.registration_id, ("", ""))
                 lost = rules.late_points(item.minutes)
                 late_rows.append(
-                    where
-                    + [
+                    [
+                        *where,
                         fit(f"{name} ({code})", 200, 8),
                         str(item.minutes),
                         "forfeits the session" if lost is None else f"-{lost} points" if lost else "recorded",

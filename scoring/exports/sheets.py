@@ -20,7 +20,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from scoring.exports.base import GREEN, PALE, Export, PDFDocument, Styles, fit, markup, points_text, qr_drawing
+from scoring.exports.base import (
+    GREEN,
+    PALE,
+    Export,
+    PDFDocument,
+    Styles,
+    fit,
+    markup,
+    points_text,
+    qr_drawing,
+)
 from scoring.exports.data import WIND_NAMES, seated_tables, seats_by_wind, table_result
 from scoring.rules.ruleset import HandRecord, RuleSet, Winds
 from scoring.services import hand_record, played_hands
@@ -86,7 +96,8 @@ class ScoresheetsPDF(Export):
     # --- parts of a page ---------------------------------------------------------------------------
 
     def heading(self, table: Table, kind: str) -> list[Any]:
-        from reportlab.platypus import Paragraph, Table as Grid
+        from reportlab.platypus import Paragraph
+        from reportlab.platypus import Table as Grid
 
         url = self.entry_url(table)
         title = Paragraph(
@@ -134,12 +145,18 @@ class ScoresheetsPDF(Export):
         from reportlab.platypus import Table as Grid
 
         seats = seats_by_wind(table)
-        head = ["Start", "Player", "Code"] + [ROUND_NAMES[q] if q < 4 else f"Round {q + 1}" for q in range(rounds)]
+        head = ["Start", "Player", "Code"] + [
+            ROUND_NAMES[q] if q < 4 else f"Round {q + 1}" for q in range(rounds)
+        ]
         name_width = self.doc.width - 40 - 50 - 62 * rounds
         data = [head]
         for wind in WINDS:
             reg = seats.get(wind)
-            line = [WIND_NAMES[wind], fit(reg.player.name if reg else "", name_width - 6, 9), reg.code if reg else ""]
+            line = [
+                WIND_NAMES[wind],
+                fit(reg.player.name if reg else "", name_width - 6, 9),
+                reg.code if reg else "",
+            ]
             for q in range(rounds):
                 winds = rules.printed_winds(4 * q)
                 line.append(WIND_NAMES[winds.seats[wind]] if winds else "")
@@ -167,7 +184,8 @@ class ScoresheetsPDF(Export):
 
     def scoresheet(self, table: Table, rules: RuleSet) -> list[Any]:
         from reportlab.lib import colors
-        from reportlab.platypus import Paragraph, Spacer, Table as Grid
+        from reportlab.platypus import Paragraph, Spacer
+        from reportlab.platypus import Table as Grid
 
         seats = seats_by_wind(table)
         names = {w: r.player.name for w, r in seats.items()}
@@ -182,8 +200,22 @@ class ScoresheetsPDF(Export):
         widths = fixed_widths + [seat_width] * 8
         name_w = 52
         header = [
-            ["#", "Wind", "Dealer", "Winner", "Discarder\nor self-drawn", "Basic",
-             "Points this hand (by starting seat)", "", "", "", "Running total", "", "", ""],
+            [
+                "#",
+                "Wind",
+                "Dealer",
+                "Winner",
+                "Discarder\nor self-drawn",
+                "Basic",
+                "Points this hand (by starting seat)",
+                "",
+                "",
+                "",
+                "Running total",
+                "",
+                "",
+                "",
+            ],
             ["", "", "", "", "", "", *WINDS, *WINDS],
         ]
         data: list[list[Any]] = [*header]
@@ -252,7 +284,11 @@ class ScoresheetsPDF(Export):
             text = f"Penalty {seat} {reg.player.name if reg else ''}: {penalty.rule} {penalty.reason}"
             if penalty.cancelled:
                 text += " (cancelled on appeal)"
-            data.append([fit(text, sum(widths[:6]) - 6, 7), "", "", "", "", ""] + [str(effect[w]) if effect[w] else "" for w in WINDS] + [""] * 4)
+            data.append(
+                [fit(text, sum(widths[:6]) - 6, 7), "", "", "", "", ""]
+                + [str(effect[w]) if effect[w] else "" for w in WINDS]
+                + [""] * 4
+            )
             style.append(("SPAN", (0, len(data) - 1), (5, len(data) - 1)))
         for _ in range(max(0, 2 - len(penalties)) or 1):
             data.append(["Penalty: who, rule, points", "", "", "", "", ""] + [""] * 8)
@@ -280,10 +316,16 @@ class ScoresheetsPDF(Export):
         if rules.uses_table_points:
             data.append(
                 ["Table points", "", "", "", "", "", "", "", "", ""]
-                + [points_text(float(result.table_points[w])) if result and result.table_points else "" for w in WINDS]
+                + [
+                    points_text(float(result.table_points[w])) if result and result.table_points else ""
+                    for w in WINDS
+                ]
             )
         for row in range(totals_row, len(data)):
-            style += [("SPAN", (0, row), (9, row)), ("BACKGROUND", (0, row), (-1, row), colors.HexColor(PALE))]
+            style += [
+                ("SPAN", (0, row), (9, row)),
+                ("BACKGROUND", (0, row), (-1, row), colors.HexColor(PALE)),
+            ]
         style.append(("FONTSIZE", (10, totals_row), (-1, tp_row), 10))
         extra = len(data) - 2 - hand_rows
         fixed = [
@@ -304,14 +346,15 @@ class ScoresheetsPDF(Export):
         from scoring.exports.base import grid_style
 
         grid.setStyle(grid_style(*style, header_rows=0, size=8))
-        story = fixed[:4] + [grid] + fixed[4:]
+        story = [*fixed[:4], grid, *fixed[4:]]
         return story
 
     # --- the scorecard (NMJL and the other rule sets) ----------------------------------------------
 
     def scorecard(self, table: Table, rules: RuleSet) -> list[Any]:
         from reportlab.lib import colors
-        from reportlab.platypus import Paragraph, Spacer, Table as Grid
+        from reportlab.platypus import Paragraph, Spacer
+        from reportlab.platypus import Table as Grid
 
         from scoring.exports.base import grid_style
 
@@ -321,7 +364,9 @@ class ScoresheetsPDF(Export):
         records = [hand_record(h) for h in hands]
         count = max(self.tournament.hands_per_session or 4, len(hands))
         word = rules.words.hand
-        has_card = hasattr(type(rules), "card")  # a rule set that plays from a card (NMJL) has jokerless hands
+        has_card = hasattr(
+            type(rules), "card"
+        )  # a rule set that plays from a card (NMJL) has jokerless hands
         result = table_result(table)
         winds = [seat_winds(rules, i, records) for i in range(count)]
 
@@ -351,22 +396,31 @@ class ScoresheetsPDF(Export):
         seat_width = (self.doc.width - sum(fixed_widths)) / 4
         head += [f"{w} points" for w in WINDS]
         data: list[list[Any]] = [head]
-        style: list[tuple[Any, ...]] = [("ALIGN", (seat_col, 1), (-1, -1), "RIGHT"), ("FONTSIZE", (0, 0), (-1, 0), 7)]
+        style: list[tuple[Any, ...]] = [
+            ("ALIGN", (seat_col, 1), (-1, -1), "RIGHT"),
+            ("FONTSIZE", (0, 0), (-1, 0), 7),
+        ]
         for index in range(count):
             dealer = dealer_of(winds[index])
-            line: list[Any] = [str(index + 1), fit(f"{dealer} {names.get(dealer, '')}", 58, 7) if dealer else ""]
+            line: list[Any] = [
+                str(index + 1),
+                fit(f"{dealer} {names.get(dealer, '')}", 58, 7) if dealer else "",
+            ]
             if index < len(records):
                 record = records[index]
                 details = record.data
                 delta = rules.points(record)
                 won_by = details.get("won_by")
                 how = {"wall": "wall game", "self_pick": "self-picked", "discard": "discard"}.get(
-                    won_by or "", "discard" if record.discarder else ("self-drawn" if record.winner else "draw")
+                    won_by or "",
+                    "discard" if record.discarder else ("self-drawn" if record.winner else "draw"),
                 )
                 line += [
                     fit(f"{record.winner} {names.get(record.winner, '')}", 58, 7) if record.winner else "—",
                     how,
-                    fit(f"{record.discarder} {names.get(record.discarder, '')}", 58, 7) if record.discarder else "",
+                    fit(f"{record.discarder} {names.get(record.discarder, '')}", 58, 7)
+                    if record.discarder
+                    else "",
                 ]
                 if has_card:
                     value = details.get("hand") or details.get("value") or ""
@@ -393,9 +447,14 @@ class ScoresheetsPDF(Export):
             lost = rules.late_points(minutes) if minutes else 0
             late_line.append(f"{minutes} min: {'forfeit' if lost is None else -lost}" if minutes else "")
         data.append(late_line)
-        data.append(["Total"] + [""] * (seat_col - 1) + [str(result.scores[w]) if result else "" for w in WINDS])
+        data.append(
+            ["Total"] + [""] * (seat_col - 1) + [str(result.scores[w]) if result else "" for w in WINDS]
+        )
         for row in (len(data) - 2, len(data) - 1):
-            style += [("SPAN", (0, row), (seat_col - 1, row)), ("BACKGROUND", (0, row), (-1, row), colors.HexColor(PALE))]
+            style += [
+                ("SPAN", (0, row), (seat_col - 1, row)),
+                ("BACKGROUND", (0, row), (-1, row), colors.HexColor(PALE)),
+            ]
         fixed = [
             *self.heading(table, "scorecard"),
             Spacer(1, 4),
@@ -407,6 +466,8 @@ class ScoresheetsPDF(Export):
             self.signatures(names),
         ]
         row_height = self.fill_rows(fixed, count + 2 + 0.5, 14, 64)
-        grid = Grid(data, colWidths=fixed_widths + [seat_width] * 4, rowHeights=[16] + [row_height] * (len(data) - 1))
+        grid = Grid(
+            data, colWidths=fixed_widths + [seat_width] * 4, rowHeights=[16] + [row_height] * (len(data) - 1)
+        )
         grid.setStyle(grid_style(*style))
-        return fixed[:5] + [grid] + fixed[5:]
+        return [*fixed[:5], grid, *fixed[5:]]

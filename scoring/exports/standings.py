@@ -8,8 +8,8 @@ from typing import Any
 
 from scoring.exports.base import (
     CSV,
-    PDF,
     PALE,
+    PDF,
     XLSX,
     Export,
     PDFDocument,
@@ -156,9 +156,7 @@ class StandingsPDF(StandingsExport):
             Spacer(1, 8),
             table,
         ]
-        teams = team_standings(
-            self.rows, {code: r.team for code, r in people.items()}, self.table_points
-        )
+        teams = team_standings(self.rows, {code: r.team for code, r in people.items()}, self.table_points)
         if teams:
             team_head = ["Rank", "Team", "Members"]
             if self.table_points:
@@ -166,7 +164,11 @@ class StandingsPDF(StandingsExport):
             team_head.append("Score")
             team_data: list[list[Any]] = [team_head]
             for team in teams:
-                line = [str(team.rank), fit(team.team, 146, 8), Paragraph(markup(", ".join(team.members)), styles.cell)]
+                line = [
+                    str(team.rank),
+                    fit(team.team, 146, 8),
+                    Paragraph(markup(", ".join(team.members)), styles.cell),
+                ]
                 if self.table_points:
                     line.append(points_text(float(team.table_points or 0)))
                 line.append(str(team.score))

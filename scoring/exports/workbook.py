@@ -147,11 +147,23 @@ class EventWorkbook(Export):
             ["Session", "Table", "Player id", "Name", "Points", "Paid to", "Rule", "Reason", "Cancelled"],
             widths={3: 24, 7: 36},
         )
-        lateness = writer.sheet("Lateness", ["Session", "Table", "Player id", "Name", "Minutes late"], {3: 24})
+        lateness = writer.sheet(
+            "Lateness", ["Session", "Table", "Player id", "Name", "Minutes late"], {3: 24}
+        )
         appeals = writer.sheet(
             "Appeals",
-            ["Session", "Table", "Player id", "Name", "Penalty points", "Rule", "Filed (min after)", "Statement",
-             "Decision", "Reasons"],
+            [
+                "Session",
+                "Table",
+                "Player id",
+                "Name",
+                "Penalty points",
+                "Rule",
+                "Filed (min after)",
+                "Statement",
+                "Decision",
+                "Reasons",
+            ],
             widths={3: 24, 7: 36, 9: 36},
         )
         session_sheets = {

@@ -36,7 +36,9 @@ class Command(BaseCommand):
         fmt = options["format"]
         try:
             if fmt == "json":
-                content = (json.dumps(standings_rows(tournament), indent=2, ensure_ascii=False) + "\n").encode()
+                content = (
+                    json.dumps(standings_rows(tournament), indent=2, ensure_ascii=False) + "\n"
+                ).encode()
             elif fmt in STANDINGS_EXPORTS:
                 _, _, content = STANDINGS_EXPORTS[fmt](tournament, paper=options["paper"]).render()
             else:
