@@ -47,8 +47,73 @@ def points_text(value: float) -> str:
 
 def markup(value: Any) -> str:
     """User-typed text for a reportlab ``Paragraph``: escaped, so ``<img src=...>`` or an unclosed
-    ``<b>`` prints literally instead of being read as markup (STYLE pitfall 12)."""
-    return escape(str(value))
+    ``<b>`` prints literally instead of being read as markup (STYLE pitfall 12); characters the CJK
+    font lacks (ź, Ć, ặ ...) are set in the fallback font."""
+    text = str(value)
+    if not needs_fallback(text):
+        return escape(text)
+    fallback = fallback_font()
+    covered = _coverage(pdf_font())
+    runs: list[str] = []
+    current, run = None, ""
+    for char in text:
+        font = pdf_font() if ord(char) in covered or ord(char) < 128 else fallback
+        if font != current and run:
+            runs.append(_run(run, current))
+            run = ""
+        current = font
+        run += char
+    if run:
+        runs.append(_run(run, current))
+    return "".join(runs)
+
+
+def _run(text: str, font: str | None) -> str:
+    return escape(text) if font == pdf_font() else f'<font name="{font}">{escape(text)}</font>'
+
+
+FALLBACK_FONT_PATHS = (Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"),)
+
+
+@cache
+def fallback_font() -> str:
+    """A font for the Latin, Greek, Cyrillic and Vietnamese letters the CJK font lacks (DejaVu Sans)."""
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    for path in FALLBACK_FONT_PATHS:
+        if path.exists():
+            pdfmetrics.registerFont(TTFont("DejaVu", str(path)))
+            return "DejaVu"
+    return pdf_font()
+
+
+@cache
+def _coverage(font: str) -> frozenset[int]:
+    from reportlab.pdfbase import pdfmetrics
+
+    face = getattr(pdfmetrics.getFont(font), "face", None)
+    mapping = getattr(face, "charToGlyph", None)
+    return frozenset(mapping) if mapping else frozenset(range(256))
+
+
+def needs_fallback(text: str) -> bool:
+    covered = _coverage(pdf_font())
+    return any(ord(char) > 127 and ord(char) not in covered for char in text)
+
+
+def cell(text: str, width: float, size: float) -> Any:
+    """A table cell of user text cut to ``width``: a plain string (never parsed as markup), or, when
+    the text needs the fallback font, an escaped ``Paragraph`` that mixes the two fonts."""
+    text = fit(text, width, size)
+    if not needs_fallback(text):
+        return text
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.platypus import Paragraph
+
+    return Paragraph(
+        markup(text), ParagraphStyle("cell", fontName=pdf_font(), fontSize=size, leading=size * 1.2)
+    )
 
 
 @cache

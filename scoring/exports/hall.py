@@ -5,7 +5,17 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from scoring.exports.base import Export, PDFDocument, Styles, fit, grid_style, markup, pdf_font, qr_drawing
+from scoring.exports.base import (
+    Export,
+    PDFDocument,
+    Styles,
+    cell,
+    fit,
+    grid_style,
+    markup,
+    pdf_font,
+    qr_drawing,
+)
 from scoring.exports.data import WIND_NAMES, seated_tables
 from tournaments.models import WINDS, Round, Seat
 
@@ -131,7 +141,7 @@ class TableCardsPDF(SessionPrint):
             seats = {seat.wind: seat.registration for seat in table.seats.all()}
             names = Grid(
                 [
-                    [WIND_NAMES[w], fit(seats[w].player.name, doc.width - 210, 24), seats[w].code]
+                    [WIND_NAMES[w], cell(seats[w].player.name, doc.width - 210, 24), seats[w].code]
                     for w in WINDS
                     if w in seats
                 ],
@@ -181,7 +191,7 @@ class SeatingListsPDF(SessionPrint):
             seats = {seat.wind: seat.registration for seat in table.seats.all()}
             by_table.append(
                 [str(table.number)]
-                + [fit(seats[w].player.name, name_w - 6, 10) if w in seats else "" for w in WINDS]
+                + [cell(seats[w].player.name, name_w - 6, 10) if w in seats else "" for w in WINDS]
             )
             everyone += [(reg.player.name, reg.code, table.number, w) for w, reg in seats.items()]
         everyone.sort(key=lambda item: (item[0].casefold(), item[1]))
@@ -194,7 +204,7 @@ class SeatingListsPDF(SessionPrint):
             )
         )
         second_data = [["Name", "Code", "Table", "Seat"]] + [
-            [fit(name, doc.width - 200, 11), code, str(number), WIND_NAMES[w]]
+            [cell(name, doc.width - 200, 11), code, str(number), WIND_NAMES[w]]
             for name, code, number, w in everyone
         ]
         second = Grid(second_data, colWidths=[doc.width - 190, 60, 60, 70], repeatRows=1)

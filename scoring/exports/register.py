@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from scoring.exports.base import Export, PDFDocument, PrintError, Styles, fit, grid_style, markup
+from scoring.exports.base import Export, PDFDocument, PrintError, Styles, cell, grid_style, markup
 from scoring.exports.data import standings_status
 from scoring.services import tables_with_results
 from tournaments.models import Tournament
@@ -54,7 +54,7 @@ class RegisterPDF(Export):
                 penalty_rows.append(
                     [
                         *where,
-                        fit(f"{name} ({code})", 150, 8),
+                        cell(f"{name} ({code})", 150, 8),
                         str(penalty.points) if penalty.points else "warning",
                         "each other" if penalty.paid_to == "each_other" else "deducted",
                         penalty.rule,
@@ -68,7 +68,7 @@ class RegisterPDF(Export):
                     appeal_rows.append(
                         [
                             *where,
-                            fit(f"{name} ({code})", 130, 8),
+                            cell(f"{name} ({code})", 130, 8),
                             f"{penalty.points} {penalty.rule}",
                             str(appeal.filed_minutes_after),
                             Paragraph(markup(appeal.statement), styles.cell),
@@ -82,7 +82,7 @@ class RegisterPDF(Export):
                 late_rows.append(
                     [
                         *where,
-                        fit(f"{name} ({code})", 200, 8),
+                        cell(f"{name} ({code})", 200, 8),
                         str(item.minutes),
                         "forfeits the session" if lost is None else f"-{lost} points" if lost else "recorded",
                     ]

@@ -26,7 +26,7 @@ from scoring.exports.base import (
     Export,
     PDFDocument,
     Styles,
-    fit,
+    cell,
     markup,
     points_text,
     qr_drawing,
@@ -116,7 +116,7 @@ class ScoresheetsPDF(Export):
         width = self.doc.width / 4
         grid = Grid(
             [
-                [fit(f"{w} · {names.get(w, '')}", width - 8, 8) for w in WINDS],
+                [cell(f"{w} · {names.get(w, '')}", width - 8, 8) for w in WINDS],
                 ["", "", "", ""],
             ],
             colWidths=[width] * 4,
@@ -154,7 +154,7 @@ class ScoresheetsPDF(Export):
             reg = seats.get(wind)
             line = [
                 WIND_NAMES[wind],
-                fit(reg.player.name if reg else "", name_width - 6, 9),
+                cell(reg.player.name if reg else "", name_width - 6, 9),
                 reg.code if reg else "",
             ]
             for q in range(rounds):
@@ -240,7 +240,7 @@ class ScoresheetsPDF(Export):
             line: list[Any] = [
                 str(index + 1),
                 WIND_NAMES[winds.prevalent] if winds and winds.prevalent else "",
-                fit(f"{dealer} {names.get(dealer, '')}", name_w, 7) if dealer else "",
+                cell(f"{dealer} {names.get(dealer, '')}", name_w, 7) if dealer else "",
             ]
             if index < len(records):
                 record = records[index]
@@ -249,8 +249,8 @@ class ScoresheetsPDF(Export):
                     running[w] += delta[w]
                 if record.winner:
                     line += [
-                        fit(f"{record.winner} {names.get(record.winner, '')}", name_w, 7),
-                        fit(f"{record.discarder} {names.get(record.discarder, '')}", name_w, 7)
+                        cell(f"{record.winner} {names.get(record.winner, '')}", name_w, 7),
+                        cell(f"{record.discarder} {names.get(record.discarder, '')}", name_w, 7)
                         if record.discarder
                         else "self-drawn",
                         str(record.fan),
@@ -285,7 +285,7 @@ class ScoresheetsPDF(Export):
             if penalty.cancelled:
                 text += " (cancelled on appeal)"
             data.append(
-                [fit(text, sum(widths[:6]) - 6, 7), "", "", "", "", ""]
+                [cell(text, sum(widths[:6]) - 6, 7), "", "", "", "", ""]
                 + [str(effect[w]) if effect[w] else "" for w in WINDS]
                 + [""] * 4
             )
@@ -378,7 +378,7 @@ class ScoresheetsPDF(Export):
         for w in WINDS:
             reg = seats.get(w)
             wind_data.append(
-                [WIND_NAMES[w], fit(reg.player.name if reg else "", name_w - 6, 9), reg.code if reg else ""]
+                [WIND_NAMES[w], cell(reg.player.name if reg else "", name_w - 6, 9), reg.code if reg else ""]
                 + [WIND_NAMES[x.seats[w]] if x else "" for x in winds]
             )
         wind_grid = Grid(wind_data, colWidths=[40, name_w, 60] + [game_w] * count)
@@ -404,7 +404,7 @@ class ScoresheetsPDF(Export):
             dealer = dealer_of(winds[index])
             line: list[Any] = [
                 str(index + 1),
-                fit(f"{dealer} {names.get(dealer, '')}", 58, 7) if dealer else "",
+                cell(f"{dealer} {names.get(dealer, '')}", 58, 7) if dealer else "",
             ]
             if index < len(records):
                 record = records[index]
@@ -416,9 +416,9 @@ class ScoresheetsPDF(Export):
                     "discard" if record.discarder else ("self-drawn" if record.winner else "draw"),
                 )
                 line += [
-                    fit(f"{record.winner} {names.get(record.winner, '')}", 58, 7) if record.winner else "—",
+                    cell(f"{record.winner} {names.get(record.winner, '')}", 58, 7) if record.winner else "—",
                     how,
-                    fit(f"{record.discarder} {names.get(record.discarder, '')}", 58, 7)
+                    cell(f"{record.discarder} {names.get(record.discarder, '')}", 58, 7)
                     if record.discarder
                     else "",
                 ]
@@ -426,9 +426,9 @@ class ScoresheetsPDF(Export):
                     value = details.get("hand") or details.get("value") or ""
                     if details.get("hand") and details.get("value"):
                         value = f"{details['hand']} ({details['value']})"
-                    line += [fit(str(value), 58, 7), "yes" if details.get("jokerless") else ""]
+                    line += [cell(str(value), 58, 7), "yes" if details.get("jokerless") else ""]
                 else:
-                    line.append(fit(rules.describe(record), 96, 6))
+                    line.append(cell(rules.describe(record), 96, 6))
                 line += [str(delta[w]) for w in WINDS]
             else:
                 line += [""] * (seat_col - 2)

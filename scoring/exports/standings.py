@@ -14,7 +14,7 @@ from scoring.exports.base import (
     Export,
     PDFDocument,
     Styles,
-    fit,
+    cell,
     grid_style,
     markup,
     points_text,
@@ -131,7 +131,7 @@ class StandingsPDF(StandingsExport):
             person = people.get(row["player"])
             line: list[Any] = [
                 str(row["rank"]),
-                fit(row["name"], 166, 8),
+                cell(row["name"], 166, 8),
                 person.player.country if person else "",
                 person.player.ema_id if person else "",
             ]
@@ -141,7 +141,7 @@ class StandingsPDF(StandingsExport):
             by_round = {s["round"]: s for s in row["sessions"]}
             key = "table_points" if self.table_points else "score"
             line += [_cell(by_round[n][key]) if n in by_round else "" for n in self.rounds]
-            data.append([str(v) for v in line])
+            data.append([v if i == 1 else str(v) for i, v in enumerate(line)])
         table = Table(data, colWidths=widths, repeatRows=1)
         table.setStyle(
             grid_style(
@@ -166,7 +166,7 @@ class StandingsPDF(StandingsExport):
             for team in teams:
                 line = [
                     str(team.rank),
-                    fit(team.team, 146, 8),
+                    cell(team.team, 146, 8),
                     Paragraph(markup(", ".join(team.members)), styles.cell),
                 ]
                 if self.table_points:
