@@ -22,19 +22,26 @@ class Sheet:
         self.worksheet = worksheet
 
     def row(self, values: Iterable[Any]) -> None:
+        """Append a row: numbers as numbers, empty strings as empty cells, and every string as text
+        (openpyxl would store one starting with ``=`` as a formula; only those need a typed cell,
+        the rest are appended as plain values, which is several times faster)."""
         from openpyxl.cell import WriteOnlyCell
 
-        cells = []
+        cells: list[Any] = []
         for value in values:
             if value is None or value == "":
                 cells.append(None)
-                continue
-            if isinstance(value, float) and value.is_integer():
-                value = int(value)
-            cell = WriteOnlyCell(self.worksheet, value=value)
-            if isinstance(value, str):
-                cell.data_type = "s"  # text stays text, never a formula
-            cells.append(cell)
+            elif isinstance(value, str):
+                if value.startswith("="):
+                    cell = WriteOnlyCell(self.worksheet, value=value)
+                    cell.data_type = "s"  # text stays text, never a formula
+                    cells.append(cell)
+                else:
+                    cells.append(value)
+            elif isinstance(value, float) and value.is_integer():
+                cells.append(int(value))
+            else:
+                cells.append(value)
         self.worksheet.append(cells)
 
 
