@@ -465,9 +465,12 @@ class ScoresheetsPDF(Export):
             Paragraph("Signatures: each player checks the scores and signs", self.styles.small),
             self.signatures(names),
         ]
-        row_height = self.fill_rows(fixed, count + 2 + 0.5, 14, 64)
+        # the header and the lateness and total rows are fixed; the games share the rest of the page
+        row_height = self.fill_rows([*fixed, Spacer(1, 16 + 2 * 28)], count, 14, 110)
         grid = Grid(
-            data, colWidths=fixed_widths + [seat_width] * 4, rowHeights=[16] + [row_height] * (len(data) - 1)
+            data,
+            colWidths=fixed_widths + [seat_width] * 4,
+            rowHeights=[16] + [row_height] * count + [28, 28],
         )
         grid.setStyle(grid_style(*style))
         return [*fixed[:5], grid, *fixed[5:]]
