@@ -117,6 +117,14 @@ def main() -> int:
     pdf_font(), fallback_font()
     print(f"fonts registered (once per process): {time.perf_counter() - start:.2f} s")
     round_ = tournament.rounds.get(number=1)
+    from scoring.standings_cache import cached_standings_rows
+
+    start = time.perf_counter()
+    cached_standings_rows(tournament)
+    print(
+        f"standings computed (once per standings version, as the public pages do): "
+        f"{time.perf_counter() - start:.2f} s"
+    )
     jobs = [
         (
             "scoresheets (100 tables)",

@@ -19,7 +19,7 @@ from typing import Any
 from scoring.exports.base import CSV, XLSX, Export, PrintError, safe_text
 from scoring.exports.data import registrations, table_result
 from scoring.services import tables_with_results
-from scoring.standings_cache import standings_rows
+from scoring.standings_cache import cached_standings_rows
 from tournaments.models import Tournament
 
 EMA_COLUMNS = ["Place", "EMA number", "Last name", "First name", "Country", "Table points", "Score"]
@@ -86,7 +86,7 @@ def ema_check(tournament: Tournament) -> EMACheck:
             expected -= rules.late_points(item.minutes) or 0
     if not counted:
         check.problems.append("No session has any result yet.")
-    rows = standings_rows(tournament)
+    rows = cached_standings_rows(tournament)
     ranked_total = 0
     for row in rows:
         person = people[row["player"]]

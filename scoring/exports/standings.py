@@ -21,7 +21,7 @@ from scoring.exports.base import (
     safe_text,
 )
 from scoring.exports.data import registrations, standings_status, team_standings
-from scoring.standings_cache import standings_rows
+from scoring.standings_cache import cached_standings_rows
 from tournaments.models import Tournament
 
 
@@ -32,7 +32,7 @@ class StandingsExport(Export):
     def __init__(self, tournament: Tournament, base_url: str = "", paper: str = "a4") -> None:
         self.tournament = tournament
         self.paper = paper
-        self.rows = standings_rows(tournament)
+        self.rows = cached_standings_rows(tournament)
         self.table_points = tournament.uses_table_points
         self.rounds = sorted({s["round"] for row in self.rows for s in row["sessions"]})
 

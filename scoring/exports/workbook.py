@@ -11,7 +11,7 @@ from typing import Any
 from scoring.exports.base import XLSX, Export, PrintError
 from scoring.exports.data import registrations, standings_status, table_result
 from scoring.services import hand_record, played_hands, tables_with_results
-from scoring.standings_cache import standings_rows
+from scoring.standings_cache import cached_standings_rows
 from tournaments.models import WINDS, Tournament
 
 MAX_SHEET_TITLE = 31
@@ -109,7 +109,7 @@ class EventWorkbook(Export):
                 "The event has no seated session yet: there is nothing to put in a workbook.",
                 code="not_seated",
             )
-        rows = standings_rows(tournament)
+        rows = cached_standings_rows(tournament)
         rounds = sorted({t.round.number for t in tables})
         status = standings_status(tournament, tables)
         writer = SheetWriter()
