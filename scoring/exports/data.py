@@ -55,14 +55,41 @@ class Status:
 
 def standings_status(tournament: Tournament, tables: list[Table] | None = None) -> Status:
     """After the last session with results; final when every table of every session up to it is
-    complete, provisional otherwise."""
-    tables = tables if tables is not None else tables_with_results(tournament)
-    started = [t for t in tables if table_state(t) != "not started"]
+    complete, provisional otherwise. Without loaded ``tables`` it counts hands in one query instead
+    of loading every hand of the event (the same states as ``table_state``)."""
+    if tables is not None:
+        states = [(t.round.number, table_state(t)) for t in tables]
+    else:
+        states = _table_states(tournament)
+    started = [number for number, state in states if state != "not started"]
     if not started:
         return Status(after=None, final=False, made_at=made_at())
-    after = max(t.round.number for t in started)
-    final = all(table_state(t) == "complete" for t in tables if t.round.number <= after)
+    after = max(started)
+    final = all(state == "complete" for number, state in states if number <= after)
     return Status(after=after, final=final, made_at=made_at())
+
+
+def _table_states(tournament: Tournament) -> list[tuple[int, str]]:
+    from django.db.models import Count, Exists, OuterRef, Q
+
+    from scoring.models import TableTotals
+
+    limit = tournament.rule_set.hands_allowed(tournament.hands_per_session)
+    rows = (
+        Table.objects.filter(round__tournament=tournament)
+        .annotate(
+            played=Count("hands", filter=Q(hands__is_current=True, hands__voided=False)),
+            has_totals=Exists(TableTotals.objects.filter(table=OuterRef("pk"), is_current=True)),
+        )
+        .values_list("round__number", "played", "has_totals", "finished_at")
+    )
+    states = []
+    for number, played, has_totals, finished_at in rows:
+        if has_totals or finished_at is not None or (limit is not None and played >= limit):
+            states.append((number, "complete"))
+        else:
+            states.append((number, "in play" if played else "not started"))
+    return states
 
 
 @dataclass(frozen=True)
