@@ -3,5 +3,9 @@ from django.urls import path
 from scoring import views_organiser as views
 
 urlpatterns = [
+    path("<slug:slug>/prints/", views.event_prints, name="event_prints"),
+    path("<slug:slug>/prints/<slug:kind>/", views.event_print, name="event_print"),
+    path("<slug:slug>/sessions/<int:number>/prints/", views.prints, name="prints"),
+    path("<slug:slug>/sessions/<int:number>/prints/<slug:kind>/", views.session_print, name="session_print"),
     path("<slug:slug>/sessions/<int:number>/scoresheets.pdf", views.scoresheets, name="scoresheets"),
 ]

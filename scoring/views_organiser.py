@@ -1,23 +1,100 @@
-"""Organiser pages about results: printable scoresheets (more prints follow here)."""
+"""Organiser pages about results: one print page per session and one for the event, and one view
+that streams any print (docs/prints.md)."""
 
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
 
+from scoring.exports import EVENT_PRINTS, SESSION_PRINTS, Export, PrintError, ema_check
 from tournaments.access import event_for, round_of
-from tournaments.models import Role
+from tournaments.models import Role, Tournament
+
+PAPERS = (("a4", "A4"), ("letter", "US Letter"))
+
+
+def _paper(request: HttpRequest) -> str:
+    return request.GET.get("paper", "a4")
+
+
+def _stream(request: HttpRequest, tournament: Tournament, export: Export, what: str) -> HttpResponse:
+    """The print as a download, or a page saying what is missing (409) when it cannot be made."""
+    try:
+        filename, content_type, content = export.render()
+    except PrintError as error:
+        return render(
+            request,
+            "scoring/organiser/print_error.html",
+            {"tournament": tournament, "what": what, "error": error},
+            status=409,
+        )
+    response = HttpResponse(content, content_type=content_type)
+    disposition = "inline" if content_type == "application/pdf" else "attachment"
+    response["Content-Disposition"] = f'{disposition}; filename="{filename}"'
+    return response
+
+
+@login_required
+def session_print(request: HttpRequest, slug: str, number: int, kind: str) -> HttpResponse:
+    tournament = event_for(request, slug, Role.ORGANISER)
+    round_ = round_of(tournament, number)
+    export_class = SESSION_PRINTS.get(kind)
+    if export_class is None:
+        raise Http404("No such print.")
+    export = export_class(round_, request.build_absolute_uri("/"), _paper(request))
+    return _stream(request, tournament, export, f"session {number} {kind.replace('-', ' ')}")
 
 
 @login_required
 def scoresheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """Printable scoresheets for every table of a session, with QR codes to the entry pages."""
-    from scoring.exports import ScoresheetsPDF
+    return session_print(request, slug, number, "scoresheets")
 
+
+@login_required
+def event_print(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
     tournament = event_for(request, slug, Role.ORGANISER)
-    filename, content_type, content = ScoresheetsPDF(
-        round_of(tournament, number), request.build_absolute_uri("/")
-    ).render()
-    response = HttpResponse(content, content_type=content_type)
-    response["Content-Disposition"] = f'inline; filename="{filename}"'
-    return response
+    export_class = EVENT_PRINTS.get(kind)
+    if export_class is None:
+        raise Http404("No such print.")
+    export = export_class(tournament, request.build_absolute_uri("/"), _paper(request))
+    return _stream(request, tournament, export, kind.replace("-", " "))
+
+
+def _event_context(tournament: Tournament) -> dict:
+    ema = None
+    if tournament.uses_table_points:
+        try:
+            ema = ema_check(tournament)
+        except PrintError:
+            ema = None
+    return {
+        "tournament": tournament,
+        "event_prints": [(kind, cls.label) for kind, cls in EVENT_PRINTS.items()],
+        "papers": PAPERS,
+        "ema": ema,
+        "sessions": list(tournament.rounds.order_by("number")),
+    }
+
+
+@login_required
+def prints(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Every print of one session, and the event's, on one page."""
+    tournament = event_for(request, slug, Role.ORGANISER)
+    round_ = round_of(tournament, number)
+    context = _event_context(tournament)
+    context.update(
+        round=round_,
+        seated=round_.tables.exists(),
+        session_prints=[(kind, cls.label) for kind, cls in SESSION_PRINTS.items()],
+        word=tournament.rule_set.words.hand,
+    )
+    return render(request, "scoring/organiser/prints.html", context)
+
+
+@login_required
+def event_prints(request: HttpRequest, slug: str) -> HttpResponse:
+    """The event's prints and exports, with a link to each session's print page."""
+    tournament = event_for(request, slug, Role.ORGANISER)
+    return render(request, "scoring/organiser/prints.html", _event_context(tournament))

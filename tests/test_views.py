@@ -307,7 +307,7 @@ def test_the_organiser_prints_a_scoresheet_per_table_with_its_players(client, ev
     first = reader.pages[0].extract_text()
     for seat in event.rounds.get(number=1).tables.get(number=1).seats.select_related("registration__player"):
         assert seat.registration.player.name in first
-    assert "Session 1, table 1" in first
+    assert "Session 1 · Table 1" in first
     assert "/referee/test-open/sessions/1/tables/1/" in first
     assert client.get(reverse("manage:scoresheets", args=[event.slug, 1])).status_code == 200
     client.logout()

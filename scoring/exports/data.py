@@ -1,0 +1,135 @@
+"""What the prints read, loaded once per print: a session's seated tables with their results, the
+players' details, how final the standings are, team standings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from scoring.exports.base import PrintError, made_at
+from scoring.services import session_result, table_state, tables_with_results
+from tournaments.models import WINDS, Registration, Round, Table, Tournament
+
+
+def seated_tables(round_: Round) -> list[Table]:
+    """The session's tables with results prefetched; a clear refusal when the session is not seated."""
+    tables = tables_with_results(round_.tournament, round_)
+    if not tables:
+        raise PrintError(
+            f"Session {round_.number} is not seated yet: seat it on the session page, then print.",
+            code="not_seated",
+        )
+    short = [t.number for t in tables if len(t.seats.all()) != 4]
+    if short:
+        raise PrintError(
+            f"Session {round_.number}: table(s) {', '.join(map(str, short))} do not have four players seated.",
+            code="table_not_seated",
+        )
+    return tables
+
+
+def seats_by_wind(table: Table) -> dict[str, Registration]:
+    return {seat.wind: seat.registration for seat in table.seats.all()}
+
+
+def registrations(tournament: Tournament) -> dict[str, Registration]:
+    return {r.code: r for r in tournament.registrations.select_related("player")}
+
+
+@dataclass(frozen=True)
+class Status:
+    """How far the standings are: after which session, and whether that is final."""
+
+    after: int | None
+    final: bool
+    made_at: str
+
+    @property
+    def text(self) -> str:
+        if self.after is None:
+            return f"before the first session, made at {self.made_at}"
+        word = "final" if self.final else "provisional"
+        return f"after session {self.after}, {word}, made at {self.made_at}"
+
+
+def standings_status(tournament: Tournament, tables: list[Table] | None = None) -> Status:
+    """After the last session with results; final when every table of every session up to it is
+    complete, provisional otherwise. Without loaded ``tables`` it counts hands in one query instead
+    of loading every hand of the event (the same states as ``table_state``)."""
+    if tables is not None:
+        states = [(t.round.number, table_state(t)) for t in tables]
+    else:
+        states = _table_states(tournament)
+    started = [number for number, state in states if state != "not started"]
+    if not started:
+        return Status(after=None, final=False, made_at=made_at())
+    after = max(started)
+    final = all(state == "complete" for number, state in states if number <= after)
+    return Status(after=after, final=final, made_at=made_at())
+
+
+def _table_states(tournament: Tournament) -> list[tuple[int, str]]:
+    from django.db.models import Count, Exists, OuterRef, Q
+
+    from scoring.models import TableTotals
+
+    limit = tournament.rule_set.hands_allowed(tournament.hands_per_session)
+    rows = (
+        Table.objects.filter(round__tournament=tournament)
+        .annotate(
+            played=Count("hands", filter=Q(hands__is_current=True, hands__voided=False)),
+            has_totals=Exists(TableTotals.objects.filter(table=OuterRef("pk"), is_current=True)),
+        )
+        .values_list("round__number", "played", "has_totals", "finished_at")
+    )
+    states = []
+    for number, played, has_totals, finished_at in rows:
+        if has_totals or finished_at is not None or (limit is not None and played >= limit):
+            states.append((number, "complete"))
+        else:
+            states.append((number, "in play" if played else "not started"))
+    return states
+
+
+@dataclass(frozen=True)
+class TeamRow:
+    rank: int
+    team: str
+    members: list[str]
+    table_points: Fraction | float | None
+    score: int
+
+
+def team_standings(rows: list[dict[str, Any]], teams: dict[str, str], table_points: bool) -> list[TeamRow]:
+    """Teams ranked by the sum of their members' table points (then score), or score alone; equal
+    teams share a rank. Empty when nobody has a team."""
+    members: dict[str, list[dict[str, Any]]] = {}
+    for row in rows:
+        team = teams.get(row["player"], "")
+        if team:
+            members.setdefault(team, []).append(row)
+    totals = []
+    for team, rows_ in members.items():
+        tp = sum(r.get("table_points", 0) for r in rows_) if table_points else None
+        totals.append((team, [r["name"] for r in rows_], tp, sum(r["score"] for r in rows_)))
+    totals.sort(key=lambda t: (-(t[2] or 0), -t[3], t[0]))
+    ranked: list[TeamRow] = []
+    for index, (team, names, tp, score) in enumerate(totals):
+        rank = index + 1
+        if ranked and (ranked[-1].table_points, ranked[-1].score) == (tp, score):
+            rank = ranked[-1].rank
+        ranked.append(TeamRow(rank=rank, team=team, members=names, table_points=tp, score=score))
+    return ranked
+
+
+def table_result(table: Table) -> Any | None:
+    """The table's session result, or None before anything was entered."""
+    has_hands = any(h.is_current and not h.voided for h in table.hands.all())
+    has_totals = any(t.is_current for t in table.totals_versions.all())
+    if not has_hands and not has_totals:
+        return None
+    return session_result(table)
+
+
+WIND_NAMES = dict(zip(WINDS, ("East", "South", "West", "North"), strict=True))

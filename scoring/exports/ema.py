@@ -1,0 +1,184 @@
+"""The EMA results file (the columns of the EMA's MERS results sheet, as Mahjong Tournament Suite
+writes it): one row per ranked player with Place, EMA number, Last name, First name, Country, Table
+points and Score.
+
+Checked before it is written: every counted session (one with any result) must be there for every
+ranked player, and the players' scores must sum to what penalties and lateness took out of the game
+(hands always sum to zero). Either problem stops the export, named. Players without an EMA number are
+named as warnings and exported with the number left empty. Only rule sets with table points have an
+EMA results file; any other event gets a clear refusal.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass, field
+from typing import Any
+
+from scoring.exports.base import CSV, XLSX, Export, PrintError, safe_text
+from scoring.exports.data import registrations, table_result
+from scoring.services import tables_with_results
+from scoring.standings_cache import cached_standings_rows
+from tournaments.models import Tournament
+
+EMA_COLUMNS = ["Place", "EMA number", "Last name", "First name", "Country", "Table points", "Score"]
+
+
+def split_name(name: str) -> tuple[str, str]:
+    """(last, first): "Last, First" as typed, else the last word is the last name ("Ana Silva" gives
+    ("Silva", "Ana")); a one-word name is all last name."""
+    if "," in name:
+        last, first = name.split(",", 1)
+        return last.strip(), first.strip()
+    parts = name.split()
+    if len(parts) < 2:
+        return name.strip(), ""
+    return parts[-1], " ".join(parts[:-1])
+
+
+def _number(value: Any) -> Any:
+    value = float(value)
+    return int(value) if value.is_integer() else value
+
+
+@dataclass
+class EMACheck:
+    problems: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    rows: list[list[Any]] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def ema_check(tournament: Tournament) -> EMACheck:
+    """The rows of the EMA file and what is wrong with them (raises PrintError when the event's rules
+    have no table points)."""
+    rules = tournament.rule_set
+    if not rules.uses_table_points:
+        label = getattr(rules, "label", "") or "these rules"
+        raise PrintError(
+            f"An EMA results file needs table points (MCR); this event plays {label}, which has none.",
+            code="no_table_points",
+        )
+    check = EMACheck()
+    tables = tables_with_results(tournament)
+    people = registrations(tournament)
+    counted: set[int] = set()
+    total_scores = 0
+    substitutes = 0
+    expected = 0
+    from scoring.services import is_confirmed
+
+    provisional: list[str] = []
+    for table in tables:
+        result = table_result(table)
+        if result is None:
+            continue
+        if not is_confirmed(table):
+            provisional.append(f"session {table.round.number} table {table.number}")
+            continue  # only confirmed results go to the federation
+        counted.add(table.round.number)
+        total_scores += sum(result.scores.values())
+        substitutes += sum(
+            result.scores[seat.wind] for seat in table.seats.all() if seat.registration.is_substitute
+        )
+        for penalty in table.penalties.all():
+            if penalty.points and not penalty.cancelled and penalty.paid_to == "none":
+                expected -= penalty.points
+        for item in table.late_arrivals.all():
+            expected -= rules.late_points(item.minutes) or 0
+    if provisional:
+        check.problems.append(
+            f"{len(provisional)} table(s) have results not yet confirmed ({', '.join(provisional[:10])}"
+            f"{', ...' if len(provisional) > 10 else ''}); confirm them before exporting to the EMA."
+        )
+    if not counted:
+        check.problems.append("No session has any confirmed result yet.")
+    rows = cached_standings_rows(tournament)
+    ranked_total = 0
+    for row in rows:
+        person = people[row["player"]]
+        name = person.player.name
+        have = {s["round"] for s in row["sessions"]}
+        missing = sorted(counted - have)
+        if missing:
+            check.problems.append(
+                f"{name} ({row['player']}) has no result for session {', '.join(map(str, missing))}."
+            )
+        if not person.player.ema_id:
+            check.warnings.append(f"{name} ({row['player']}) has no EMA number; it is left empty.")
+        ranked_total += row["score"]
+        last, first = split_name(name)
+        check.rows.append(
+            [
+                row["rank"],
+                person.player.ema_id,
+                last,
+                first,
+                person.player.country,
+                _number(row["table_points"]),
+                row["score"],
+            ]
+        )
+    if total_scores != expected:
+        check.problems.append(
+            f"The tables' scores sum to {total_scores}, but penalties and lateness account for {expected}."
+        )
+    if ranked_total + substitutes != total_scores:
+        check.problems.append(
+            f"The ranked players' scores sum to {ranked_total} (substitutes {substitutes}), "
+            f"the tables' to {total_scores}."
+        )
+    return check
+
+
+class EMAResults(Export):
+    label = ""
+
+    def __init__(self, tournament: Tournament, base_url: str = "", paper: str = "a4") -> None:
+        self.tournament = tournament
+
+    def filename(self) -> str:
+        return f"{self.tournament.slug}-ema-results.{self.extension}"
+
+    def checked_rows(self) -> list[list[Any]]:
+        check = ema_check(self.tournament)
+        if not check.ok:
+            raise PrintError(
+                "The EMA results file was not made: " + " ".join(check.problems), code="ema_check_failed"
+            )
+        return check.rows
+
+
+class EMAResultsXLSX(EMAResults):
+    content_type = XLSX
+    extension = "xlsx"
+    label = "EMA results (XLSX)"
+
+    def content(self) -> bytes:
+        from scoring.exports.workbook import SheetWriter
+
+        rows = self.checked_rows()
+        writer = SheetWriter()
+        sheet = writer.sheet("Results", EMA_COLUMNS, widths={1: 14, 2: 22, 3: 22})
+        for row in rows:
+            sheet.row(row)
+        return writer.save()
+
+
+class EMAResultsCSV(EMAResults):
+    content_type = CSV
+    extension = "csv"
+    label = "EMA results (CSV)"
+
+    def content(self) -> bytes:
+        rows = self.checked_rows()
+        buffer = io.StringIO()
+        writer = csv.writer(buffer)
+        writer.writerow(EMA_COLUMNS)
+        for row in rows:
+            writer.writerow([safe_text(v) if isinstance(v, str) else v for v in row])
+        return buffer.getvalue().encode("utf-8")

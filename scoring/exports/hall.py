@@ -1,0 +1,229 @@
+"""Prints for the hall: a seat slip per player, a card per table, seating lists for the wall."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from scoring.exports.base import (
+    Export,
+    PDFDocument,
+    Styles,
+    cell,
+    fit,
+    grid_style,
+    markup,
+    pdf_font,
+    qr_drawing,
+)
+from scoring.exports.data import WIND_NAMES, seated_tables
+from tournaments.models import WINDS, Round, Seat
+
+PIN_PLACE = "Entry PIN: ____________  (not issued yet: PINs for players' own entry are still to come)"
+
+
+class SessionPrint(Export):
+    kind = ""
+
+    def __init__(self, round_: Round, base_url: str = "", paper: str = "a4") -> None:
+        self.round = round_
+        self.tournament = round_.tournament
+        self.base_url = base_url.rstrip("/")
+        self.paper = paper
+
+    def filename(self) -> str:
+        return f"{self.tournament.slug}-session-{self.round.number}-{self.kind}.pdf"
+
+
+class SeatSlipsPDF(SessionPrint):
+    """A slip per player seated in the session, eight to an A4 page with cut lines: the player's name
+    and code, table and seat for every seated session (this one marked), a QR code to the player's
+    public page and a marked place for the entry PIN (not issued by the app yet)."""
+
+    kind = "seat-slips"
+    label = "Seat slips (one per player, 8 per page)"
+
+    def content(self) -> bytes:
+        from django.urls import reverse
+        from reportlab.lib.styles import ParagraphStyle
+        from reportlab.platypus import Paragraph
+        from reportlab.platypus import Table as Grid
+
+        tables = seated_tables(self.round)
+        seated = [(table, seat) for table in tables for seat in table.seats.all()]
+        seated.sort(key=lambda item: (item[1].registration.player.name.casefold(), item[1].registration.code))
+        plan: dict[int, list[tuple[int, int, str]]] = defaultdict(list)
+        for registration_id, round_number, table_number, wind in (
+            Seat.objects.filter(round__tournament=self.tournament)
+            .order_by("round__number")
+            .values_list("registration_id", "round__number", "table__number", "wind")
+        ):
+            plan[registration_id].append((round_number, table_number, wind))
+        doc = PDFDocument(
+            f"{self.tournament.name}: session {self.round.number} seat slips", self.paper, margin=20
+        )
+        styles = Styles()
+        name_style = ParagraphStyle("name", parent=styles.normal, fontSize=16, leading=20, spaceBefore=2)
+        slip_w, slip_h = doc.width / 2, (doc.height - 2) / 4
+        slips = []
+        for _table, seat in seated:
+            reg = seat.registration
+            url = self.base_url + reverse("public:player", args=[self.tournament.slug, reg.code])
+            lines = [
+                ("Session", "Table", "Seat"),
+                *[
+                    (f"{n}{' (this one)' if n == self.round.number else ''}", str(t), WIND_NAMES[w])
+                    for n, t, w in plan[reg.pk]
+                ],
+            ]
+            sessions = Grid(
+                lines, colWidths=[70, 40, 50], rowHeights=min(14, (slip_h - 110) / max(len(lines), 1))
+            )
+            sessions.setStyle(grid_style(size=8))
+            left = [
+                Paragraph(markup(self.tournament.name), styles.small),
+                Paragraph(markup(fit(reg.player.name, slip_w - 110, 16)), name_style),
+                Paragraph(f"Player code: <b>{markup(reg.code)}</b>", styles.normal),
+                Paragraph(
+                    f"<b>Session {self.round.number}: table {_table.number}, {WIND_NAMES[seat.wind]}</b>",
+                    styles.normal,
+                ),
+                sessions,
+            ]
+            right = [qr_drawing(url, 76), Paragraph("Scan for your results", styles.small)]
+            inner = Grid(
+                [[left, right], [Paragraph(PIN_PLACE, styles.small), ""]], colWidths=[slip_w - 90, 82]
+            )
+            inner.setStyle(
+                [
+                    ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                    ("SPAN", (0, 1), (1, 1)),
+                    ("BOX", (0, 1), (1, 1), 0.5, "grey"),
+                ]
+            )
+            slips.append(inner)
+        if len(slips) % 2:
+            slips.append("")
+        rows = [slips[i : i + 2] for i in range(0, len(slips), 2)]
+        grid = Grid(rows, colWidths=[slip_w] * 2, rowHeights=slip_h)
+        grid.setStyle(
+            [
+                ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                ("GRID", (0, 0), (-1, -1), 0.4, "grey", None, (3, 3)),  # dashed cut lines
+            ]
+        )
+        return doc.build([grid])
+
+
+class TableCardsPDF(SessionPrint):
+    """A card per table (landscape, one page each): the big table number, the session, the four
+    names by starting seat."""
+
+    kind = "table-cards"
+    label = "Table cards (one page per table)"
+
+    def content(self) -> bytes:
+        from reportlab.lib.styles import ParagraphStyle
+        from reportlab.platypus import PageBreak, Paragraph, Spacer
+        from reportlab.platypus import Table as Grid
+
+        tables = seated_tables(self.round)
+        doc = PDFDocument(
+            f"{self.tournament.name}: session {self.round.number} table cards", self.paper, landscape=True
+        )
+        font = pdf_font()
+        big = ParagraphStyle("big", fontName=font, fontSize=220, leading=200, alignment=1)
+        line = ParagraphStyle("line", fontName=font, fontSize=18, leading=22, alignment=1)
+        story: list[Any] = []
+        for index, table in enumerate(tables):
+            if index:
+                story.append(PageBreak())
+            seats = {seat.wind: seat.registration for seat in table.seats.all()}
+            names = Grid(
+                [
+                    [WIND_NAMES[w], cell(seats[w].player.name, doc.width - 210, 24), seats[w].code]
+                    for w in WINDS
+                    if w in seats
+                ],
+                colWidths=[90, doc.width - 200, 90],
+                rowHeights=46,
+            )
+            names.setStyle(
+                [
+                    ("FONTNAME", (0, 0), (-1, -1), font),
+                    ("FONTSIZE", (0, 0), (-1, -1), 24),
+                    ("FONTSIZE", (0, 0), (0, -1), 14),
+                    ("FONTSIZE", (2, 0), (2, -1), 12),
+                    ("LINEBELOW", (0, 0), (-1, -2), 0.25, "grey"),
+                    ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                ]
+            )
+            story += [
+                Paragraph(f"{markup(self.tournament.name)} · Session {self.round.number}", line),
+                Paragraph(
+                    f"Table {table.number}", ParagraphStyle("label", parent=line, fontSize=24, leading=30)
+                ),
+                Paragraph(str(table.number), big),
+                Spacer(1, 10),
+                names,
+            ]
+        return doc.build(story)
+
+
+class SeatingListsPDF(SessionPrint):
+    """Seating for the wall: by table (the four names by seat), then every player alphabetically with
+    table and seat."""
+
+    kind = "seating-lists"
+    label = "Seating lists (by table, and by name)"
+
+    def content(self) -> bytes:
+        from reportlab.platypus import PageBreak, Paragraph, Spacer
+        from reportlab.platypus import Table as Grid
+
+        tables = seated_tables(self.round)
+        doc = PDFDocument(f"{self.tournament.name}: session {self.round.number} seating", self.paper)
+        styles = Styles()
+        name_w = (doc.width - 40) / 4
+        by_table = [["Table", *(WIND_NAMES[w] for w in WINDS)]]
+        everyone = []
+        for table in tables:
+            seats = {seat.wind: seat.registration for seat in table.seats.all()}
+            by_table.append(
+                [str(table.number)]
+                + [cell(seats[w].player.name, name_w - 6, 10) if w in seats else "" for w in WINDS]
+            )
+            everyone += [(reg.player.name, reg.code, table.number, w) for w, reg in seats.items()]
+        everyone.sort(key=lambda item: (item[0].casefold(), item[1]))
+        first = Grid(by_table, colWidths=[40] + [name_w] * 4, repeatRows=1)
+        first.setStyle(
+            grid_style(
+                ("FONTSIZE", (0, 1), (-1, -1), 10),
+                ("ALIGN", (0, 0), (0, -1), "RIGHT"),
+                ("ROWBACKGROUNDS", (0, 1), (-1, -1), ["white", "#eef4ef"]),
+            )
+        )
+        second_data = [["Name", "Code", "Table", "Seat"]] + [
+            [cell(name, doc.width - 200, 11), code, str(number), WIND_NAMES[w]]
+            for name, code, number, w in everyone
+        ]
+        second = Grid(second_data, colWidths=[doc.width - 190, 60, 60, 70], repeatRows=1)
+        second.setStyle(
+            grid_style(
+                ("FONTSIZE", (0, 1), (-1, -1), 11),
+                ("ALIGN", (2, 0), (2, -1), "RIGHT"),
+                ("ROWBACKGROUNDS", (0, 1), (-1, -1), ["white", "#eef4ef"]),
+            )
+        )
+        title = markup(self.tournament.name)
+        return doc.build(
+            [
+                Paragraph(f"{title}: session {self.round.number}, seating by table", styles.title),
+                Spacer(1, 6),
+                first,
+                PageBreak(),
+                Paragraph(f"{title}: session {self.round.number}, players by name", styles.title),
+                Spacer(1, 6),
+                second,
+            ]
+        )

@@ -1,0 +1,200 @@
+"""The standings as CSV, XLSX and PDF (the public page's downloads and the ``standings`` command)."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from scoring.exports.base import (
+    CSV,
+    PALE,
+    PDF,
+    XLSX,
+    Export,
+    PDFDocument,
+    Styles,
+    cell,
+    grid_style,
+    markup,
+    points_text,
+    safe_text,
+)
+from scoring.exports.data import registrations, standings_status, team_standings
+from scoring.standings_cache import cached_standings_rows
+from tournaments.models import Tournament
+
+
+class StandingsExport(Export):
+    extension = ""
+    content_type = ""
+
+    def __init__(self, tournament: Tournament, base_url: str = "", paper: str = "a4") -> None:
+        self.tournament = tournament
+        self.paper = paper
+        self.rows = cached_standings_rows(tournament)
+        self.table_points = tournament.uses_table_points
+        self.rounds = sorted({s["round"] for row in self.rows for s in row["sessions"]})
+
+    def header(self) -> list[str]:
+        head = ["Rank", "Player id", "Name"]
+        if self.table_points:
+            head.append("Table points")
+        head.append("Score")
+        for number in self.rounds:
+            if self.table_points:
+                head.append(f"S{number} TP")
+            head.append(f"S{number} score")
+        return head
+
+    def body(self) -> list[list[Any]]:
+        lines = []
+        for row in self.rows:
+            line: list[Any] = [row["rank"], row["player"], row["name"]]
+            if self.table_points:
+                line.append(row["table_points"])
+            line.append(row["score"])
+            by_round = {s["round"]: s for s in row["sessions"]}
+            for number in self.rounds:
+                session = by_round.get(number)
+                if self.table_points:
+                    line.append(session["table_points"] if session else "")
+                line.append(session["score"] if session else "")
+            lines.append(line)
+        return lines
+
+    def filename(self) -> str:
+        return f"{self.tournament.slug}-standings.{self.extension}"
+
+
+def _cell(value: Any) -> Any:
+    return points_text(value) if isinstance(value, float) else value
+
+
+class StandingsCSV(StandingsExport):
+    extension = "csv"
+    content_type = CSV
+
+    def content(self) -> bytes:
+        buffer = io.StringIO()
+        writer = csv.writer(buffer)
+        writer.writerow(self.header())
+        for line in self.body():
+            writer.writerow([safe_text(v) if isinstance(v, str) else _cell(v) for v in line])
+        return buffer.getvalue().encode("utf-8")
+
+
+class StandingsXLSX(StandingsExport):
+    extension = "xlsx"
+    content_type = XLSX
+
+    def content(self) -> bytes:
+        from scoring.exports.workbook import SheetWriter
+
+        writer = SheetWriter()
+        sheet = writer.sheet("Standings", self.header(), widths={2: 28})
+        for line in self.body():
+            sheet.row(line)
+        return writer.save()
+
+
+class StandingsPDF(StandingsExport):
+    """Players ranked with country and EMA number, numbers right-aligned, a line saying after which
+    session the standings are and whether they are final; team standings when the event has teams."""
+
+    extension = "pdf"
+    content_type = PDF
+    label = "Standings (PDF)"
+
+    def content(self) -> bytes:
+        from reportlab.lib import colors
+        from reportlab.platypus import Paragraph, Spacer, Table
+
+        people = registrations(self.tournament)
+        status = standings_status(self.tournament)
+        styles = Styles()
+        doc = PDFDocument(f"{self.tournament.name}: standings", self.paper, landscape=True)
+        many = len(self.rounds) > 6
+        head = ["Rank", "Name", "Country", "EMA number"]
+        if self.table_points:
+            head.append("Table points")
+        head.append("Score")
+        per_session = "TP" if self.table_points else "score"
+        head += [f"S{n} {per_session}" if not many else f"S{n}" for n in self.rounds]
+        numbers_from = 4
+        fixed = [34, 170, 46, 64] + ([58] if self.table_points else []) + [48]
+        rest = max(doc.width - sum(fixed), 0)
+        session_width = rest / len(self.rounds) if self.rounds else 0
+        widths = fixed + [session_width] * len(self.rounds)
+        data: list[list[Any]] = [head]
+        for row in self.rows:
+            person = people.get(row["player"])
+            line: list[Any] = [
+                str(row["rank"]),
+                cell(row["name"], 166, 8),
+                person.player.country if person else "",
+                person.player.ema_id if person else "",
+            ]
+            if self.table_points:
+                line.append(points_text(row["table_points"]))
+            line.append(str(row["score"]))
+            by_round = {s["round"]: s for s in row["sessions"]}
+            key = "table_points" if self.table_points else "score"
+            line += [_cell(by_round[n][key]) if n in by_round else "" for n in self.rounds]
+            data.append([v if i == 1 else str(v) for i, v in enumerate(line)])
+        table = Table(data, colWidths=widths, repeatRows=1)
+        table.setStyle(
+            grid_style(
+                ("ALIGN", (numbers_from, 0), (-1, -1), "RIGHT"),
+                ("ALIGN", (0, 0), (0, -1), "RIGHT"),
+                ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor(PALE)]),
+            )
+        )
+        story: list[Any] = [
+            Paragraph(f"{markup(self.tournament.name)}: standings", styles.title),
+            Paragraph(markup(f"Standings {status.text}."), styles.normal),
+            Spacer(1, 8),
+            table,
+        ]
+        teams = team_standings(self.rows, {code: r.team for code, r in people.items()}, self.table_points)
+        if teams:
+            team_head = ["Rank", "Team", "Members"]
+            if self.table_points:
+                team_head.append("Table points")
+            team_head.append("Score")
+            team_data: list[list[Any]] = [team_head]
+            for team in teams:
+                line = [
+                    str(team.rank),
+                    cell(team.team, 146, 8),
+                    Paragraph(markup(", ".join(team.members)), styles.cell),
+                ]
+                if self.table_points:
+                    line.append(points_text(float(team.table_points or 0)))
+                line.append(str(team.score))
+                team_data.append(line)
+            member_width = doc.width - 34 - 150 - (58 if self.table_points else 0) - 48
+            team_table = Table(
+                team_data,
+                colWidths=[34, 150, member_width] + ([58] if self.table_points else []) + [48],
+                repeatRows=1,
+            )
+            team_table.setStyle(
+                grid_style(("ALIGN", (3, 0), (-1, -1), "RIGHT"), ("ALIGN", (0, 0), (0, -1), "RIGHT"))
+            )
+            what = "table points, then score" if self.table_points else "score"
+            story += [
+                Spacer(1, 14),
+                Paragraph("Teams", styles.heading),
+                Paragraph(f"Sum of the members' {what}; equal teams share a rank.", styles.normal),
+                Spacer(1, 4),
+                team_table,
+            ]
+        return doc.build(story)
+
+
+STANDINGS_EXPORTS: dict[str, type[StandingsExport]] = {
+    "csv": StandingsCSV,
+    "xlsx": StandingsXLSX,
+    "pdf": StandingsPDF,
+}
