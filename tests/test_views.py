@@ -321,3 +321,14 @@ def test_the_player_page_makes_the_same_few_queries_whatever_the_number_of_sessi
     # none of them per session (it was one query per session before).
     with django_assert_max_num_queries(15):
         assert client.get(reverse("public:player", args=[demo_event.slug, "p1"])).status_code == 200
+
+
+def test_a_missing_page_and_a_refused_one_use_the_sites_layout_and_link_onwards(client, event, stranger):
+    missing = client.get("/e/no-such-event/")
+    assert missing.status_code == 404
+    assert "There is no such page" in missing.content.decode() and 'href="/"' in missing.content.decode()
+    client.force_login(stranger)
+    refused = client.get(reverse("manage:event", args=[event.slug]))
+    assert refused.status_code == 403
+    page = refused.content.decode()
+    assert "You may not open this page" in page and "your events" in page
