@@ -93,16 +93,29 @@ def cached_standings_rows(
 ) -> list[dict[str, Any]]:
     """Standings for the public pages, computed once per standings version: every result write bumps
     the version (``bump_standings``), so a cached copy is never stale and a busy projector or a room
-    full of phones polling the page costs one computation per change."""
+    full of phones polling the page costs one computation per change.
+
+    With several workers sharing the cache (Redis), only the worker that takes the version's lock
+    computes; the others serve the previous version meanwhile instead of all recomputing at once (no
+    stampede). Nothing older is ever served once the new version is in the cache."""
     from django.core.cache import cache
 
     version = Tournament.objects.filter(pk=tournament.pk).values_list("standings_version", flat=True).first()
-    key = f"standings:{standings_cache_key(tournament)}:{version}:{int(include_provisional)}"
-    rows = cache.get(key)
-    if rows is None:
-        rows = standings_rows(tournament, include_provisional=include_provisional)
-        cache.set(key, rows, timeout=3600)
+    base = f"standings:{standings_cache_key(tournament)}:{int(include_provisional)}"
+    rows = cache.get(f"{base}:{version}")
+    if rows is not None:
+        return rows
+    if not cache.add(f"{base}:{version}:computing", 1, timeout=STAMPEDE_LOCK_SECONDS):
+        latest = cache.get(f"{base}:latest")
+        if latest is not None:
+            return latest
+    rows = standings_rows(tournament, include_provisional=include_provisional)
+    cache.set_many({f"{base}:{version}": rows, f"{base}:latest": rows}, timeout=3600)
     return rows
+
+
+STAMPEDE_LOCK_SECONDS = 30
+"""How long one worker may take to compute a version before another tries (a dead worker's lock expires)."""
 
 
 def _standing_dict(row: StandingRow, names: Mapping[str, str], table_points: bool) -> dict[str, Any]:

@@ -227,3 +227,29 @@ def test_a_warning_under_any_rule_is_a_zero_point_entry(table, referee):
     assert warning.points == 0
     scores = services.session_result(services.table_with_results(table)).scores
     assert set(scores.values()) == {0}
+
+
+def test_while_one_worker_computes_a_new_version_the_others_serve_the_previous_one(
+    event, table, referee, organiser
+):
+    from django.core.cache import cache
+
+    from scoring.standings_cache import cached_standings_rows, standings_cache_key
+
+    finish(table, referee)
+    services.confirm_table(table, acting_user=organiser)
+    before = cached_standings_rows(Tournament.objects.get(pk=event.pk))
+    assert len(before) == 4
+    services.add_penalty(
+        table, table.seats.get(wind="E").registration, 5, paid_to="none", acting_user=referee
+    )
+    services.confirm_table(table, acting_user=organiser)  # the penalty withdrew it
+    fresh = Tournament.objects.get(pk=event.pk)
+    lock = f"standings:{standings_cache_key(fresh)}:0:{fresh.standings_version}:computing"
+    cache.add(lock, 1, timeout=30)  # another worker is computing this version
+    assert cached_standings_rows(fresh) == before  # served the previous version, no second computation
+    cache.delete(lock)
+    after = cached_standings_rows(fresh)
+    east = table.seats.get(wind="E").registration.code
+    score = {row["player"]: row["score"] for row in before}
+    assert {row["player"]: row["score"] for row in after} == {**score, east: score[east] - 5}
