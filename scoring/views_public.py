@@ -4,9 +4,10 @@ page and the projector. Cached per standings version so phones polling them cost
 from __future__ import annotations
 
 import copy
+import hashlib
 
 from django.core.cache import cache
-from django.http import Http404, HttpRequest, HttpResponse, QueryDict
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified, QueryDict
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django_tables2 import RequestConfig
@@ -85,6 +86,13 @@ def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     sort = clean.GET.get("sort", "")
     provisional = clean.GET.get("provisional") == "1"
     key = f"standings-html:{standings_cache_key(tournament)}:{tournament.standings_version}:{sort}:{int(provisional)}"
+    etag = '"' + hashlib.sha256(key.encode()).hexdigest()[:32] + '"'
+    # GZipMiddleware weakens the ETag it sends ("W/..."), so compare without the weak marker.
+    if request.htmx and request.headers.get("If-None-Match", "").removeprefix("W/") == etag:
+        # A phone polling every 30 seconds: nothing changed, nothing to send (the browser keeps its copy).
+        not_modified = HttpResponseNotModified()
+        not_modified["ETag"] = etag
+        return not_modified
     table_html = cache.get(key)
     if table_html is None:
         rows = [dict(row) for row in cached_standings_rows(tournament, include_provisional=provisional)]
@@ -106,7 +114,11 @@ def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         )
         cache.set(key, table_html, timeout=3600)
     if request.htmx:
-        return HttpResponse(table_html)
+        # The fragment every phone polls: the same for everyone, so it carries an ETag.
+        response = HttpResponse(table_html)
+        response["ETag"] = etag
+        response["Cache-Control"] = "no-cache"  # keep a copy, but ask each time (answered 304 when unchanged)
+        return response
     return render(
         request,
         "scoring/public/standings.html",

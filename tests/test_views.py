@@ -332,3 +332,13 @@ def test_a_missing_page_and_a_refused_one_use_the_sites_layout_and_link_onwards(
     assert refused.status_code == 403
     page = refused.content.decode()
     assert "You may not open this page" in page and "your events" in page
+
+
+def test_a_poll_of_unchanged_standings_is_answered_304(client, demo_event):
+    url = reverse("public:standings", args=[demo_event.slug])
+    first = client.get(url, headers={"HX-Request": "true"})
+    assert first.status_code == 200 and first["ETag"]
+    again = client.get(url, headers={"HX-Request": "true", "If-None-Match": first["ETag"]})
+    assert again.status_code == 304 and not again.content
+    sorted_page = client.get(url + "?sort=name", headers={"HX-Request": "true", "If-None-Match": first["ETag"]})
+    assert sorted_page.status_code == 200
