@@ -340,5 +340,7 @@ def test_a_poll_of_unchanged_standings_is_answered_304(client, demo_event):
     assert first.status_code == 200 and first["ETag"]
     again = client.get(url, headers={"HX-Request": "true", "If-None-Match": first["ETag"]})
     assert again.status_code == 304 and not again.content
-    sorted_page = client.get(url + "?sort=name", headers={"HX-Request": "true", "If-None-Match": first["ETag"]})
+    sorted_page = client.get(
+        url + "?sort=name", headers={"HX-Request": "true", "If-None-Match": first["ETag"]}
+    )
     assert sorted_page.status_code == 200
