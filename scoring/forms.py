@@ -35,7 +35,7 @@ class HandForm(HandEntryForm):
         choices = [("", "—"), *seats]
         cast(forms.ChoiceField, self.fields["winner"]).choices = choices
         cast(forms.ChoiceField, self.fields["discarder"]).choices = choices
-        self.fields["fan"].label = "Fan points (basic score)"
+        self.fields["fan"].label = "Fan points (basic score, one per flower included)"
 
     def entry(self) -> dict[str, Any]:
         data = self.cleaned_data
