@@ -18,6 +18,14 @@ from tournaments.audit import User, acting
 from tournaments.models import WIND_CHOICES, Registration, Table
 
 
+def versioned_constraints(identity: list[str], *, versions: str, current: str) -> list[models.BaseConstraint]:
+    """The two rules every versioned result keeps: one row per version of a fact, and one current."""
+    return [
+        models.UniqueConstraint(fields=[*identity, "version"], name=versions),
+        models.UniqueConstraint(fields=identity, condition=models.Q(is_current=True), name=current),
+    ]
+
+
 class VersionedResult(models.Model):
     """A fact that is superseded rather than overwritten. ``identity`` names the fields that say which
     fact a row is a version of (a hand: its table and number)."""
@@ -72,14 +80,9 @@ class Hand(VersionedResult):
 
     class Meta:
         ordering = ["number", "version"]
-        constraints = [
-            models.UniqueConstraint(fields=["table", "number", "version"], name="unique_hand_version"),
-            models.UniqueConstraint(
-                fields=["table", "number"],
-                condition=models.Q(is_current=True),
-                name="one_current_version_per_hand",
-            ),
-        ]
+        constraints = versioned_constraints(
+            ["table", "number"], versions="unique_hand_version", current="one_current_version_per_hand"
+        )
 
     def __str__(self) -> str:
         return f"{self.table} hand {self.number} v{self.version}"
@@ -98,12 +101,9 @@ class TableTotals(VersionedResult):
     scores = models.JSONField(help_text='Score per starting seat, e.g. {"E": 52, "S": -20, ...}')
 
     class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["table", "version"], name="unique_totals_version"),
-            models.UniqueConstraint(
-                fields=["table"], condition=models.Q(is_current=True), name="one_current_totals_per_table"
-            ),
-        ]
+        constraints = versioned_constraints(
+            ["table"], versions="unique_totals_version", current="one_current_totals_per_table"
+        )
 
     def __str__(self) -> str:
         return f"{self.table} totals v{self.version}"
@@ -138,14 +138,11 @@ class Penalty(VersionedResult):
 
     class Meta:
         ordering = ["position", "version"]
-        constraints = [
-            models.UniqueConstraint(fields=["table", "position", "version"], name="unique_penalty_version"),
-            models.UniqueConstraint(
-                fields=["table", "position"],
-                condition=models.Q(is_current=True),
-                name="one_current_version_per_penalty",
-            ),
-        ]
+        constraints = versioned_constraints(
+            ["table", "position"],
+            versions="unique_penalty_version",
+            current="one_current_version_per_penalty",
+        )
         verbose_name_plural = "penalties"
 
     def __str__(self) -> str:
@@ -167,16 +164,11 @@ class LateArrival(VersionedResult):
     minutes = models.PositiveSmallIntegerField()
 
     class Meta:
-        constraints = [
-            models.UniqueConstraint(
-                fields=["table", "registration", "version"], name="unique_lateness_version"
-            ),
-            models.UniqueConstraint(
-                fields=["table", "registration"],
-                condition=models.Q(is_current=True),
-                name="one_current_lateness_per_player_per_table",
-            ),
-        ]
+        constraints = versioned_constraints(
+            ["table", "registration"],
+            versions="unique_lateness_version",
+            current="one_current_lateness_per_player_per_table",
+        )
 
     def __str__(self) -> str:
         return f"{self.registration} late {self.minutes} min"
@@ -228,12 +220,9 @@ class AppealDecision(VersionedResult):
 
     class Meta:
         ordering = ["version"]
-        constraints = [
-            models.UniqueConstraint(fields=["appeal", "version"], name="unique_decision_version"),
-            models.UniqueConstraint(
-                fields=["appeal"], condition=models.Q(is_current=True), name="one_current_decision_per_appeal"
-            ),
-        ]
+        constraints = versioned_constraints(
+            ["appeal"], versions="unique_decision_version", current="one_current_decision_per_appeal"
+        )
 
     def __str__(self) -> str:
         return f"Appeal {self.appeal_id} {self.status} v{self.version}"
@@ -257,14 +246,9 @@ class Confirmation(VersionedResult):
 
     class Meta:
         ordering = ["version"]
-        constraints = [
-            models.UniqueConstraint(fields=["table", "version"], name="unique_confirmation_version"),
-            models.UniqueConstraint(
-                fields=["table"],
-                condition=models.Q(is_current=True),
-                name="one_current_confirmation_per_table",
-            ),
-        ]
+        constraints = versioned_constraints(
+            ["table"], versions="unique_confirmation_version", current="one_current_confirmation_per_table"
+        )
 
     def __str__(self) -> str:
         return f"{self.table} {'withdrawn' if self.voided else 'confirmed'} v{self.version}"
