@@ -58,6 +58,11 @@ def event(organiser, referee):
         acting_user=organiser,
     )
     services.grant_role(tournament, referee, Role.REFEREE, acting_user=organiser)
+    # A small seating time limit (STYLE.md pitfall 16): 8 players cannot avoid every repeat, and the
+    # search would otherwise use its whole default limit each time a test seats a session.
+    services.set_seating_options(
+        tournament, substitute_policy="none", swiss=False, time_limit=0.5, acting_user=organiser
+    )
     for index, name in enumerate(["Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hu"], start=1):
         services.register_player(
             tournament, services.PlayerRow(name=name, team=f"T{index % 4}"), acting_user=organiser

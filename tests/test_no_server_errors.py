@@ -66,7 +66,7 @@ posts = st.dictionaries(st.sampled_from(FIELDS), junk, max_size=10)
 FORMS = st.sampled_from(
     ["hands/add/", "totals/", "penalties/add/", "late/", "hands/void/", "finish/", "reopen/", ""]
 )
-FUZZ = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+FUZZ = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
 @FUZZ

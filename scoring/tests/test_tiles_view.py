@@ -208,21 +208,21 @@ JSON = st.recursive(
 FIELDS = st.sampled_from([*sorted(PURE_STRAIGHT), "type", "tiles", "concealed"])
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(document=JSON)
 def test_random_json_never_breaks_it(ref_client, url, document):
     response = post(ref_client, url, document)
     assert response.status_code in (200, 422)
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(changes=st.dictionaries(FIELDS, JSON, min_size=1, max_size=3))
 def test_a_valid_hand_with_random_fields_never_breaks_it(ref_client, url, changes):
     response = post(ref_client, url, hand(**changes))
     assert response.status_code in (200, 422)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(text=st.text(max_size=200))
 def test_random_text_gives_an_error_or_a_breakdown(text):
     context = breakdown(text)

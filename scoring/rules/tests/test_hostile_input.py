@@ -28,7 +28,7 @@ from scoring.rules.limits import (
 )
 from scoring.rules.tests.strategies import MCR_HAND, RULE_SETS, Tally, requests, score_one, scorer
 
-FUZZ = settings(max_examples=200, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+FUZZ = settings(max_examples=100, deadline=None, database=None, suppress_health_check=list(HealthCheck))
 
 
 def refusal(rules: str, data: object) -> HandInputError:

@@ -105,7 +105,7 @@ def _with_flags(
 hands = st.one_of(regular_hands(), special_hands())
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(hands, st.randoms(use_true_random=False))
 def test_the_same_tiles_in_any_order_score_the_same(data: dict[str, Any], rng: random.Random) -> None:
     """Tiles are a set of tiles: the order they are written in (concealed, melds) changes nothing."""
@@ -116,7 +116,7 @@ def test_the_same_tiles_in_any_order_score_the_same(data: dict[str, Any], rng: r
     assert score_request(shuffled) == score_request(data)
 
 
-@settings(max_examples=250, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(hands)
 def test_a_hand_never_scores_a_fan_with_one_the_book_says_it_implies_or_excludes(
     data: dict[str, Any],
@@ -127,7 +127,7 @@ def test_a_hand_never_scores_a_fan_with_one_the_book_says_it_implies_or_excludes
         assert not (EXCLUSIONS.get(name, frozenset()) & scored.keys()), (name, scored)
 
 
-@settings(max_examples=250, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(hands)
 def test_the_total_is_the_sum_of_book_fans_and_the_minimum_ignores_flowers(data: dict[str, Any]) -> None:
     """Rule 95 values (lines 2417-2860); rule 24 (line 2179): 8 points or more without flowers."""
@@ -145,7 +145,7 @@ def test_the_total_is_the_sum_of_book_fans_and_the_minimum_ignores_flowers(data:
         assert set(answer["fans"]) - {"Flower Tiles"} == {"Chicken Hand"}
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(regular_hands())
 def test_a_self_drawn_win_never_scores_less_than_the_same_hand_won_by_discard(data: dict[str, Any]) -> None:
     """Self-Drawn (line 2855) or Fully Concealed Hand (line 2731) replace Concealed Hand (line 2763);
@@ -173,7 +173,7 @@ def thirteen_tiles(draw: st.DrawFn) -> tuple[list[int], int]:
     return counts, melds
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(thirteen_tiles())
 def test_the_fast_wait_finder_agrees_with_testing_every_tile(case: tuple[list[int], int]) -> None:
     """The waits behind Edge, Closed and Single Wait (lines 2840-2853): the suit-by-suit search finds
@@ -204,7 +204,7 @@ json_values = st.recursive(
 )
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(
     hands,
     st.dictionaries(
