@@ -51,8 +51,17 @@ class Tournament(models.Model):
 
     @property
     def rule_set(self) -> RuleSet:
-        """The event's rules with its settings: everything that differs between rule sets is asked here."""
-        return _rule_set(self.rules, json.dumps(self.settings, sort_keys=True))
+        """The event's rules with its settings: everything that differs between rule sets is asked here.
+
+        Kept on the instance for as long as its rules and settings object stay the same (the services
+        assign a new settings dict on every change), so a page scoring a hundred tables does not
+        serialise the settings, an NMJL card included, for every table."""
+        kept = self.__dict__.get("_rule_set_kept")
+        if kept is not None and kept[0] == self.rules and kept[1] is self.settings:
+            return kept[2]
+        rule_set = _rule_set(self.rules, json.dumps(self.settings, sort_keys=True))
+        self.__dict__["_rule_set_kept"] = (self.rules, self.settings, rule_set)
+        return rule_set
 
     @property
     def uses_table_points(self) -> bool:

@@ -18,7 +18,7 @@ from typing import Any
 
 from scoring.exports.base import CSV, XLSX, Export, PrintError, safe_text
 from scoring.exports.data import registrations, table_result
-from scoring.services import tables_with_results
+from scoring.services import is_confirmed, tables_with_results
 from scoring.standings_cache import cached_standings_rows
 from tournaments.models import Tournament
 
@@ -70,8 +70,6 @@ def ema_check(tournament: Tournament) -> EMACheck:
     total_scores = 0
     substitutes = 0
     expected = 0
-    from scoring.services import is_confirmed
-
     provisional: list[str] = []
     for table in tables:
         result = table_result(table)
