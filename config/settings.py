@@ -194,7 +194,7 @@ AXES_VERBOSE = False
 USE_X_FORWARDED_FOR = env_bool("USE_X_FORWARDED_FOR", False)
 
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "public:home"
+LOGIN_REDIRECT_URL = "landing"  # organisers to their events, referees to their tables
 LOGOUT_REDIRECT_URL = "public:home"
 
 # ---------------------------------------------------------------------------------------------------------------

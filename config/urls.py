@@ -13,6 +13,8 @@ from scoring import urls_public as scoring_public
 from scoring import urls_referee
 from tournaments import urls_organiser as tournaments_organiser
 from tournaments import urls_public as tournaments_public
+from tournaments import urls_referee as tournaments_referee
+from tournaments import views_landing
 
 
 @never_cache
@@ -23,12 +25,13 @@ def healthz(request: HttpRequest) -> HttpResponse:
 
 public = ([*tournaments_public.urlpatterns, *scoring_public.urlpatterns], "public")
 manage = ([*tournaments_organiser.urlpatterns, *scoring_organiser.urlpatterns], "manage")
-referee = (urls_referee.urlpatterns, "referee")
+referee = ([*tournaments_referee.urlpatterns, *urls_referee.urlpatterns], "referee")
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
+    path("start/", views_landing.landing, name="landing"),
     path("", include(public)),
     path("manage/", include(manage)),
     path("referee/", include(referee)),

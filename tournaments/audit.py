@@ -20,6 +20,7 @@ User = AbstractBaseUser | AnonymousUser | None
 class AuditAction(models.TextChoices):
     CREATE_EVENT = "create_event", "Event created"
     GRANT_ROLE = "grant_role", "Role granted"
+    REVOKE_ROLE = "revoke_role", "Role revoked"
     SETTINGS = "settings", "Settings changed"
     REGISTER = "register", "Player registered"
     IMPORT_PLAYERS = "import_players", "Players imported"

@@ -8,6 +8,7 @@ from django.contrib.auth import get_user_model
 
 from scoring.rules import registry
 from scoring.rules.settings import Setting
+from tournaments.models import Role
 
 
 class EventForm(forms.Form):
@@ -85,7 +86,7 @@ class AllowedForm(forms.Form):
 
 class StaffForm(forms.Form):
     username = forms.CharField(max_length=150)
-    role = forms.ChoiceField(choices=[("referee", "Referee"), ("organiser", "Organiser")])
+    role = forms.ChoiceField(choices=Role.choices, initial=Role.REFEREE)
 
     def clean_username(self) -> object:
         username = self.cleaned_data["username"]

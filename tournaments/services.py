@@ -116,6 +116,29 @@ def grant_role(tournament: Tournament, user: AbstractBaseUser, role: str, *, act
     audit(tournament, acting_user, AuditAction.GRANT_ROLE, f"{user} is {role}", user=str(user), role=role)
 
 
+@transaction.atomic
+def revoke_role(event_role: EventRole, *, acting_user: User) -> None:
+    """Take a role back (logged); an event always keeps at least one organiser."""
+    tournament = event_role.tournament
+    Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+    organisers = EventRole.objects.filter(tournament=tournament, role=Role.ORGANISER)
+    if event_role.role == Role.ORGANISER and organisers.count() <= 1:
+        raise ServiceError(
+            "An event needs at least one organiser: grant the role to someone else first.",
+            code="last_organiser",
+        )
+    deleted, _ = EventRole.objects.filter(pk=event_role.pk).delete()
+    if deleted:
+        audit(
+            tournament,
+            acting_user,
+            AuditAction.REVOKE_ROLE,
+            f"{event_role.user} is no longer {event_role.role}",
+            user=str(event_role.user),
+            role=event_role.role,
+        )
+
+
 # --- players -------------------------------------------------------------------------------------
 
 COUNTRY_RE = re.compile(r"^[A-Z]{2}$")

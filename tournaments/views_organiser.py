@@ -31,6 +31,7 @@ from tournaments.forms import (
     SwapForm,
 )
 from tournaments.models import EventRole, Registration, Role, Round, Seat, Table, Tournament
+from tournaments.roles import table_roles
 
 
 @login_required
@@ -40,8 +41,15 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     if user.is_superuser:
         events = Tournament.objects.all()
     else:
-        events = Tournament.objects.filter(roles__user=user).distinct()
-    return render(request, "tournaments/organiser/dashboard.html", {"tournaments": events})
+        events = Tournament.objects.filter(roles__user=user, roles__role=Role.ORGANISER).distinct()
+    refereeing = (
+        Tournament.objects.filter(roles__user=user, roles__role__in=table_roles())
+        .exclude(pk__in=events.values("pk"))
+        .distinct()
+    )
+    return render(
+        request, "tournaments/organiser/dashboard.html", {"tournaments": events, "refereeing": refereeing}
+    )
 
 
 @login_required
@@ -125,6 +133,20 @@ def _render_event(
 @login_required
 def event_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     return _render_event(request, event_for(request, slug, Role.ORGANISER))
+
+
+@login_required
+@require_POST
+def revoke_role(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    tournament = event_for(request, slug, Role.ORGANISER)
+    event_role = get_object_or_404(EventRole.objects.select_related("user"), tournament=tournament, pk=pk)
+    try:
+        services.revoke_role(event_role, acting_user=request.user)
+    except ServiceError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, f"{event_role.user} is no longer {event_role.get_role_display().lower()}.")
+    return redirect("manage:event", slug=slug)
 
 
 @login_required
