@@ -8,6 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import include, path
 from django.views.decorators.cache import never_cache
 
+from config import accounts
 from scoring import urls_organiser as scoring_organiser
 from scoring import urls_public as scoring_public
 from scoring import urls_referee
@@ -30,6 +31,10 @@ referee = ([*tournaments_referee.urlpatterns, *urls_referee.urlpatterns], "refer
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
+    path("accounts/devices/", accounts.devices, name="devices"),
+    path(
+        "accounts/devices/log-out-others/", accounts.log_out_everywhere_else, name="log_out_everywhere_else"
+    ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("start/", views_landing.landing, name="landing"),
     path("", include(public)),

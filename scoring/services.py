@@ -27,6 +27,7 @@ from scoring.rules.errors import HandInputError
 from scoring.rules.mcr import session as mcr
 from scoring.rules.ruleset import HandRecord, RuleSet, SessionTotals, check_totals
 from scoring.standings import SessionLine, StandingRow, compute_standings
+from tournaments.archive import check_open
 from tournaments.audit import AuditAction, User, acting, audit, bump_standings
 from tournaments.errors import ServiceError
 from tournaments.models import WINDS, Registration, Round, Seat, Table, Tournament
@@ -89,7 +90,9 @@ def score_table(
 def _lock_table(table: Table) -> Table:
     """Take the table's row lock so two referees saving at once are serialised (PostgreSQL);
     SQLite's IMMEDIATE transactions already serialise writers."""
-    return Table.objects.select_for_update().select_related("round__tournament").get(pk=table.pk)
+    locked = Table.objects.select_for_update().select_related("round__tournament").get(pk=table.pk)
+    check_open(locked.round.tournament)
+    return locked
 
 
 def current_hands(table: Table) -> list[Hand]:

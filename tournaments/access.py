@@ -8,6 +8,7 @@ from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 from django_htmx.middleware import HtmxDetails
 
+from tournaments.archive import ARCHIVED_MESSAGE
 from tournaments.models import EventRole, Role, Round, Table, Tournament
 
 
@@ -31,10 +32,14 @@ def public_event(slug: str) -> Tournament:
     return get_object_or_404(Tournament, slug=slug)
 
 
-def event_for(request: HttpRequest, slug: str, role: str) -> Tournament:
+def event_for(request: HttpRequest, slug: str, role: str, *, archived_ok: bool = False) -> Tournament:
+    """The event for a staff page; a post to an archived event is refused here, before any view runs
+    (only taking it out of the archive passes ``archived_ok``)."""
     tournament = get_object_or_404(Tournament, slug=slug)
     if not has_role(request.user, tournament, role):
         raise PermissionDenied("You do not have that role in this event.")
+    if request.method == "POST" and tournament.archived_at is not None and not archived_ok:
+        raise PermissionDenied(ARCHIVED_MESSAGE.format(name=tournament.name))
     return tournament
 
 

@@ -3,6 +3,7 @@
 from django.contrib import admin
 
 from tournaments import results
+from tournaments.archive import set_archived
 from tournaments.models import AuditEntry, EventRole, Registration, Round, Seat, Table, Tournament
 
 
@@ -22,8 +23,18 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
-    list_display = ["name", "slug", "rules", "start_date", "num_sessions"]
+    list_display = ["name", "slug", "rules", "start_date", "num_sessions", "archived_at"]
     search_fields = ["name", "slug"]
+    readonly_fields = ["archived_at"]
+    actions = ["archive"]
+
+    @admin.action(
+        description="Archive the selected events (kept read-only; an event with results is never deleted)"
+    )
+    def archive(self, request, queryset) -> None:
+        for tournament in queryset:
+            set_archived(tournament, True, acting_user=request.user)
+        self.message_user(request, f"{queryset.count()} event(s) archived.")
 
     def has_delete_permission(self, request, obj=None) -> bool:
         """An event with results is kept (its audit log outlives it in any case)."""

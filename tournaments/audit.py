@@ -49,6 +49,8 @@ class AuditAction(models.TextChoices):
     IMPORT_EVENT = "import_event", "Event imported"
     CONFIRM_TABLE = "confirm_table", "Table confirmed"
     UNCONFIRM_TABLE = "unconfirm_table", "Confirmation withdrawn"
+    ARCHIVE_EVENT = "archive_event", "Event archived"
+    UNARCHIVE_EVENT = "unarchive_event", "Event taken out of the archive"
 
 
 def acting(user: User) -> Any:

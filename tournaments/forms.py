@@ -97,7 +97,18 @@ class StaffForm(forms.Form):
 
 
 class CardForm(forms.Form):
-    card = forms.FileField(help_text="The year's card as JSON (see docs/nmjl-card-format.md)")
+    card = forms.FileField(help_text="The year's card as JSON (see docs/nmjl-card-format.md), at most 512 KB")
+
+    def clean_card(self):
+        """Refused before it is read: a card is some 20 KB; a large upload is a mistake or an attack."""
+        from scoring.rules.nmjl.card import MAX_CARD_BYTES
+
+        upload = self.cleaned_data["card"]
+        if upload.size > MAX_CARD_BYTES:
+            raise forms.ValidationError(
+                f"The card file has {upload.size:,} bytes; at most {MAX_CARD_BYTES:,} are accepted."
+            )
+        return upload
 
 
 class SwapForm(forms.Form):

@@ -42,6 +42,11 @@ class Tournament(models.Model):
         django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    archived_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="An archived event is kept read-only: its results stay, nothing changes",
+    )
 
     class Meta:
         ordering = ["-start_date", "name"]

@@ -644,12 +644,24 @@ def load_event_card(tournament: Tournament, content: bytes, *, acting_user: User
     """Load the year's card (organisers own it; the app ships only made-up samples) from a JSON file."""
     import json
 
+    from scoring.rules.nmjl.card import MAX_CARD_BYTES
     from scoring.rules.nmjl.ruleset import load_event_card as load
 
+    if len(content) > MAX_CARD_BYTES:
+        raise ServiceError(
+            f"The card file has {len(content):,} bytes; at most {MAX_CARD_BYTES:,} are accepted.",
+            code="bad_card",
+        )
     try:
         data = json.loads(content.decode("utf-8-sig"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
-        raise ServiceError(f"The card file is not valid JSON ({error}).", code="bad_card") from None
+    except UnicodeDecodeError:
+        raise ServiceError("The card file is not UTF-8 text.", code="bad_card") from None
+    except RecursionError:
+        raise ServiceError("The card file nests lists or objects too deeply.", code="bad_card") from None
+    except ValueError as error:  # bad JSON, or a number of more than 4,300 digits
+        raise ServiceError(
+            f"The card file is not valid JSON ({str(error)[:200]}).", code="bad_card"
+        ) from None
     try:
         card = load(data)
     except HandInputError as error:

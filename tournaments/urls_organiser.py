@@ -11,6 +11,7 @@ urlpatterns = [
     path("<slug:slug>/settings/<slug:group>/", views.save_settings, name="save_settings"),
     path("<slug:slug>/staff/", views.grant_role, name="grant_role"),
     path("<slug:slug>/staff/<int:pk>/revoke/", views.revoke_role, name="revoke_role"),
+    path("<slug:slug>/archive/", views.archive_event, name="archive_event"),
     path("<slug:slug>/players/", views.players, name="players"),
     path("<slug:slug>/players/add/", views.add_player, name="add_player"),
     path("<slug:slug>/players/import/", views.import_players, name="import_players"),

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_POST
 
 from tournaments import event_settings, results, seating_bridge, services
 from tournaments.access import HtmxHttpRequest, event_for, round_of, table_of
+from tournaments.archive import set_archived
 from tournaments.errors import ServiceError
 from tournaments.forms import (
     AllowedForm,
@@ -160,6 +161,19 @@ def grant_role(request: HttpRequest, slug: str) -> HttpResponse:
         tournament, form.cleaned_data["username"], form.cleaned_data["role"], acting_user=request.user
     )
     messages.success(request, "Role granted.")
+    return redirect("manage:event", slug=slug)
+
+
+@login_required
+@require_POST
+def archive_event(request: HttpRequest, slug: str) -> HttpResponse:
+    """Archive the event (read-only from now on) or take it out of the archive."""
+    tournament = event_for(request, slug, Role.ORGANISER, archived_ok=True)
+    archived = request.POST.get("archived") == "1"
+    set_archived(tournament, archived, acting_user=request.user)
+    messages.success(
+        request, "Event archived: it is read-only now." if archived else "Event taken out of the archive."
+    )
     return redirect("manage:event", slug=slug)
 
 

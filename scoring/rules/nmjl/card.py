@@ -52,6 +52,14 @@ FIXED_SYMBOLS = {
 COLOURED_SYMBOLS = frozenset("123456789D")
 _ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 
+#: Limits on a card file, far above any real card (the League's cards have about 15 families and 70 hands,
+#: a file of some 20 KB) and far below what would slow the page that loads one (issue 11).
+MAX_CARD_BYTES = 512 * 1024
+MAX_FAMILIES = 60
+MAX_HANDS_PER_FAMILY = 100
+MAX_CARD_HANDS = 400
+MAX_TEXT = 500  # characters in a name, a notice or a note
+
 
 @dataclass(frozen=True, slots=True)
 class Group:
@@ -162,21 +170,35 @@ def _string(data: Mapping[str, Any], key: str, path: str, *, required: bool = Tr
             raise _error(f"{path}.{key}" if path else key, "missing field")
         return default
     value = data[key]
+    where = f"{path}.{key}" if path else key
     if not isinstance(value, str) or (required and not value.strip()):
-        raise _error(f"{path}.{key}" if path else key, f"must be a non-empty text, not {value!r}")
+        raise _error(where, f"must be a non-empty text, not {_shown(value)}")
+    if len(value) > MAX_TEXT:
+        raise _error(where, f"has {len(value)} characters; at most {MAX_TEXT} are accepted")
+    if not value.isprintable():
+        raise _error(where, "holds a control character (a line break, a tab or a NUL byte)")
     return value.strip()
+
+
+def _shown(value: Any) -> str:
+    """A refused value as the message shows it: never the whole of a hostile one."""
+    try:
+        text = repr(value)
+    except ValueError:  # an integer too long for Python to write out
+        return "a number too long to show"
+    return text if len(text) <= 60 else f"{text[:57]}..."
 
 
 def _integer(value: Any, path: str, *, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise _error(path, f"must be a whole number from {low} to {high}, not {value!r}")
+        raise _error(path, f"must be a whole number from {low} to {high}, not {_shown(value)}")
     return value
 
 
 def _boolean(data: Mapping[str, Any], key: str, path: str, default: bool) -> bool:
     value = data.get(key, default)
     if not isinstance(value, bool):
-        raise _error(f"{path}.{key}", f"must be true or false, not {value!r}")
+        raise _error(f"{path}.{key}", f"must be true or false, not {_shown(value)}")
     return value
 
 
@@ -230,7 +252,7 @@ def _shifts(groups: tuple[Group, ...], numbers: str, path: str) -> tuple[int, ..
     if numbers == "as_shown":
         return (0,)
     if not digits:
-        raise _error(f"{path}.numbers", f"is {numbers!r} but the pattern has no numbers 1-9")
+        raise _error(f"{path}.numbers", f"is {_shown(numbers)} but the pattern has no numbers 1-9")
     if numbers == "any_like" and len(set(digits)) != 1:
         raise _error(f"{path}.numbers", "is 'any_like' but the pattern shows different numbers")
     shifts = tuple(k for k in range(-8, 9) if min(digits) + k >= 1 and max(digits) + k <= 9)
@@ -329,7 +351,7 @@ def load_hand(data: Any, family: str, family_sp: bool, path: str, seen: set[str]
     known = {"id", "pattern", "colours", "numbers", "winds", "xc", "value", "singles_and_pairs", "note"}
     unknown = sorted(set(data) - known)
     if unknown:
-        raise _error(f"{path}.{unknown[0]}", f"unknown field (fields: {', '.join(sorted(known))})")
+        raise _error(f"{path}.{_shown(unknown[0])}", f"unknown field (fields: {', '.join(sorted(known))})")
     hand_id = _string(data, "id", path)
     if not _ID_RE.match(hand_id):
         raise _error(f"{path}.id", f"{hand_id!r} must be letters, digits, '.', '_' or '-' (at most 64)")
@@ -344,15 +366,15 @@ def load_hand(data: Any, family: str, family_sp: bool, path: str, seen: set[str]
         raise _error(f"{path}.pattern", f"{pattern!r} has {total} tiles; a hand has {HAND_TILES} (rule 23)")
     winds = data.get("winds", "as_shown")
     if winds not in WIND_RULES:
-        raise _error(f"{path}.winds", f"must be one of {', '.join(WIND_RULES)}, not {winds!r}")
+        raise _error(f"{path}.winds", f"must be one of {', '.join(WIND_RULES)}, not {_shown(winds)}")
     if winds == "any" and not any(symbol in WIND_LETTERS for group in groups for symbol in group.text):
         raise _error(f"{path}.winds", "is 'any' but the pattern has no winds")
     numbers = data.get("numbers", "as_shown")
     if numbers not in NUMBER_RULES:
-        raise _error(f"{path}.numbers", f"must be one of {', '.join(NUMBER_RULES)}, not {numbers!r}")
+        raise _error(f"{path}.numbers", f"must be one of {', '.join(NUMBER_RULES)}, not {_shown(numbers)}")
     xc = data.get("xc")
     if xc not in ("X", "C"):
-        raise _error(f"{path}.xc", f"must be 'X' (exposed) or 'C' (concealed), not {xc!r} (rule 26)")
+        raise _error(f"{path}.xc", f"must be 'X' (exposed) or 'C' (concealed), not {_shown(xc)} (rule 26)")
     if "value" not in data:
         raise _error(f"{path}.value", "missing field")
     value = _integer(data["value"], f"{path}.value", low=1, high=1000)
@@ -395,16 +417,21 @@ def load_hand(data: Any, family: str, family_sp: bool, path: str, seen: set[str]
 def load_card(data: Any) -> Card:
     """Validate a card file's JSON (already decoded, or as text) and build a :class:`Card`."""
     if isinstance(data, str | bytes):
+        if len(data) > MAX_CARD_BYTES:
+            raise HandInputError(
+                f"the card file has {len(data):,} bytes; at most {MAX_CARD_BYTES:,} are accepted",
+                code="bad_card",
+            )
         try:
             data = json.loads(data)
-        except ValueError as error:
+        except (ValueError, RecursionError) as error:
             raise HandInputError(f"the card file is not valid JSON: {error}", code="bad_card") from None
     if not isinstance(data, Mapping):
         raise HandInputError(
             "a card must be a JSON object with format, id, year and families", code="bad_card"
         )
     if data.get("format") != CARD_FORMAT:
-        raise _error("format", f"must be {CARD_FORMAT!r}, not {data.get('format')!r}")
+        raise _error("format", f"must be {CARD_FORMAT!r}, not {_shown(data.get('format'))}")
     card_id = _string(data, "id", "")
     if not _ID_RE.match(card_id):
         raise _error("id", f"{card_id!r} must be letters, digits, '.', '_' or '-' (at most 64)")
@@ -415,10 +442,13 @@ def load_card(data: Any) -> Card:
     notice = _string(data, "notice", "", required=False)
     sample = data.get("sample", False)
     if not isinstance(sample, bool):
-        raise _error("sample", f"must be true or false, not {sample!r}")
+        raise _error("sample", f"must be true or false, not {_shown(sample)}")
     families_data = data.get("families")
     if not isinstance(families_data, list) or not families_data:
         raise _error("families", "must be a non-empty list of families")
+    if len(families_data) > MAX_FAMILIES:
+        raise _error("families", f"has {len(families_data)} families; at most {MAX_FAMILIES} are accepted")
+    hand_count = 0
     seen: set[str] = set()
     families = []
     for f_index, family_data in enumerate(families_data):
@@ -430,6 +460,13 @@ def load_card(data: Any) -> Card:
         hands_data = family_data.get("hands")
         if not isinstance(hands_data, list) or not hands_data:
             raise _error(f"{path}.hands", "must be a non-empty list of hands")
+        if len(hands_data) > MAX_HANDS_PER_FAMILY:
+            raise _error(
+                f"{path}.hands", f"has {len(hands_data)} hands; at most {MAX_HANDS_PER_FAMILY} are accepted"
+            )
+        hand_count += len(hands_data)
+        if hand_count > MAX_CARD_HANDS:
+            raise _error(f"{path}.hands", f"the card has more than {MAX_CARD_HANDS} hands in all")
         hands = tuple(
             load_hand(hand_data, family_name, family_sp, f"{path}.hands[{h_index}]", seen)
             for h_index, hand_data in enumerate(hands_data)

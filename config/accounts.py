@@ -1,0 +1,65 @@
+"""The signed-in user's devices: "log out everywhere else" for a lost or shared referee tablet (issue 11).
+
+Sessions are stored in the database (Django's default engine), so ending a user's other sessions is a
+matter of finding the rows whose data names that user. An event has at most a few thousand live sessions,
+so one pass over the unexpired ones is cheap, and it needs nothing stored beside Django's own tables.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import SESSION_KEY
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.sessions.models import Session
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+
+def _sessions_of(user: AbstractBaseUser) -> list[Session]:
+    user_id = str(user.pk)
+    found = []
+    for session in Session.objects.filter(expire_date__gt=timezone.now()).iterator(chunk_size=500):
+        data = session.get_decoded()  # {} for a session Django cannot read
+        if str(data.get(SESSION_KEY)) == user_id:
+            found.append(session)
+    return found
+
+
+def live_session_count(user: AbstractBaseUser) -> int:
+    """How many devices (browsers) the user is signed in on now."""
+    return len(_sessions_of(user))
+
+
+def end_other_sessions(user: AbstractBaseUser, *, keep: str | None) -> int:
+    """Sign the user out of every browser but the one whose session key is ``keep``; returns how many ended."""
+    doomed = [session.session_key for session in _sessions_of(user) if session.session_key != keep]
+    with transaction.atomic():
+        Session.objects.filter(session_key__in=doomed).delete()
+    return len(doomed)
+
+
+@login_required
+def devices(request: HttpRequest) -> HttpResponse:
+    assert request.user.is_authenticated  # login_required
+    context = {
+        "count": live_session_count(request.user),
+        "session_hours": settings.SESSION_COOKIE_AGE // 3600,
+    }
+    return render(request, "registration/devices.html", context)
+
+
+@login_required
+@require_POST
+def log_out_everywhere_else(request: HttpRequest) -> HttpResponse:
+    assert request.user.is_authenticated  # login_required
+    ended = end_other_sessions(request.user, keep=request.session.session_key)
+    if ended:
+        messages.success(request, f"Logged out on {ended} other device{'s' if ended != 1 else ''}.")
+    else:
+        messages.info(request, "You were not logged in anywhere else.")
+    return redirect("devices")
