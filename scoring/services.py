@@ -90,7 +90,13 @@ def score_table(
 def _lock_table(table: Table) -> Table:
     """Take the table's row lock so two referees saving at once are serialised (PostgreSQL);
     SQLite's IMMEDIATE transactions already serialise writers."""
-    locked = Table.objects.select_for_update().select_related("round__tournament").get(pk=table.pk)
+    try:
+        locked = Table.objects.select_for_update().select_related("round__tournament").get(pk=table.pk)
+    except Table.DoesNotExist:
+        raise ServiceError(
+            "This table is no longer in the seating (its session was seated again); nothing was saved.",
+            code="table_gone",
+        ) from None
     check_open(locked.round.tournament)
     return locked
 

@@ -416,89 +416,47 @@ def _engine_error(error: Exception) -> ServiceError:
     return ServiceError(message, code=error.code)
 
 
-def _plan(round_: Round, count: int, *, seed: int, swiss_scores: dict[str, float] | None = None) -> Any:
-    from tournaments import seating_bridge
-    from tournaments.seating import SeatingError
-
-    tournament = round_.tournament
-    players = seating_players(tournament)
-    if not players:
-        raise ServiceError("Register players before seating a session.", code="no_players")
-    try:
-        return seating_bridge.plan_rounds(
-            tournament, players, round_, count, seed=seed, swiss_scores=swiss_scores
-        )
-    except SeatingError as error:
-        raise _engine_error(error) from None
-
-
-def _registrations_for(tournament: Tournament, plan: Any) -> dict[str, Registration]:
-    by_code = {r.code: r for r in tournament.registrations.all()}
-    for code in plan.substitutes:
-        by_code[code] = _substitute(tournament, code)
-    return by_code
-
-
-@transaction.atomic
 def generate_seating(round_: Round, *, acting_user: User, seed: int = 0) -> list[Table]:
     """Seat one session after the sessions already seated, with the seating engine (fewest repeated
-    opponents, balanced winds, teammates apart; Swiss by current standings when the event asks)."""
-    tournament = round_.tournament
-    if round_has_results(round_):
-        raise ServiceError(
-            f"Session {round_.number} already has results; its seating can no longer be changed.",
-            code="round_has_results",
-        )
-    swiss = None
-    from tournaments import seating_bridge
+    opponents, balanced winds, teammates apart; Swiss by current standings when the event asks).
 
+    The plan is worked out outside any transaction and stored in a short locked one that checks again
+    that nothing was entered at the session meanwhile (``tournaments.reseating``)."""
+    from tournaments import reseating, seating_bridge
+
+    tournament = round_.tournament
+    swiss = None
     if seating_bridge.settings_of(tournament)["swiss"]:
         swiss = results.source().swiss_scores(tournament)
-    plan = _plan(round_, 1, seed=seed + round_.number, swiss_scores=swiss)
-    tables = _store_round(round_, plan.rounds[0], _registrations_for(tournament, plan))
-    bump_standings(tournament)
-    audit(
-        tournament, acting_user, AuditAction.SEAT_ROUND, f"Seated session {round_.number}", tables=len(tables)
+    proposal = reseating.propose(
+        tournament, round_.number, count=1, seed=seed + round_.number, swiss_scores=swiss
     )
-    return tables
+    return reseating.store(proposal, acting_user=acting_user)
 
 
-@transaction.atomic
 def seat_remaining(tournament: Tournament, from_number: int, *, acting_user: User, seed: int = 0) -> int:
     """Seat every session from ``from_number`` to the last in one plan, keeping the sessions before it
-    as history (after late arrivals or drops, call it again from the next unplayed session)."""
-    rounds = list(tournament.rounds.filter(number__gte=from_number).order_by("number"))
-    if not rounds:
-        raise ServiceError(f"There is no session {from_number}.", code="no_round")
-    played = [r.number for r in rounds if round_has_results(r)]
-    if played:
-        raise ServiceError(
-            f"Session {played[0]} already has results; re-seat from session {played[-1] + 1} instead.",
-            code="round_has_results",
-        )
-    plan = _plan(rounds[0], len(rounds), seed=seed)
-    by_code = _registrations_for(tournament, plan)
-    for round_, seating in zip(rounds, plan.rounds, strict=True):
-        _store_round(round_, seating, by_code)
-    quality = plan.quality
-    bump_standings(tournament)
-    audit(
-        tournament,
-        acting_user,
-        AuditAction.SEAT_REMAINING,
-        f"Seated sessions {from_number}-{rounds[-1].number}: {quality.repeated_pairs} repeated pairs, "
-        f"worst pair {quality.worst_pair}",
-        repeated_pairs=quality.repeated_pairs,
-        worst_pair=quality.worst_pair,
-    )
-    return len(rounds)
+    as history (after late arrivals or drops, call it again from the next session with nothing entered).
+    Planned outside any transaction, stored in a short locked one that checks again."""
+    from tournaments import reseating
+
+    proposal = reseating.propose(tournament, from_number, seed=seed)
+    reseating.store(proposal, acting_user=acting_user)
+    return len(proposal.rounds)
 
 
 @transaction.atomic
 def swap_seats(round_: Round, code_a: str, code_b: str, *, acting_user: User) -> None:
     """Exchange two players' seats in an unplayed session (each takes the other's table and wind)."""
-    if round_has_results(round_):
-        raise ServiceError(f"Session {round_.number} already has results.", code="round_has_results")
+    from tournaments.reseating import entered_at
+
+    found = entered_at([round_])
+    if found is not None:
+        raise ServiceError(
+            f"Session {round_.number} already has {found.split(' in session')[0]}; "
+            "fix seats after play with the seat correction, which moves the hands too.",
+            code="round_has_results",
+        )
     if code_a == code_b:
         raise ServiceError("Choose two different players.", code="same_player")
     seats = {

@@ -1,0 +1,206 @@
+"""Re-seating never deletes anything entered (issue 10): planned outside any transaction, stored in a
+short locked one that checks again; sessions with anything entered are history."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import OperationalError, connection
+
+from scoring import services as scoring
+from scoring.models import Appeal, Hand, LateArrival, Penalty
+from tournaments import reseating, services
+from tournaments.errors import ServiceError
+from tournaments.models import AuditEntry, Seat, Table
+
+
+def make_event(players: int = 16, sessions: int = 3, name: str = "Reseat Open"):
+    organiser = get_user_model().objects.create_user(f"org-{name}", password="pw-olga-123")
+    tournament = services.create_tournament(
+        services.EventDetails(name=name, num_sessions=sessions, hands_per_session=4), acting_user=organiser
+    )
+    services.set_seating_options(
+        tournament, substitute_policy="none", swiss=False, time_limit=0.5, acting_user=organiser
+    )
+    for n in range(players):
+        services.register_player(tournament, services.PlayerRow(name=f"Player {n:02}"), acting_user=organiser)
+    return tournament, organiser
+
+
+def seats_of(tournament, number: int) -> list[tuple[int, str, str]]:
+    return sorted(
+        Seat.objects.filter(round__tournament=tournament, round__number=number).values_list(
+            "table__number", "wind", "registration__code"
+        )
+    )
+
+
+@pytest.mark.django_db
+def test_a_session_with_only_a_penalty_and_an_appeal_is_never_reseated():
+    tournament, organiser = make_event()
+    services.seat_remaining(tournament, 1, acting_user=organiser)
+    before = seats_of(tournament, 2)
+    table = Table.objects.get(round__tournament=tournament, round__number=2, number=1)
+    offender = table.seats.first().registration
+    penalty = scoring.add_penalty(table, offender, 10, paid_to="each_other", rule="84", acting_user=organiser)
+    scoring.file_appeal(penalty, minutes_after=5, statement="I did not", acting_user=organiser)
+    with pytest.raises(ServiceError) as refused:
+        services.seat_remaining(tournament, 2, acting_user=organiser)
+    assert refused.value.code == "round_has_results"
+    assert "Session 2 already has penalties" in refused.value.message
+    assert Penalty.objects.filter(pk=penalty.pk).exists()
+    assert Appeal.objects.filter(penalty=penalty).count() == 1
+    assert seats_of(tournament, 2) == before
+    # The sessions after it can still be re-seated.
+    services.seat_remaining(tournament, 3, acting_user=organiser)
+    assert reseating.replaceable_from(tournament) == 3
+
+
+@pytest.mark.django_db
+def test_lateness_entered_between_planning_and_storing_refuses_the_plan_and_is_kept():
+    tournament, organiser = make_event()
+    services.seat_remaining(tournament, 1, acting_user=organiser)
+    proposal = reseating.propose(tournament, 2)
+    table = Table.objects.get(round__tournament=tournament, round__number=2, number=2)
+    late = scoring.record_late(table, table.seats.first().registration, 7, acting_user=organiser)
+    audit_rows = AuditEntry.objects.count()
+    with pytest.raises(ServiceError) as refused:
+        reseating.store(proposal, acting_user=organiser)
+    assert refused.value.code == "round_has_results"
+    assert "lateness" in refused.value.message.lower() or "late" in refused.value.message.lower()
+    assert LateArrival.objects.filter(pk=late.pk).exists()
+    assert AuditEntry.objects.count() == audit_rows
+
+
+@pytest.mark.django_db
+def test_a_previewed_plan_is_stored_as_previewed_and_an_altered_one_is_refused():
+    tournament, organiser = make_event()
+    services.seat_remaining(tournament, 1, acting_user=organiser)
+    proposal = reseating.propose(tournament, 2, seed=5)
+    token = proposal.token()
+    again = reseating.from_token(tournament, token)
+    assert again.rounds == proposal.rounds
+    assert again.quality.repeated_pairs == proposal.quality.repeated_pairs
+    reseating.store(again, acting_user=organiser)
+    stored = seats_of(tournament, 2)
+    planned = sorted(
+        (table.number, wind, code)
+        for table in proposal.rounds[0].tables
+        for wind, code in zip("ESWN", table.seats, strict=True)
+    )
+    assert stored == planned
+    with pytest.raises(ServiceError) as refused:
+        reseating.from_token(tournament, token[:-3] + "abc")
+    assert refused.value.code == "bad_plan"
+
+
+@pytest.mark.django_db
+def test_a_plan_made_before_a_late_arrival_checked_in_is_refused_as_stale():
+    tournament, organiser = make_event(players=12)
+    services.seat_remaining(tournament, 1, acting_user=organiser)
+    proposal = reseating.propose(tournament, 2)
+    for n in range(4):
+        services.register_player(tournament, services.PlayerRow(name=f"Late {n}"), acting_user=organiser)
+    with pytest.raises(ServiceError) as refused:
+        reseating.store(proposal, acting_user=organiser)
+    assert refused.value.code == "stale"
+    # Planned again, the rest of the event has one table more; session 1 is history.
+    session_one = seats_of(tournament, 1)
+    proposal = reseating.propose(tournament, 2)
+    assert (proposal.tables_before, proposal.tables_after) == (3, 4)
+    reseating.store(proposal, acting_user=organiser)
+    assert Table.objects.filter(round__tournament=tournament, round__number=3).count() == 4
+    assert seats_of(tournament, 1) == session_one
+
+
+def patiently(call: Callable[[], Any]) -> Any:
+    """Run a service call, waiting while another thread holds the database.
+
+    The suite's SQLite database is in memory with a shared cache, where a second writer is told "database
+    table is locked" at once instead of waiting as on the real file database (busy_timeout, WAL); a call
+    refused that way changed nothing and is tried again. PostgreSQL waits on the row locks by itself."""
+    for _ in range(500):
+        try:
+            return call()
+        except OperationalError as error:
+            if "locked" not in str(error):
+                raise
+            time.sleep(0.01)
+    raise AssertionError("the database stayed locked")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_results_saved_while_the_event_is_reseated_are_never_lost():
+    """Eight referees save lateness, penalties and hands at session 2's tables while the organiser
+    re-seats from session 2, on whatever database the suite runs (CI reruns it on PostgreSQL): every
+    write reported as saved is still there at the end, and the re-seat either happened before any of
+    them (they were refused) or was refused."""
+    tournament, organiser = make_event(players=16, name="Race Open")
+    services.seat_remaining(tournament, 1, acting_user=organiser)
+    tables = list(Table.objects.filter(round__tournament=tournament, round__number=2).order_by("number"))
+    seats = {t.pk: list(t.seats.select_related("registration")) for t in tables}
+    start = threading.Barrier(9)
+    saved: list[tuple[str, int]] = []
+    refused: list[str] = []
+    reseat: list[str] = []
+    lock = threading.Lock()
+
+    def referee(index: int) -> None:
+        table = tables[index % len(tables)]
+        seat = seats[table.pk][index % 4]
+        try:
+            start.wait()
+            if index % 3 == 0:
+                row = patiently(
+                    lambda: scoring.record_late(table, seat.registration, 3 + index, acting_user=organiser)
+                )
+                kind = "late"
+            elif index % 3 == 1:
+                row = patiently(
+                    lambda: scoring.add_penalty(
+                        table, seat.registration, 5, paid_to="none", acting_user=organiser
+                    )
+                )
+                kind = "penalty"
+            else:
+                row = patiently(
+                    lambda: scoring.record_hand(table, scoring.HandEntry(winner=None), acting_user=organiser)
+                )
+                kind = "hand"
+            with lock:
+                saved.append((kind, row.pk))
+        except ServiceError as error:
+            with lock:
+                refused.append(error.code)
+        finally:
+            connection.close()
+
+    def organiser_reseats() -> None:
+        try:
+            start.wait()
+            patiently(lambda: services.seat_remaining(tournament, 2, acting_user=organiser, seed=3))
+            reseat.append("stored")
+        except ServiceError as error:
+            reseat.append(error.code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=referee, args=(i,)) for i in range(8)]
+    threads.append(threading.Thread(target=organiser_reseats))
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert reseat in (["stored"], ["round_has_results"])
+    models = {"late": LateArrival, "penalty": Penalty, "hand": Hand}
+    for kind, pk in saved:
+        assert models[kind].objects.filter(pk=pk).exists(), f"{kind} {pk} was saved, then lost"
+    assert len(saved) + len(refused) == 8
+    assert set(refused) <= {"table_gone", "not_at_table"}
+    if reseat == ["round_has_results"]:
+        assert saved
