@@ -26,6 +26,7 @@ from django.core import signing
 from django.db import transaction
 
 from tournaments import results, seating_bridge
+from tournaments.archive import check_open
 from tournaments.audit import AuditAction, User, audit, bump_standings
 from tournaments.errors import ServiceError
 from tournaments.models import Round, Seat, Table, Tournament
@@ -281,6 +282,7 @@ def store(proposal: Proposal, *, acting_user: User) -> list[Table]:
 
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=proposal.tournament_id)
+        check_open(tournament)
         numbers = range(proposal.first, proposal.last + 1)
         rounds = list(tournament.rounds.filter(number__in=numbers).order_by("number"))
         if len(rounds) != len(proposal.rounds):
