@@ -6,10 +6,12 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Max, Prefetch
+from django.db.models import Max, Min, Prefetch
+from django.utils import timezone
 
 from scoring.models import (
     Appeal,
@@ -27,6 +29,7 @@ from scoring.rules.errors import HandInputError
 from scoring.rules.mcr import session as mcr
 from scoring.rules.ruleset import HandRecord, RuleSet, SessionTotals, check_totals
 from scoring.standings import SessionLine, StandingRow, compute_standings
+from tournaments import clock as session_clock
 from tournaments.archive import check_open
 from tournaments.audit import AuditAction, User, acting, audit, bump_standings
 from tournaments.errors import ServiceError
@@ -99,6 +102,18 @@ def _lock_table(table: Table) -> Table:
         ) from None
     check_open(locked.round.tournament)
     return locked
+
+
+def hands_first_entered(table: Table) -> list[datetime]:
+    """When each of the table's current hands was first entered (corrections keep that moment): what
+    the session clock needs to tell the hand in play at time from a later one (rule 74f)."""
+    numbers = table.hands.filter(is_current=True, voided=False).values_list("number", flat=True)
+    return list(
+        Hand.objects.filter(table=table, number__in=list(numbers))
+        .values("number")
+        .annotate(first=Min("created_at"))
+        .values_list("first", flat=True)
+    )
 
 
 def current_hands(table: Table) -> list[Hand]:
@@ -189,6 +204,9 @@ def record_hand(
         raise ServiceError(
             f"The session allows {limit} hands and {played} are entered.", code="too_many_hands"
         )
+    refusal = session_clock.after_time_refusal(table, hands_first_entered(table), now=timezone.now())
+    if refusal is not None:
+        raise ServiceError(refusal, code="time_up")
     if expected_number is not None and expected_number != played + 1:
         raise ServiceError(
             f"Hand {expected_number} was already entered; the page was out of date and nothing was added.",
@@ -755,6 +773,12 @@ class ScoringResults:
 
     def table_progress(self, tables: Sequence[Table]) -> dict[int, TableProgress]:
         loaded = Table.objects.filter(pk__in=[t.pk for t in tables]).select_related("round__tournament")
+        last_entry = dict(
+            Hand.objects.filter(table__in=[t.pk for t in tables])
+            .values("table")
+            .annotate(last=Max("created_at"))
+            .values_list("table", "last")
+        )
         progress = {}
         for table in loaded.prefetch_related(*result_prefetches()):
             tournament = table.round.tournament
@@ -762,5 +786,6 @@ class ScoringResults:
                 state=table_state(table),
                 hands=len(played_hands(table)),
                 limit=tournament.rule_set.hands_allowed(tournament.hands_per_session),
+                last_entry_at=last_entry.get(table.pk),
             )
         return progress

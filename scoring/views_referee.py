@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.module_loading import import_string
 from django.views.decorators.http import require_POST
 
@@ -23,9 +24,11 @@ from scoring.forms import (
     TotalsForm,
 )
 from scoring.models import Appeal, Hand, Penalty
+from tournaments import clock as session_clock
 from tournaments.access import event_for, table_of
 from tournaments.errors import ServiceError
 from tournaments.models import WINDS, Role, Table
+from tournaments.views_clock import clock_context
 
 WIND_NAMES = dict(zip(WINDS, ("East", "South", "West", "North"), strict=True))
 
@@ -65,6 +68,11 @@ def _table_context(table: Table, **forms: Any) -> dict[str, Any]:
         row["position"] = index + 1
     state = services.table_state(table)
     result = services.session_result(table)
+    time_refusal = None
+    if state != "complete":
+        time_refusal = session_clock.after_time_refusal(
+            table, services.hands_first_entered(table), now=timezone.now()
+        )
     seats = [
         {
             "start": w,
@@ -88,7 +96,11 @@ def _table_context(table: Table, **forms: Any) -> dict[str, Any]:
         "next_number": next_index + 1,
         "winds": winds,
         "prevalent": WIND_NAMES[winds.prevalent] if winds and winds.prevalent else "",
-        "can_add": state != "complete" and not any(t.is_current for t in table.totals_versions.all()),
+        "can_add": state != "complete"
+        and time_refusal is None
+        and not any(t.is_current for t in table.totals_versions.all()),
+        "time_refusal": time_refusal,
+        "clock": clock_context(table.round, table_number=table.number),
         "limit": rules.hands_allowed(tournament.hands_per_session),
         "totals": next((t for t in table.totals_versions.all() if t.is_current), None),
         "penalties": list(table.penalties.all()),

@@ -51,6 +51,11 @@ class AuditAction(models.TextChoices):
     UNCONFIRM_TABLE = "unconfirm_table", "Confirmation withdrawn"
     ARCHIVE_EVENT = "archive_event", "Event archived"
     UNARCHIVE_EVENT = "unarchive_event", "Event taken out of the archive"
+    CLOCK_START = "clock_start", "Clock started"
+    CLOCK_PAUSE = "clock_pause", "Clock paused"
+    CLOCK_RESUME = "clock_resume", "Clock resumed"
+    CLOCK_EXTEND = "clock_extend", "Clock extended"
+    CLOCK_TABLE_EXTRA = "clock_table_extra", "Extra time for a table"
 
 
 def acting(user: User) -> Any:

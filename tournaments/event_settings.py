@@ -42,12 +42,34 @@ SEATING_SETTINGS: tuple[Setting, ...] = (
         group=SEATING,
     ),
 )
+CLOCK = "Session clock"
+CLOCK_SETTINGS: tuple[Setting, ...] = (
+    Setting(
+        key="clock.last_hand_minutes",
+        label='Signal "last hand" when this many minutes are left',
+        kind="int",
+        default=5,
+        minimum=0,
+        maximum=60,
+        help="0: no signal before time",
+        group=CLOCK,
+    ),
+    Setting(
+        key="clock.slow_minutes",
+        label="Mark a table slow when it has entered nothing for this many minutes",
+        kind="int",
+        default=15,
+        minimum=1,
+        maximum=240,
+        group=CLOCK,
+    ),
+)
 STRUCTURAL = ("sessions", "hands_per_session", "session_minutes")
 """Keys the event JSON puts in ``settings`` for the event's own columns."""
 
 
 def settings_fields(rules: str) -> tuple[Setting, ...]:
-    return (*registry.rule_set_class(rules).settings_fields, *SEATING_SETTINGS)
+    return (*registry.rule_set_class(rules).settings_fields, *SEATING_SETTINGS, *CLOCK_SETTINGS)
 
 
 def field(rules: str, key: str) -> Setting | None:

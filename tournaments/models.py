@@ -227,3 +227,26 @@ class SeatingJob(models.Model):
 
     def __str__(self) -> str:
         return f"Seating from session {self.from_round} ({self.status})"
+
+
+class SessionClock(models.Model):
+    """A session's clock as the organiser runs it (MCR rule 74f: a session may have a time limit).
+
+    Stored as moments, never as a ticking number: the time left is worked out from them whenever it is
+    read (``tournaments.clock``), so every page and every worker agrees. Every change is a service call
+    with an audit entry (``tournaments.clock``); ``version`` counts them so polling pages can say "not
+    changed"."""
+
+    round = models.OneToOneField(Round, on_delete=models.CASCADE, related_name="clock")
+    minutes = models.PositiveSmallIntegerField(help_text="The session's planned length")
+    started_at = models.DateTimeField()
+    paused_at = models.DateTimeField(null=True, blank=True, help_text="Set while the clock is paused")
+    paused_seconds = models.PositiveIntegerField(default=0, help_text="Earlier pauses, in total")
+    extra_seconds = models.PositiveIntegerField(default=0, help_text="Extensions for every table")
+    table_extra = models.JSONField(
+        default=dict, blank=True, help_text="Extra seconds for single tables, by table number"
+    )
+    version = models.PositiveIntegerField(default=1)
+
+    def __str__(self) -> str:
+        return f"Clock of {self.round}"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
@@ -21,6 +22,7 @@ class TableProgress:
     state: str  # "not started", "in play" or "complete"
     hands: int
     limit: int | None
+    last_entry_at: datetime | None = None  # when a hand was last entered or corrected
 
 
 class ResultsSource(Protocol):

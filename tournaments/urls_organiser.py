@@ -1,5 +1,6 @@
 from django.urls import path
 
+from tournaments import views_clock
 from tournaments import views_organiser as views
 
 urlpatterns = [
@@ -17,6 +18,9 @@ urlpatterns = [
     path("<slug:slug>/players/import/", views.import_players, name="import_players"),
     path("<slug:slug>/players/<str:code>/check-in/", views.check_in, name="check_in"),
     path("<slug:slug>/sessions/<int:number>/", views.session, name="session"),
+    path("<slug:slug>/live/", views_clock.event_live, name="live"),
+    path("<slug:slug>/sessions/<int:number>/live/", views_clock.session_live, name="session_live"),
+    path("<slug:slug>/sessions/<int:number>/clock/<slug:action>/", views_clock.clock_action, name="clock"),
     path("<slug:slug>/sessions/<int:number>/seat/", views.seat_session, name="seat_session"),
     path("<slug:slug>/sessions/<int:number>/swap/", views.swap, name="swap"),
     path("<slug:slug>/sessions/<int:number>/seating-job/", views.seating_job, name="seating_job"),

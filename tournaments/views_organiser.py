@@ -14,7 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.text import slugify
 from django.views.decorators.http import require_POST
 
-from tournaments import event_settings, results, seating_bridge, services
+from tournaments import event_settings, seating_bridge, services, views_clock
 from tournaments.access import HtmxHttpRequest, event_for, round_of, table_of
 from tournaments.archive import set_archived
 from tournaments.errors import ServiceError
@@ -92,25 +92,6 @@ def _tables(tournament: Tournament, round_: Round | None = None) -> list[Table]:
     return list(tables.prefetch_related(seats).order_by("round__number", "number"))
 
 
-def _sessions_overview(tournament: Tournament) -> list[dict]:
-    tables = _tables(tournament)
-    progress = results.source().table_progress(tables)
-    sessions = []
-    for round_ in tournament.rounds.all():
-        mine = [t for t in tables if t.round_id == round_.pk]
-        states = [progress[t.pk].state for t in mine]
-        sessions.append(
-            {
-                "round": round_,
-                "tables": len(mine),
-                "complete": states.count("complete"),
-                "in_play": states.count("in play"),
-                "not_started": states.count("not started"),
-            }
-        )
-    return sessions
-
-
 def _render_event(
     request: HttpRequest, tournament: Tournament, staff_form: StaffForm | None = None
 ) -> HttpResponse:
@@ -120,7 +101,7 @@ def _render_event(
         "tournaments/organiser/event.html",
         {
             "tournament": tournament,
-            "sessions": _sessions_overview(tournament),
+            **views_clock.event_live_context(tournament),
             "registered": registrations.count(),
             "checked_in": registrations.filter(checked_in=True).count(),
             "staff": EventRole.objects.filter(tournament=tournament).select_related("user"),
@@ -266,7 +247,6 @@ def session(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = event_for(request, slug, Role.ORGANISER)
     round_ = round_of(tournament, number)
     tables = _tables(tournament, round_)
-    progress = results.source().table_progress(tables)
     seated = sorted(
         ((seat.registration.code, seat.registration.player.name) for t in tables for seat in t.seats.all()),
         key=lambda item: item[1].lower(),
@@ -279,15 +259,9 @@ def session(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "round": round_,
             "form": SeatingForm(),
             "swap_form": SwapForm(players=seated),
-            "tables": [
-                {
-                    "table": t,
-                    "state": progress[t.pk].state,
-                    "progress": progress[t.pk],
-                    "seats": sorted(t.seats.all(), key=_wind_order),
-                }
-                for t in tables
-            ],
+            "tables": tables,
+            **views_clock.session_live_context(tournament, round_),
+            "clock": views_clock.clock_context(round_),
             "has_results": services.round_has_results(round_),
             "quality": seating_report(tournament),
             "seating_settings": seating_bridge.settings_of(tournament),
@@ -403,10 +377,6 @@ def fixed_table(request: HttpRequest, slug: str, code: str) -> HttpResponse:
         services.set_fixed_table(registration, table, acting_user=request.user)
         messages.success(request, f"{registration.player.name}: fixed table {table or 'none'}.")
     return redirect("manage:players", slug=slug)
-
-
-def _wind_order(seat) -> int:
-    return "ESWN".index(seat.wind)
 
 
 @login_required

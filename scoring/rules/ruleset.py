@@ -42,6 +42,7 @@ class Vocabulary:
 
     hand: str = "hand"
     hands: str = "hands"
+    session: str = "session"
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +107,9 @@ class RuleSet:
     tie_breaks: ClassVar[tuple[str, ...]] = ("shared", "wins")
     scoresheet_note: ClassVar[str] = ""
     settings_fields: ClassVar[tuple[Setting, ...]] = (TIE_BREAK_SETTING,)
+    time_ends_session: ClassVar[bool] = False
+    """When the session's clock runs out, the hand in play is finished and no further hand may start
+    (MCR rule 74f). Otherwise the clock is shown and signalled, and the tables go on."""
 
     def __init__(self, settings: Mapping[str, Any] | None = None) -> None:
         self.settings = dict(settings or {})

@@ -34,6 +34,9 @@ class MCRRuleSet(RuleSet):
     settings_template = "scoring/settings/_mcr.html"
     tie_breaks: ClassVar[tuple[str, ...]] = ("shared",)  # rule 73: equal players share the rank
     settings_fields: ClassVar[tuple[Setting, ...]] = ()
+    time_ends_session = True
+    """Rule 74f (Sloper line 2335): with a time limit, the game ends when the time runs out or four
+    rounds are played, whichever happens first."""
     scoresheet_note = (
         "[E] marks each player's seat wind in the hand (MCR rules 74-75). Discarder pays basic + 8, "
         "the others 8; self-drawn: all pay basic + 8 (rule 67)."

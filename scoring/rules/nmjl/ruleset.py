@@ -75,7 +75,7 @@ def load_event_card(data: Any):  # -> Card | None
 class NMJLRuleSet(RuleSet):
     code = "nmjl"
     label = "American (NMJL)"
-    words = Vocabulary(hand="game", hands="games")
+    words = Vocabulary(hand="game", hands="games", session="round")
     hand_form = "scoring.forms.NMJLGameForm"
     settings_template = "scoring/settings/_nmjl.html"
     settings_fields: ClassVar[tuple[Setting, ...]] = (
