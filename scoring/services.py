@@ -652,8 +652,8 @@ def confirmed_tables(tournament: Tournament) -> set[int]:
 
 def event_standings(tournament: Tournament, *, include_provisional: bool = False) -> list[StandingRow]:
     """Standings over the confirmed tables (MCR rules 71 and 73); ``include_provisional`` counts every
-    table with results, for the organiser's preview. Substitutes fill seats but are not ranked, and a
-    player with no counted session is not ranked at all.
+    table with results, for the organiser's preview. Substitutes fill seats but are not ranked, nor are
+    withdrawn players (their results stay), and a player with no counted session is not ranked at all.
 
     This runs on the public pages' hot path after every result, so it reads plain values (seven
     queries, whatever the size of the event) instead of building model objects.
@@ -662,10 +662,18 @@ def event_standings(tournament: Tournament, *, include_provisional: bool = False
     in_event = {"table__round__tournament": tournament}
     tables = Table.objects.filter(round__tournament=tournament).values_list("id", "round__number", "number")
     seats: dict[int, list[tuple[str, int, str, bool]]] = defaultdict(list)
-    for table_id, wind, registration_id, code, substitute in Seat.objects.filter(
+    for table_id, wind, registration_id, code, substitute, withdrawn_at in Seat.objects.filter(
         round__tournament=tournament
-    ).values_list("table_id", "wind", "registration_id", "registration__code", "registration__is_substitute"):
-        seats[table_id].append((wind, registration_id, code, substitute))
+    ).values_list(
+        "table_id",
+        "wind",
+        "registration_id",
+        "registration__code",
+        "registration__is_substitute",
+        "registration__withdrawn_at",
+    ):
+        # Substitutes and withdrawn players (issue 13) fill seats but are not ranked.
+        seats[table_id].append((wind, registration_id, code, substitute or withdrawn_at is not None))
     hands: dict[int, list[HandRecord]] = defaultdict(list)
     for table_id, winner, discarder, fan, data in (
         Hand.objects.filter(is_current=True, voided=False, **in_event)

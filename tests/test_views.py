@@ -179,7 +179,7 @@ def test_a_bad_player_list_shows_each_bad_row(client, event, organiser):
 
     client.force_login(organiser)
     upload = SimpleUploadedFile(
-        "list.csv", b"name,country\nOk Person,PT\nBad,Portugal\n", content_type="text/csv"
+        "list.csv", b"name,country\nOk Person,Portugal\nBad,Atlantis\n", content_type="text/csv"
     )
     response = client.post(reverse("manage:import_players", args=[event.slug]), {"file": upload})
     page = response.content.decode()

@@ -39,11 +39,41 @@ class EventForm(forms.Form):
         return data
 
 
+class CountryInput(forms.TextInput):
+    """A text field with the ISO 3166 list as suggestions (``<datalist id="countries">`` on the page):
+    searchable as one types, and any typed name or code is accepted and mapped by the service."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            attrs={"list": "countries", "autocomplete": "off", "placeholder": "e.g. Portugal or PT"}
+        )
+
+
 class PlayerForm(forms.Form):
     name = forms.CharField(max_length=120)
-    country = forms.CharField(max_length=2, required=False, help_text="Two letters, e.g. PT")
+    country = forms.CharField(
+        max_length=80, required=False, widget=CountryInput(), help_text="A country name or its ISO code"
+    )
     ema_id = forms.CharField(label="EMA id", max_length=8, required=False)
     team = forms.CharField(max_length=120, required=False)
+
+
+class RegisterForm(PlayerForm):
+    register_anyway = forms.BooleanField(
+        required=False, label="Register anyway", help_text="Only when the warning is about a different person"
+    )
+
+
+class DeskForm(forms.Form):
+    q = forms.CharField(
+        label="Scan a seat slip or type a name",
+        max_length=300,
+        widget=forms.TextInput(attrs={"autocomplete": "off", "autofocus": True, "enterkeyhint": "go"}),
+    )
+
+
+class WithdrawForm(forms.Form):
+    withdrawn = forms.BooleanField(required=False)
 
 
 class PlayerImportForm(forms.Form):

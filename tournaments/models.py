@@ -91,6 +91,9 @@ class Registration(models.Model):
     fixed_table = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Always seat this player at this table number (accessibility)"
     )
+    withdrawn_at = models.DateTimeField(
+        null=True, blank=True, help_text="Withdrawn: kept in history, no longer seated or ranked"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -102,6 +105,10 @@ class Registration(models.Model):
 
     def __str__(self) -> str:
         return self.player.name
+
+    @property
+    def withdrawn(self) -> bool:
+        return self.withdrawn_at is not None
 
 
 class Role(models.TextChoices):

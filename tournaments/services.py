@@ -18,7 +18,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
+from players import countries
 from players.models import Player
+from players.names import fold
 from scoring.rules import registry
 from scoring.rules.errors import HandInputError
 from scoring.rules.settings import lookup, with_value
@@ -160,8 +162,11 @@ MAX_IMPORT_COLUMNS = 20
 MAX_FIELD = 1000
 
 
-def clean_player_row(row: PlayerRow) -> PlayerRow:
-    """Normalise one player's details, or raise a ServiceError saying what is wrong."""
+def clean_player_row(row: PlayerRow, *, country_names: bool = False) -> PlayerRow:
+    """Normalise one player's details, or raise a ServiceError saying what is wrong.
+
+    The country is an ISO 3166 code; with ``country_names`` (the desk and player lists) a typed name
+    such as "Portugal" is mapped to its code, never truncated."""
     for label, value in (
         ("name", row.name),
         ("country", row.country),
@@ -176,7 +181,16 @@ def clean_player_row(row: PlayerRow) -> PlayerRow:
     if len(name) > 120:
         raise ServiceError("name is longer than 120 characters", code="name_too_long")
     country = row.country.strip().upper()
-    if country and not COUNTRY_RE.match(country):
+    if country_names:
+        mapped = countries.to_code(row.country)
+        if mapped is None:
+            raise ServiceError(
+                f"country {row.country.strip()!r} is not a country we know: choose one from the list"
+                " (a name such as Portugal or an ISO code such as PT)",
+                code="bad_country",
+            )
+        country = mapped
+    elif country and not (COUNTRY_RE.match(country) and countries.is_code(country)):
         raise ServiceError(f"country {row.country!r} is not a two-letter code such as PT", code="bad_country")
     ema_id = row.ema_id.strip()
     if ema_id and not EMA_ID_RE.match(ema_id):
@@ -211,7 +225,7 @@ def add_registration(tournament: Tournament, row: PlayerRow) -> Registration:
 
 @transaction.atomic
 def register_player(tournament: Tournament, row: PlayerRow, *, acting_user: User) -> Registration:
-    registration = add_registration(tournament, clean_player_row(row))
+    registration = add_registration(tournament, clean_player_row(row, country_names=True))
     bump_standings(tournament)
     audit(
         tournament,
@@ -306,7 +320,7 @@ def import_players(
     rows = read_player_table(content, filename)
     seen_names: set[str] = set()
     seen_ema: set[str] = set()
-    registered = {name.lower() for name in tournament.registrations.values_list("player__name", flat=True)}
+    registered = {fold(name) for name in tournament.registrations.values_list("player__name", flat=True)}
     cleaned: list[PlayerRow] = []
     for line, data in enumerate(rows, start=2):
         try:
@@ -316,12 +330,13 @@ def import_players(
                     country=data.get("country", ""),
                     ema_id=data.get("ema_id", ""),
                     team=data.get("team", ""),
-                )
+                ),
+                country_names=True,
             )
         except ServiceError as error:
             report.errors.append(f"Row {line}: {error.message}.")
             continue
-        key = row.name.lower()
+        key = fold(row.name)
         if key in seen_names or key in registered:
             report.errors.append(f"Row {line}: {row.name} appears twice (or is already registered).")
             continue
@@ -373,9 +388,12 @@ def round_has_results(round_: Round) -> bool:
 
 def seating_players(tournament: Tournament) -> list[Registration]:
     """Who is seated: the checked-in players, or everyone when nobody has been checked in yet
-    (substitutes are added by the engine when the event's policy asks for them)."""
+    (substitutes are added by the engine when the event's policy asks for them); never a withdrawn
+    player."""
     registrations = list(
-        tournament.registrations.filter(is_substitute=False).select_related("player").order_by("id")
+        tournament.registrations.filter(is_substitute=False, withdrawn_at__isnull=True)
+        .select_related("player")
+        .order_by("id")
     )
     checked_in = [r for r in registrations if r.checked_in]
     return checked_in or registrations

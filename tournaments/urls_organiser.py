@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments import views_clock
+from tournaments import views_clock, views_desk
 from tournaments import views_organiser as views
 
 urlpatterns = [
@@ -13,10 +13,13 @@ urlpatterns = [
     path("<slug:slug>/staff/", views.grant_role, name="grant_role"),
     path("<slug:slug>/staff/<int:pk>/revoke/", views.revoke_role, name="revoke_role"),
     path("<slug:slug>/archive/", views.archive_event, name="archive_event"),
-    path("<slug:slug>/players/", views.players, name="players"),
-    path("<slug:slug>/players/add/", views.add_player, name="add_player"),
-    path("<slug:slug>/players/import/", views.import_players, name="import_players"),
-    path("<slug:slug>/players/<str:code>/check-in/", views.check_in, name="check_in"),
+    path("<slug:slug>/players/", views_desk.players, name="players"),
+    path("<slug:slug>/players/add/", views_desk.add_player, name="add_player"),
+    path("<slug:slug>/players/import/", views_desk.import_players, name="import_players"),
+    path("<slug:slug>/players/check-in/", views_desk.desk_check_in, name="desk_check_in"),
+    path("<slug:slug>/players/<str:code>/check-in/", views_desk.check_in, name="check_in"),
+    path("<slug:slug>/players/<str:code>/edit/", views_desk.edit_player, name="edit_player"),
+    path("<slug:slug>/players/<str:code>/withdraw/", views_desk.withdraw, name="withdraw"),
     path("<slug:slug>/sessions/<int:number>/", views.session, name="session"),
     path("<slug:slug>/live/", views_clock.event_live, name="live"),
     path("<slug:slug>/sessions/<int:number>/live/", views_clock.session_live, name="session_live"),
@@ -24,7 +27,7 @@ urlpatterns = [
     path("<slug:slug>/sessions/<int:number>/seat/", views.seat_session, name="seat_session"),
     path("<slug:slug>/sessions/<int:number>/swap/", views.swap, name="swap"),
     path("<slug:slug>/sessions/<int:number>/seating-job/", views.seating_job, name="seating_job"),
-    path("<slug:slug>/players/<str:code>/fixed-table/", views.fixed_table, name="fixed_table"),
+    path("<slug:slug>/players/<str:code>/fixed-table/", views_desk.fixed_table, name="fixed_table"),
     path(
         "<slug:slug>/sessions/<int:number>/tables/<int:table>/totals-only/",
         views.totals_only,

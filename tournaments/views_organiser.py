@@ -21,17 +21,13 @@ from tournaments.errors import ServiceError
 from tournaments.forms import (
     AllowedForm,
     CardForm,
-    CheckInForm,
     EventForm,
-    FixedTableForm,
-    PlayerForm,
-    PlayerImportForm,
     SeatingForm,
     SettingsForm,
     StaffForm,
     SwapForm,
 )
-from tournaments.models import EventRole, Registration, Role, Round, Seat, Table, Tournament
+from tournaments.models import EventRole, Role, Round, Seat, Table, Tournament
 from tournaments.roles import table_roles
 
 
@@ -158,89 +154,6 @@ def archive_event(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect("manage:event", slug=slug)
 
 
-def _render_players(
-    request: HttpRequest,
-    tournament: Tournament,
-    *,
-    form: PlayerForm | None = None,
-    import_form: PlayerImportForm | None = None,
-    import_errors: list[str] | None = None,
-) -> HttpResponse:
-    registrations = tournament.registrations.select_related("player").order_by("player__name")
-    failed = form is not None or import_form is not None or bool(import_errors)
-    return render(
-        request,
-        "tournaments/organiser/players.html",
-        {
-            "tournament": tournament,
-            "registrations": registrations,
-            "form": form or PlayerForm(),
-            "import_form": import_form or PlayerImportForm(),
-            "import_errors": import_errors or [],
-        },
-        status=422 if failed else 200,
-    )
-
-
-@login_required
-def players(request: HttpRequest, slug: str) -> HttpResponse:
-    """The registration desk: the players, with forms to register one or import a list."""
-    return _render_players(request, event_for(request, slug, Role.ORGANISER))
-
-
-@login_required
-@require_POST
-def add_player(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = event_for(request, slug, Role.ORGANISER)
-    form = PlayerForm(request.POST)
-    if form.is_valid():
-        try:
-            registration = services.register_player(
-                tournament, services.PlayerRow(**form.cleaned_data), acting_user=request.user
-            )
-        except ServiceError as error:
-            form.add_error(None, error.message[0].upper() + error.message[1:] + ".")
-        else:
-            messages.success(request, f"Registered {registration.player.name} as {registration.code}.")
-            return redirect("manage:players", slug=slug)
-    return _render_players(request, tournament, form=form)
-
-
-@login_required
-@require_POST
-def import_players(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = event_for(request, slug, Role.ORGANISER)
-    import_form = PlayerImportForm(request.POST, request.FILES)
-    if not import_form.is_valid():
-        return _render_players(request, tournament, import_form=import_form)
-    upload = import_form.cleaned_data["file"]
-    try:
-        report = services.import_players(tournament, upload.read(), upload.name, acting_user=request.user)
-    except ServiceError as error:
-        return _render_players(request, tournament, import_errors=[error.message])
-    if report.errors:
-        return _render_players(request, tournament, import_errors=report.errors)
-    messages.success(request, f"Imported {len(report.created)} players.")
-    return redirect("manage:players", slug=slug)
-
-
-@login_required
-@require_POST
-def check_in(request: HtmxHttpRequest, slug: str, code: str) -> HttpResponse:
-    tournament = event_for(request, slug, Role.ORGANISER)
-    registration = get_object_or_404(Registration, tournament=tournament, code=code)
-    form = CheckInForm(request.POST)
-    form.is_valid()  # a missing or odd value reads as "not checked in"
-    services.set_checked_in(
-        registration, form.cleaned_data.get("checked_in", False), acting_user=request.user
-    )
-    if request.htmx:
-        return render(
-            request, "tournaments/organiser/_check_in.html", {"tournament": tournament, "r": registration}
-        )
-    return redirect("manage:players", slug=slug)
-
-
 @login_required
 def session(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """Seat a session (or it and all later ones), swap two players, and see the plan's quality."""
@@ -364,19 +277,8 @@ def swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return redirect("manage:session", slug=slug, number=number)
 
 
-@login_required
-@require_POST
-def fixed_table(request: HttpRequest, slug: str, code: str) -> HttpResponse:
-    tournament = event_for(request, slug, Role.ORGANISER)
-    registration = get_object_or_404(Registration, tournament=tournament, code=code)
-    form = FixedTableForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, "A fixed table is a table number (1 to 500), or empty for none.")
-    else:
-        table = form.cleaned_data["fixed_table"]
-        services.set_fixed_table(registration, table, acting_user=request.user)
-        messages.success(request, f"{registration.player.name}: fixed table {table or 'none'}.")
-    return redirect("manage:players", slug=slug)
+def _wind_order(seat) -> int:
+    return "ESWN".index(seat.wind)
 
 
 @login_required

@@ -38,12 +38,15 @@ def test_a_csv_import_registers_everyone(event, organiser):
 
 def test_a_csv_with_bad_rows_imports_nothing_and_names_each_row(event, organiser):
     before = Registration.objects.count()
-    content = b"name,country,ema_id\nGood Player,PT,\n,PT,\nBad Country,Portugal,\nBad Ema,PT,12ab\nAna,PT,\n"
+    content = (
+        b"name,country,ema_id\nGood Player,Portugal,\n,PT,\nBad Country,Atlantis,\nBad Ema,PT,12ab\nAna,PT,\n"
+    )
     report = services.import_players(event, content, "players.csv", acting_user=organiser)
     assert report.created == []
     assert report.errors == [
         "Row 3: name is missing.",
-        "Row 4: country 'Portugal' is not a two-letter code such as PT.",
+        "Row 4: country 'Atlantis' is not a country we know: choose one from the list"
+        " (a name such as Portugal or an ISO code such as PT).",
         "Row 5: EMA id '12ab' is not 8 digits.",
         "Row 6: Ana appears twice (or is already registered).",
     ]

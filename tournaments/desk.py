@@ -1,0 +1,199 @@
+"""The registration desk: register (with a warning on a probable duplicate), edit, withdraw and
+reinstate a player, and check players in by the code on their seat slip or by name.
+
+Every write is a service in a transaction, attributed and logged, like ``tournaments.services``."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils import timezone
+
+from players.models import Player
+from players.names import fold
+from tournaments import services
+from tournaments.audit import AuditAction, User, audit, bump_standings
+from tournaments.errors import ServiceError
+from tournaments.models import Registration, Tournament
+
+
+@dataclass(frozen=True)
+class Duplicate:
+    """A registration that looks like the person being registered, and why."""
+
+    registration: Registration
+    reason: str
+
+
+def probable_duplicates(
+    tournament: Tournament, row: services.PlayerRow, *, exclude: Registration | None = None
+) -> list[Duplicate]:
+    """Registrations of this event with the same name (ignoring case and accents) or EMA number."""
+    wanted = fold(row.name)
+    found = []
+    for registration in tournament.registrations.select_related("player"):
+        if exclude is not None and registration.pk == exclude.pk:
+            continue
+        if row.ema_id and registration.player.ema_id == row.ema_id:
+            found.append(Duplicate(registration, f"the same EMA number {row.ema_id}"))
+        elif fold(registration.player.name) == wanted:
+            found.append(Duplicate(registration, "the same name"))
+    return found
+
+
+def _describe(duplicates: list[Duplicate]) -> str:
+    return "; ".join(
+        f"{d.registration.player.name} ({d.registration.code}) has {d.reason}" for d in duplicates
+    )
+
+
+@transaction.atomic
+def register(
+    tournament: Tournament, row: services.PlayerRow, *, register_anyway: bool = False, acting_user: User
+) -> Registration:
+    """Register one player at the desk. A probable duplicate is refused with code ``probable_duplicate``
+    unless the organiser confirmed "register anyway"; the same EMA number is the same person, so it is
+    always refused (EMA numbers are unique)."""
+    cleaned = services.clean_player_row(row, country_names=True)
+    duplicates = probable_duplicates(tournament, cleaned)
+    same_ema = [d for d in duplicates if d.reason.startswith("the same EMA")]
+    if same_ema:
+        raise ServiceError(
+            f"{_describe(same_ema)}: an EMA number belongs to one person, who is already registered."
+            " Check the number.",
+            code="duplicate_ema_id",
+        )
+    if duplicates and not register_anyway:
+        raise ServiceError(
+            f"Probably already registered: {_describe(duplicates)}. Nothing was saved; tick"
+            " “Register anyway” if this is a different person.",
+            code="probable_duplicate",
+        )
+    return services.register_player(tournament, cleaned, acting_user=acting_user)
+
+
+@transaction.atomic
+def edit(registration: Registration, row: services.PlayerRow, *, acting_user: User) -> Registration:
+    """Correct a player's name, country, EMA number or team (the person's details change in every
+    event they play, as they are one person)."""
+    cleaned = services.clean_player_row(row, country_names=True)
+    registration = (
+        Registration.objects.select_for_update()
+        .select_related("player", "tournament")
+        .get(pk=registration.pk)
+    )
+    player = registration.player
+    if cleaned.ema_id and Player.objects.filter(ema_id=cleaned.ema_id).exclude(pk=player.pk).exists():
+        other = Player.objects.get(ema_id=cleaned.ema_id)
+        raise ServiceError(
+            f"EMA number {cleaned.ema_id} already belongs to {other.name}. Check the number.",
+            code="ema_id_taken",
+        )
+    before = {
+        "name": player.name,
+        "country": player.country,
+        "ema_id": player.ema_id,
+        "team": registration.team,
+    }
+    player.name, player.country, player.ema_id = cleaned.name, cleaned.country, cleaned.ema_id
+    player.save(update_fields=["name", "country", "ema_id"])
+    registration.team = cleaned.team
+    registration.save(update_fields=["team"])
+    after = {
+        "name": player.name,
+        "country": player.country,
+        "ema_id": player.ema_id,
+        "team": registration.team,
+    }
+    changed = {key: [before[key], after[key]] for key in before if before[key] != after[key]}
+    if changed:
+        bump_standings(registration.tournament)  # names and teams show in the standings
+        audit(
+            registration.tournament,
+            acting_user,
+            AuditAction.EDIT_PLAYER,
+            f"Edited {player.name} ({registration.code}): {', '.join(changed)}",
+            code=registration.code,
+            changed=changed,
+        )
+    return registration
+
+
+@transaction.atomic
+def set_withdrawn(registration: Registration, withdrawn: bool, *, acting_user: User) -> Registration:
+    """Withdraw a player (kept in history with their results; no longer seated in later sessions nor
+    ranked) or reinstate them."""
+    registration = (
+        Registration.objects.select_for_update()
+        .select_related("player", "tournament")
+        .get(pk=registration.pk)
+    )
+    if registration.withdrawn == withdrawn:
+        return registration
+    registration.withdrawn_at = timezone.now() if withdrawn else None
+    registration.save(update_fields=["withdrawn_at"])
+    bump_standings(registration.tournament)
+    audit(
+        registration.tournament,
+        acting_user,
+        AuditAction.WITHDRAW if withdrawn else AuditAction.REINSTATE,
+        f"{registration.player.name} ({registration.code}) {'withdrawn' if withdrawn else 'reinstated'}",
+        code=registration.code,
+    )
+    return registration
+
+
+def later_seatings(registration: Registration) -> list[int]:
+    """Sessions without results yet in which the player is still seated (to be re-seated)."""
+    numbers = []
+    for seat in registration.seats.select_related("round").order_by("round__number"):
+        if not services.round_has_results(seat.round):
+            numbers.append(seat.round.number)
+    return numbers
+
+
+SLIP_URL = re.compile(r"/players/([^/?#\s]+)/?(?:[?#].*)?$")
+
+
+def code_of(scanned: str) -> str:
+    """The player code in what a scanner typed: the code itself, or the URL of the seat slip's QR
+    code (``.../e/<event>/players/<code>/``)."""
+    text = scanned.strip()
+    match = SLIP_URL.search(text)
+    return match.group(1) if match else text
+
+
+def find(tournament: Tournament, query: str) -> list[Registration]:
+    """Registrations whose code is the query (a scanned slip), else whose name contains it, ignoring
+    case and accents ("garcia" finds "García")."""
+    registrations = list(tournament.registrations.select_related("player").order_by("player__name"))
+    code = code_of(query)
+    by_code = [r for r in registrations if r.code.casefold() == code.casefold()]
+    if by_code:
+        return by_code
+    wanted = fold(query)
+    if not wanted:
+        return []
+    return [r for r in registrations if wanted in fold(r.player.name)]
+
+
+@transaction.atomic
+def check_in_by_code(tournament: Tournament, scanned: str, *, acting_user: User) -> Registration:
+    """Check in the player whose seat slip was scanned (or whose code was typed)."""
+    code = code_of(scanned)
+    registration = (
+        Registration.objects.select_related("player", "tournament")
+        .filter(tournament=tournament, code__iexact=code)
+        .first()
+    )
+    if registration is None:
+        raise ServiceError(f"No player with the code {code!r} in this event.", code="unknown_code")
+    if registration.withdrawn:
+        raise ServiceError(
+            f"{registration.player.name} has withdrawn: reinstate them first.", code="withdrawn"
+        )
+    if not registration.checked_in:
+        services.set_checked_in(registration, True, acting_user=acting_user)
+    return registration

@@ -1,0 +1,236 @@
+"""The registration desk (the organiser's players page): register, import, edit, withdraw and
+check in players, by scanning a seat slip or by a name search that ignores case and accents."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import urlencode
+from django.views.decorators.http import require_POST
+
+from players import countries
+from tournaments import desk, services
+from tournaments.access import HtmxHttpRequest, event_for
+from tournaments.errors import ServiceError
+from tournaments.forms import (
+    CheckInForm,
+    DeskForm,
+    FixedTableForm,
+    PlayerForm,
+    PlayerImportForm,
+    RegisterForm,
+    WithdrawForm,
+)
+from tournaments.models import Registration, Role, Tournament
+
+
+def _message(error: ServiceError) -> str:
+    text = error.message
+    return text[0].upper() + text[1:] + ("" if text.endswith(".") else ".")
+
+
+def _render_players(
+    request: HttpRequest,
+    tournament: Tournament,
+    *,
+    form: RegisterForm | None = None,
+    import_form: PlayerImportForm | None = None,
+    import_errors: list[str] | None = None,
+    duplicate: bool = False,
+) -> HttpResponse:
+    query = request.GET.get("q", "").strip()[:300]
+    if query:
+        registrations = desk.find(tournament, query)
+    else:
+        registrations = list(tournament.registrations.select_related("player").order_by("player__name"))
+    everyone = tournament.registrations.filter(withdrawn_at__isnull=True)
+    failed = form is not None or import_form is not None or bool(import_errors)
+    return render(
+        request,
+        "tournaments/organiser/players.html",
+        {
+            "tournament": tournament,
+            "registrations": registrations,
+            "query": query,
+            "counts": {
+                "registered": everyone.count(),
+                "checked_in": everyone.filter(checked_in=True).count(),
+            },
+            "desk_form": DeskForm(initial={"q": query}),
+            "form": form or RegisterForm(),
+            "duplicate": duplicate,
+            "import_form": import_form or PlayerImportForm(),
+            "import_errors": import_errors or [],
+            "countries": countries.choices(),
+        },
+        status=422 if failed else 200,
+    )
+
+
+@login_required
+def players(request: HttpRequest, slug: str) -> HttpResponse:
+    """The registration desk: check-in first (one field for a scan or a name), then the players and
+    the forms to register one or import a list."""
+    return _render_players(request, event_for(request, slug, Role.ORGANISER))
+
+
+@login_required
+@require_POST
+def add_player(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = event_for(request, slug, Role.ORGANISER)
+    form = RegisterForm(request.POST)
+    duplicate = False
+    if form.is_valid():
+        data = dict(form.cleaned_data)
+        anyway = data.pop("register_anyway")
+        try:
+            registration = desk.register(
+                tournament, services.PlayerRow(**data), register_anyway=anyway, acting_user=request.user
+            )
+        except ServiceError as error:
+            duplicate = error.code == "probable_duplicate"
+            form.add_error(None, _message(error))
+        else:
+            messages.success(request, f"Registered {registration.player.name} as {registration.code}.")
+            return redirect("manage:players", slug=slug)
+    return _render_players(request, tournament, form=form, duplicate=duplicate)
+
+
+@login_required
+@require_POST
+def import_players(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = event_for(request, slug, Role.ORGANISER)
+    import_form = PlayerImportForm(request.POST, request.FILES)
+    if not import_form.is_valid():
+        return _render_players(request, tournament, import_form=import_form)
+    upload = import_form.cleaned_data["file"]
+    try:
+        report = services.import_players(tournament, upload.read(), upload.name, acting_user=request.user)
+    except ServiceError as error:
+        return _render_players(request, tournament, import_errors=[error.message])
+    if report.errors:
+        return _render_players(request, tournament, import_errors=report.errors)
+    messages.success(request, f"Imported {len(report.created)} players.")
+    return redirect("manage:players", slug=slug)
+
+
+@login_required
+@require_POST
+def desk_check_in(request: HttpRequest, slug: str) -> HttpResponse:
+    """One field for the desk: a scanned slip (or typed code) checks the player in at once; anything
+    else is a name search, listed with a check-in button per match."""
+    tournament = event_for(request, slug, Role.ORGANISER)
+    form = DeskForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Scan a seat slip or type a name.")
+        return redirect("manage:players", slug=slug)
+    query = form.cleaned_data["q"]
+    try:
+        registration = desk.check_in_by_code(tournament, query, acting_user=request.user)
+    except ServiceError as error:
+        if error.code == "withdrawn":
+            messages.error(request, error.message)
+            return redirect("manage:players", slug=slug)
+        return redirect(reverse("manage:players", args=[slug]) + "?" + urlencode({"q": query}))
+    messages.success(request, f"{registration.player.name} ({registration.code}) is checked in.")
+    return redirect("manage:players", slug=slug)
+
+
+@login_required
+@require_POST
+def check_in(request: HtmxHttpRequest, slug: str, code: str) -> HttpResponse:
+    tournament = event_for(request, slug, Role.ORGANISER)
+    registration = get_object_or_404(Registration, tournament=tournament, code=code)
+    form = CheckInForm(request.POST)
+    form.is_valid()  # a missing or odd value reads as "not checked in"
+    services.set_checked_in(
+        registration, form.cleaned_data.get("checked_in", False), acting_user=request.user
+    )
+    if request.htmx:
+        return render(
+            request, "tournaments/organiser/_check_in.html", {"tournament": tournament, "r": registration}
+        )
+    return redirect("manage:players", slug=slug)
+
+
+def _edit_context(tournament: Tournament, registration: Registration, form: PlayerForm) -> dict[str, Any]:
+    return {
+        "tournament": tournament,
+        "r": registration,
+        "form": form,
+        "countries": countries.choices(),
+        "later": desk.later_seatings(registration) if registration.withdrawn else [],
+    }
+
+
+@login_required
+def edit_player(request: HttpRequest, slug: str, code: str) -> HttpResponse:
+    """Correct a player's details; withdraw or reinstate them."""
+    tournament = event_for(request, slug, Role.ORGANISER)
+    registration = get_object_or_404(
+        Registration.objects.select_related("player"), tournament=tournament, code=code
+    )
+    player = registration.player
+    initial = {
+        "name": player.name,
+        "country": player.country,
+        "ema_id": player.ema_id,
+        "team": registration.team,
+    }
+    form = PlayerForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            desk.edit(registration, services.PlayerRow(**form.cleaned_data), acting_user=request.user)
+        except ServiceError as error:
+            form.add_error(None, _message(error))
+        else:
+            messages.success(request, f"Saved {form.cleaned_data['name']}.")
+            return redirect("manage:players", slug=slug)
+    status = 422 if request.method == "POST" else 200
+    return render(
+        request,
+        "tournaments/organiser/edit_player.html",
+        _edit_context(tournament, registration, form),
+        status=status,
+    )
+
+
+@login_required
+@require_POST
+def withdraw(request: HttpRequest, slug: str, code: str) -> HttpResponse:
+    tournament = event_for(request, slug, Role.ORGANISER)
+    registration = get_object_or_404(Registration, tournament=tournament, code=code)
+    form = WithdrawForm(request.POST)
+    form.is_valid()
+    registration = desk.set_withdrawn(
+        registration, form.cleaned_data.get("withdrawn", False), acting_user=request.user
+    )
+    if registration.withdrawn:
+        later = desk.later_seatings(registration)
+        text = f"{registration.player.name} is withdrawn: kept in the history, no longer seated or ranked."
+        if later:
+            text += f" Still seated in session {', '.join(map(str, later))}: re-seat it."
+        messages.success(request, text)
+    else:
+        messages.success(request, f"{registration.player.name} is reinstated.")
+    return redirect("manage:edit_player", slug=slug, code=code)
+
+
+@login_required
+@require_POST
+def fixed_table(request: HttpRequest, slug: str, code: str) -> HttpResponse:
+    tournament = event_for(request, slug, Role.ORGANISER)
+    registration = get_object_or_404(Registration, tournament=tournament, code=code)
+    form = FixedTableForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "A fixed table is a table number (1 to 500), or empty for none.")
+    else:
+        table = form.cleaned_data["fixed_table"]
+        services.set_fixed_table(registration, table, acting_user=request.user)
+        messages.success(request, f"{registration.player.name}: fixed table {table or 'none'}.")
+    return redirect("manage:players", slug=slug)
