@@ -67,7 +67,9 @@ def main() -> None:
     import django
 
     django.setup()
-    logging.getLogger("django.request").setLevel(logging.ERROR)  # refusals (4xx) are expected; 500s still show
+    logging.getLogger("django.request").setLevel(
+        logging.ERROR
+    )  # refusals (4xx) are expected; 500s still show
     from django.contrib.auth import get_user_model
     from django.db import connection, transaction
     from django.test import Client
