@@ -74,10 +74,73 @@ class HandForm(HandEntryForm):
 
 
 class TotalsForm(forms.Form):
+    expected_version = forms.IntegerField(required=False, widget=forms.HiddenInput, min_value=0)
+
     def __init__(self, *args: Any, seats: list[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for wind, label in seats:
             self.fields[wind] = forms.IntegerField(label=label, min_value=-100000, max_value=100000)
+
+
+class VoidForm(forms.Form):
+    """The last hand's number as the page showed it: a repeated post deletes nothing more."""
+
+    expected_last = forms.IntegerField(required=False, widget=forms.HiddenInput, min_value=0)
+
+
+class PinForm(forms.Form):
+    pin = forms.CharField(
+        label="Your PIN (on your seat slip)",
+        max_length=12,
+        widget=forms.PasswordInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    )
+
+
+class BlindEntryForm(forms.Form):
+    """The score sheet entered a second time, blind: each hand's points per starting seat (rows left
+    empty are ignored) and the session's totals."""
+
+    expected_version = forms.IntegerField(required=False, widget=forms.HiddenInput, min_value=0)
+
+    def __init__(self, *args: Any, seats: list[tuple[str, str]], hands: int, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.seats = seats
+        self.hands = hands
+        for number in range(1, hands + 1):
+            for wind, _ in seats:
+                self.fields[f"h{number}_{wind}"] = forms.IntegerField(
+                    required=False, min_value=-100000, max_value=100000, label=f"Hand {number} {wind}"
+                )
+        for wind, label in seats:
+            self.fields[f"total_{wind}"] = forms.IntegerField(
+                min_value=-100000, max_value=100000, label=f"Total {label}"
+            )
+
+    def grid(self) -> list[tuple[int, list[Any]]]:
+        """Bound fields by hand, for the template's table."""
+        return [(n, [self[f"h{n}_{wind}"] for wind, _ in self.seats]) for n in range(1, self.hands + 1)]
+
+    def total_fields(self) -> list[Any]:
+        return [self[f"total_{wind}"] for wind, _ in self.seats]
+
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
+        rows = []
+        blank = 0
+        for number in range(1, self.hands + 1):
+            values = {wind: data.get(f"h{number}_{wind}") for wind, _ in self.seats}
+            if all(value is None for value in values.values()):
+                blank = blank or number
+                continue
+            if any(value is None for value in values.values()):
+                raise forms.ValidationError(f"Hand {number}: enter the points of all four seats.")
+            if blank:
+                raise forms.ValidationError(f"Hand {blank} is empty: enter the hands in order, from hand 1.")
+            rows.append(values)
+        data["rows"] = rows
+        data["totals"] = {wind: data.get(f"total_{wind}") for wind, _ in self.seats}
+        return data
 
 
 class PenaltyForm(forms.Form):

@@ -15,7 +15,7 @@ from django.db import models
 from django.db.models import Max
 
 from tournaments.audit import User, acting
-from tournaments.models import WIND_CHOICES, Registration, Table
+from tournaments.models import WIND_CHOICES, Registration, Table, Tournament
 
 
 def versioned_constraints(identity: list[str], *, versions: str, current: str) -> list[models.BaseConstraint]:
@@ -232,6 +232,7 @@ class ConfirmedBy(models.TextChoices):
     REFEREE = "referee", "A second referee or scorer"
     PLAYERS = "players", "The table's players"
     IMPORT = "import", "Imported as final"
+    BLIND = "blind", "A second, blind entry that agreed"
 
 
 class Confirmation(VersionedResult):
@@ -252,3 +253,76 @@ class Confirmation(VersionedResult):
 
     def __str__(self) -> str:
         return f"{self.table} {'withdrawn' if self.voided else 'confirmed'} v{self.version}"
+
+
+class PlayerPin(VersionedResult):
+    """A player's PIN for one event, printed on the seat slip, with which the player signs the table's
+    result (rule 72: each player signs his score). Reissuing it is a new version (the old one stops
+    working); ``tournament`` is kept so a PIN is unique among the event's current PINs."""
+
+    identity = ("registration",)
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
+    registration = models.ForeignKey(Registration, on_delete=models.CASCADE, related_name="pins")
+    pin = models.CharField(max_length=6)
+
+    class Meta:
+        constraints = [
+            *versioned_constraints(
+                ["registration"], versions="unique_pin_version", current="one_current_pin_per_registration"
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "pin"], condition=models.Q(is_current=True), name="unique_pin_in_event"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"PIN of {self.registration} v{self.version}"
+
+
+class Signature(VersionedResult):
+    """One player's signature of a table's result with their PIN; withdrawn (a voided version) when
+    the table's results change, as the confirmation is."""
+
+    identity = ("table", "registration")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="signatures")
+    registration = models.ForeignKey(Registration, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        constraints = versioned_constraints(
+            ["table", "registration"], versions="unique_signature_version", current="one_current_signature"
+        )
+
+    def __str__(self) -> str:
+        return f"{self.registration} signed {self.table} v{self.version}"
+
+
+class PinAttempt(models.Model):
+    """A refused PIN at a table: a few per table per minute, then signing waits (guessing is slow)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    def __str__(self) -> str:
+        return f"Refused PIN at {self.table}"
+
+
+class BlindEntry(VersionedResult):
+    """A second person's entry of a table's result, made without seeing the first (blind double
+    entry): ``rows`` are the score sheet's points per starting seat, hand by hand (may be empty),
+    ``totals`` the session's totals per seat. A new entry is a new version."""
+
+    identity = ("table",)
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="blind_entries")
+    rows = models.JSONField(default=list, blank=True)
+    totals = models.JSONField(default=dict)
+
+    class Meta:
+        constraints = versioned_constraints(
+            ["table"], versions="unique_blind_entry_version", current="one_current_blind_entry_per_table"
+        )
+
+    def __str__(self) -> str:
+        return f"Blind entry for {self.table} v{self.version}"

@@ -23,11 +23,13 @@ from scoring.models import (
     LateArrival,
     PaidTo,
     Penalty,
+    Signature,
     TableTotals,
 )
 from scoring.rules.errors import HandInputError
 from scoring.rules.mcr import session as mcr
 from scoring.rules.ruleset import HandRecord, RuleSet, SessionTotals, check_totals
+from scoring.rules.settings import lookup
 from scoring.standings import SessionLine, StandingRow, compute_standings
 from tournaments import clock as session_clock
 from tournaments.archive import check_open
@@ -255,10 +257,19 @@ def correct_hand(
 
 
 @transaction.atomic
-def void_last_hand(table: Table, *, acting_user: User) -> Hand:
-    """Delete the last hand entered, as a new voided version (later hands' winds would shift otherwise)."""
+def void_last_hand(table: Table, *, acting_user: User, expected_last: int | None = None) -> Hand:
+    """Delete the last hand entered, as a new voided version (later hands' winds would shift otherwise).
+
+    ``expected_last`` is the number of the last hand the referee's page showed: a repeated post (or a
+    second referee pressing at once) is refused instead of deleting the hand before it too."""
     table = _lock_table(table)
     hands = current_hands(table)
+    if expected_last is not None and (hands[-1].number if hands else 0) != expected_last:
+        raise ServiceError(
+            f"Hand {expected_last} was already deleted or another hand was added; the page was out of date "
+            "and nothing was deleted.",
+            code="already_deleted",
+        )
     if not hands:
         raise ServiceError("There is no hand to delete.", code="no_hand")
     if table.finished_at is not None:
@@ -270,10 +281,23 @@ def void_last_hand(table: Table, *, acting_user: User) -> Hand:
 
 
 @transaction.atomic
-def record_totals(table: Table, scores: dict[str, int], *, acting_user: User) -> TableTotals:
-    """Session totals instead of hands, when the organiser allows it; they must sum to zero."""
+def record_totals(
+    table: Table, scores: dict[str, int], *, acting_user: User, expected_version: int | None = None
+) -> TableTotals:
+    """Session totals instead of hands, when the organiser allows it; they must sum to zero.
+
+    ``expected_version`` is the totals' version the form was made from (0: none yet): a repeated post
+    or a second person saving at once is refused rather than stored as one more version."""
     table = _lock_table(table)
     _seats_ready(table)
+    if expected_version is not None:
+        current = table.totals_versions.filter(is_current=True).first()
+        if (current.version if current else 0) != expected_version:
+            raise ServiceError(
+                "These totals were saved meanwhile (perhaps the form was sent twice); nothing was saved. "
+                "Check them and save again if they need changing.",
+                code="stale_totals",
+            )
     if not table.totals_only:
         raise ServiceError(
             "The organiser has not allowed totals only for this table.", code="totals_not_allowed"
@@ -297,9 +321,13 @@ def record_totals(table: Table, scores: dict[str, int], *, acting_user: User) ->
 
 @transaction.atomic
 def set_table_finished(table: Table, finished: bool, *, acting_user: User) -> None:
+    """Mark the table complete or reopen it (reopening withdraws its confirmation, logged); asking for
+    the state the table is already in changes nothing, so a repeated post is harmless."""
     from django.utils import timezone
 
     table = _lock_table(table)
+    if (table.finished_at is not None) == finished:
+        return  # already so: a repeated post (or a second referee's click) changes nothing
     if finished and not current_hands(table) and not table.totals_versions.filter(is_current=True).exists():
         raise ServiceError(
             "Enter at least one hand before marking the table complete.", code="nothing_entered"
@@ -501,6 +529,11 @@ def _after_write(table: Table, acting_user: User, action: AuditAction, summary: 
     """Every change to a table's results: withdraw its confirmation (the result is provisional again
     until a second person confirms it), bump the standings, and log it."""
     tournament = table.round.tournament
+    for signature in list(Signature.objects.filter(table=table, is_current=True, voided=False)):
+        # The result changed: every player's signature of it is withdrawn (kept as a voided version).
+        Signature.supersede(
+            table=table, registration=signature.registration, voided=True, acting_user=acting_user
+        )
     if is_confirmed(table, fresh=True):
         Confirmation.supersede(table=table, voided=True, acting_user=acting_user)
         audit(
@@ -553,6 +586,22 @@ def confirm_table(table: Table, *, acting_user: User, how: str = ConfirmedBy.REF
             code="not_complete",
         )
     user = acting(acting_user)
+    settings = table.round.tournament.settings
+    if how == ConfirmedBy.REFEREE and lookup(settings, "confirmation.by", "either") == "players":
+        raise ServiceError(
+            "In this event the table's players confirm its result, each with their PIN (rule 72).",
+            code="players_sign",
+        )
+    if (
+        how == ConfirmedBy.REFEREE
+        and lookup(settings, "confirmation.blind_entry", False)
+        and not table.blind_entries.filter(is_current=True, voided=False).exists()
+    ):
+        raise ServiceError(
+            "This event uses blind double entry: a second person enters the score sheet first; a referee "
+            "confirms only to resolve a disagreement.",
+            code="blind_entry_first",
+        )
     if how == ConfirmedBy.REFEREE and (user is None or user.pk in _entered_by(table)):
         raise ServiceError(
             "You entered results at this table; another referee or the players must confirm them.",

@@ -3,13 +3,16 @@ that streams any print (docs/prints.md)."""
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
 
+from scoring import confirmation
 from scoring.exports import EVENT_PRINTS, SESSION_PRINTS, Export, PrintError, ema_check
 from tournaments.access import event_for, round_of
-from tournaments.models import Role, Tournament
+from tournaments.models import Registration, Role, Tournament
 
 PAPERS = (("a4", "A4"), ("letter", "US Letter"))
 
@@ -98,3 +101,39 @@ def event_prints(request: HttpRequest, slug: str) -> HttpResponse:
     """The event's prints and exports, with a link to each session's print page."""
     tournament = event_for(request, slug, Role.ORGANISER)
     return render(request, "scoring/organiser/prints.html", _event_context(tournament))
+
+
+@login_required
+def pins(request: HttpRequest, slug: str) -> HttpResponse:
+    """Every player's PIN for signing results (rule 72), for the desk that hands out lost ones."""
+    tournament = event_for(request, slug, Role.ORGANISER)
+    issued = confirmation.pins_for(tournament)
+    registrations = tournament.registrations.select_related("player").order_by("player__name", "code")
+    rows = [{"registration": r, "pin": issued.get(r.pk)} for r in registrations]
+    return render(
+        request,
+        "scoring/organiser/pins.html",
+        {"tournament": tournament, "rows": rows, "missing": sum(1 for row in rows if row["pin"] is None)},
+    )
+
+
+@login_required
+@require_POST
+def issue_pins(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = event_for(request, slug, Role.ORGANISER)
+    confirmation.issue_pins(tournament, acting_user=request.user)
+    messages.success(request, "Every player has a PIN.")
+    return redirect("manage:pins", slug=slug)
+
+
+@login_required
+@require_POST
+def reissue_pin(request: HttpRequest, slug: str, code: str) -> HttpResponse:
+    """A new PIN for one player (lost slip, PIN seen by someone else); the old one stops working."""
+    tournament = event_for(request, slug, Role.ORGANISER)
+    registration = get_object_or_404(
+        Registration.objects.select_related("player"), tournament=tournament, code=code
+    )
+    pin = confirmation.reissue_pin(registration, acting_user=request.user)
+    messages.success(request, f"New PIN for {registration.player.name}: {pin}. The old one no longer works.")
+    return redirect("manage:pins", slug=slug)

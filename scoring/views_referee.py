@@ -13,15 +13,18 @@ from django.utils import timezone
 from django.utils.module_loading import import_string
 from django.views.decorators.http import require_POST
 
-from scoring import services
+from scoring import confirmation, services
 from scoring.forms import (
     AppealForm,
+    BlindEntryForm,
     DecisionForm,
     ExpectedVersionForm,
     HandEntryForm,
     LateForm,
     PenaltyForm,
+    PinForm,
     TotalsForm,
+    VoidForm,
 )
 from scoring.models import Appeal, Hand, Penalty
 from tournaments import clock as session_clock
@@ -57,7 +60,33 @@ def _player_choices(table: Table) -> list[tuple[str, str]]:
     return [(str(seat.registration.code), seat.registration.player.name) for seat in table.seats.all()]
 
 
-def _table_context(table: Table, **forms: Any) -> dict[str, Any]:
+def _confirmation_context(table: Table, viewer: Any, state: str) -> dict[str, Any]:
+    """What the page says about confirming the table: who may confirm (the event's setting), who has
+    signed, and under blind double entry whether this viewer must not see the first entry yet."""
+    tournament = table.round.tournament
+    confirmed = services.confirmed_by(table)
+    blind = confirmation.blind_entry_on(tournament)
+    entry = confirmation.current_blind_entry(table) if blind else None
+    entered = viewer is not None and viewer.pk in services._entered_by(table)
+    signed = confirmation.signatures(table) if confirmation.players_sign(tournament) else set()
+    names = sorted(
+        ((seat.registration.player.name, seat.registration_id in signed) for seat in table.seats.all()),
+        key=lambda item: item[0].casefold(),
+    )
+    return {
+        "confirmation": confirmed,
+        "referees_confirm": confirmation.referees_confirm(tournament) and (not blind or entry is not None),
+        "players_sign": confirmation.players_sign(tournament),
+        "signed": [name for name, done in names if done],
+        "waiting": [name for name, done in names if not done],
+        "blind": blind,
+        "blind_entry": entry,
+        "differences": confirmation.differences(table, entry) if entry is not None and not confirmed else [],
+        "hide_first_entry": blind and state == "complete" and not confirmed and entry is None and not entered,
+    }
+
+
+def _table_context(table: Table, viewer: Any = None, **forms: Any) -> dict[str, Any]:
     tournament = table.round.tournament
     rules = tournament.rule_set
     rows = services.running_scores(table)
@@ -107,8 +136,9 @@ def _table_context(table: Table, **forms: Any) -> dict[str, Any]:
         "late": list(table.late_arrivals.all()),
         "wind_names": WIND_NAMES,
         "late_note": rules.late_note(),
-        "confirmation": services.confirmed_by(table),
         "hand_word": rules.words.hand,
+        "last_number": rows[-1]["hand"].number if rows else 0,
+        **_confirmation_context(table, viewer, state),
         **forms,
     }
 
@@ -130,6 +160,14 @@ def _forms(table: Table, data: Any = None, which: str = "") -> dict[str, Any]:
             data if which == "penalty" else None, players=players, catalogue=rules.penalty_catalogue()
         ),
         "late_form": LateForm(data if which == "late" else None, players=players),
+        "void_form": VoidForm(data if which == "void" else None),
+        "sign_form": PinForm(data if which == "sign" else None),
+        "blind_form": BlindEntryForm(
+            data if which == "blind" else None,
+            seats=_seat_choices(table),
+            hands=rules.hands_allowed(table.round.tournament.hands_per_session)
+            or max(len(services.played_hands(table)), 1),
+        ),
     }
 
 
@@ -142,10 +180,15 @@ def _load_table(request: HttpRequest, slug: str, number: int, table_number: int)
 def _render_table(
     request: HttpRequest, table: Table, forms_: dict[str, Any], *, status: int = 200
 ) -> HttpResponse:
-    context = _table_context(table, **forms_)
+    context = _table_context(table, request.user, **forms_)
     rules = table.round.tournament.rule_set
     previous = [row["record"] for row in context["rows"]]
     context["hand_form"].initial.setdefault("expected_number", context["next_number"])
+    context["void_form"].initial.setdefault("expected_last", context["last_number"])
+    totals = context["totals"]
+    context["totals_form"].initial.setdefault("expected_version", totals.version if totals else 0)
+    blind_entry = context["blind_entry"]
+    context["blind_form"].initial.setdefault("expected_version", blind_entry.version if blind_entry else 0)
     for key, value in rules.next_hand_initial(previous).items():
         context["hand_form"].initial.setdefault(key, value)
     return render(request, "scoring/referee/table.html", context, status=status)
@@ -209,7 +252,12 @@ def _save_hand(request: HttpRequest, table: Table, form: Any) -> str:
 
 
 def _save_totals(request: HttpRequest, table: Table, form: Any) -> str:
-    services.record_totals(table, {w: form.cleaned_data[w] for w in WINDS}, acting_user=request.user)
+    services.record_totals(
+        table,
+        {w: form.cleaned_data[w] for w in WINDS},
+        acting_user=request.user,
+        expected_version=form.cleaned_data.get("expected_version"),
+    )
     return "Session totals saved."
 
 
@@ -241,7 +289,9 @@ def _save_late(request: HttpRequest, table: Table, form: Any) -> str:
 
 
 def _void(request: HttpRequest, table: Table, form: Any) -> str:
-    services.void_last_hand(table, acting_user=request.user)
+    services.void_last_hand(
+        table, acting_user=request.user, expected_last=form.cleaned_data.get("expected_last")
+    )
     return "Last hand deleted (kept in the history)."
 
 
@@ -256,11 +306,36 @@ def _reopen(request: HttpRequest, table: Table, form: Any) -> str:
 
 
 def _confirm(request: HttpRequest, table: Table, form: Any) -> str:
-    services.confirm_table(table, acting_user=request.user)
+    confirmation.confirm(table, acting_user=request.user)
     return "Results confirmed: they now count in the standings."
 
 
+def _sign(request: HttpRequest, table: Table, form: Any) -> str:
+    result = confirmation.sign_with_pin(table, form.cleaned_data["pin"], acting_user=request.user)
+    if result.confirmed:
+        return f"Signed by {result.name}. Every player has signed: the results are confirmed and count."
+    return f"Signed by {result.name}. Still to sign: {', '.join(result.waiting)}."
+
+
+def _blind(request: HttpRequest, table: Table, form: Any) -> str:
+    _, found = confirmation.record_blind_entry(
+        table,
+        form.cleaned_data["totals"],
+        form.cleaned_data["rows"],
+        acting_user=request.user,
+        expected_version=form.cleaned_data.get("expected_version"),
+    )
+    if not found:
+        return "The second entry agrees with the first: the results are confirmed and count."
+    return (
+        f"The second entry differs from the first in {len(found)} places; nothing is confirmed. "
+        "A referee resolves it below."
+    )
+
+
 add_hand = _table_action("hand", _save_hand)
+sign_table = _table_action("sign", _sign)
+blind_entry = _table_action("blind", _blind)
 add_totals = _table_action("totals", _save_totals)
 add_penalty = _table_action("penalty", _save_penalty)
 add_late = _table_action("late", _save_late)

@@ -59,6 +59,10 @@ class AuditAction(models.TextChoices):
     CLOCK_RESUME = "clock_resume", "Clock resumed"
     CLOCK_EXTEND = "clock_extend", "Clock extended"
     CLOCK_TABLE_EXTRA = "clock_table_extra", "Extra time for a table"
+    SIGN_TABLE = "sign_table", "Signed with PIN"
+    ISSUE_PINS = "issue_pins", "PINs issued"
+    REISSUE_PIN = "reissue_pin", "PIN reissued"
+    BLIND_ENTRY = "blind_entry", "Blind second entry"
 
 
 def acting(user: User) -> Any:

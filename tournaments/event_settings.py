@@ -64,12 +64,42 @@ CLOCK_SETTINGS: tuple[Setting, ...] = (
         group=CLOCK,
     ),
 )
+
+CONFIRMATION = "Confirmation"
+CONFIRMATION_SETTINGS: tuple[Setting, ...] = (
+    Setting(
+        key="confirmation.by",
+        label="A table's result is confirmed by",
+        kind="choice",
+        default="either",
+        choices=(
+            ("referee", "A second referee (not the one who entered it)"),
+            ("players", "The table's four players, each with their PIN (rule 72)"),
+            ("either", "Either"),
+        ),
+        help="Until then the result is provisional and counts nowhere public",
+        group=CONFIRMATION,
+    ),
+    Setting(
+        key="confirmation.blind_entry",
+        label="Blind double entry: a second person enters the score sheet without seeing the first entry",
+        kind="bool",
+        default=False,
+        help="When the two agree the table is confirmed; when not, a referee sees the differences",
+        group=CONFIRMATION,
+    ),
+)
 STRUCTURAL = ("sessions", "hands_per_session", "session_minutes")
 """Keys the event JSON puts in ``settings`` for the event's own columns."""
 
 
 def settings_fields(rules: str) -> tuple[Setting, ...]:
-    return (*registry.rule_set_class(rules).settings_fields, *SEATING_SETTINGS, *CLOCK_SETTINGS)
+    return (
+        *registry.rule_set_class(rules).settings_fields,
+        *SEATING_SETTINGS,
+        *CLOCK_SETTINGS,
+        *CONFIRMATION_SETTINGS,
+    )
 
 
 def field(rules: str, key: str) -> Setting | None:

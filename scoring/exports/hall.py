@@ -19,7 +19,7 @@ from scoring.exports.base import (
 from scoring.exports.data import WIND_NAMES, seated_tables
 from tournaments.models import WINDS, Round, Seat
 
-PIN_PLACE = "Entry PIN: ____________  (not issued yet: PINs for players' own entry are still to come)"
+PIN_NOTE = "your PIN: sign your table's result with it (rule 72); keep it to yourself"
 
 
 class SessionPrint(Export):
@@ -38,7 +38,7 @@ class SessionPrint(Export):
 class SeatSlipsPDF(SessionPrint):
     """A slip per player seated in the session, eight to an A4 page with cut lines: the player's name
     and code, table and seat for every seated session (this one marked), a QR code to the player's
-    public page and a marked place for the entry PIN (not issued by the app yet)."""
+    public page and the player's PIN for signing results (issued now to anyone who has none yet)."""
 
     kind = "seat-slips"
     label = "Seat slips (one per player, 8 per page)"
@@ -49,6 +49,9 @@ class SeatSlipsPDF(SessionPrint):
         from reportlab.platypus import Paragraph
         from reportlab.platypus import Table as Grid
 
+        from scoring.confirmation import issue_pins
+
+        pins = issue_pins(self.tournament, acting_user=None)
         tables = seated_tables(self.round)
         seated = [(table, seat) for table in tables for seat in table.seats.all()]
         seated.sort(key=lambda item: (item[1].registration.player.name.casefold(), item[1].registration.code))
@@ -92,7 +95,11 @@ class SeatSlipsPDF(SessionPrint):
             ]
             right = [qr_drawing(url, 76), Paragraph("Scan for your results", styles.small)]
             inner = Grid(
-                [[left, right], [Paragraph(PIN_PLACE, styles.small), ""]], colWidths=[slip_w - 90, 82]
+                [
+                    [left, right],
+                    [Paragraph(f"PIN <b>{markup(pins[reg.pk])}</b>: {PIN_NOTE}", styles.small), ""],
+                ],
+                colWidths=[slip_w - 90, 82],
             )
             inner.setStyle(
                 [

@@ -1,0 +1,338 @@
+"""Who confirms a table's result, as the event's settings say (``confirmation.by``): a second referee,
+or the table's players signing with the PIN printed on their seat slip (Sloper rule 72: "each player
+signs his score"), optionally after a blind second entry of the score sheet that must agree with the
+first. Every write here is a service: in a transaction, under the table's lock, audited."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from scoring import services
+from scoring.models import BlindEntry, Confirmation, ConfirmedBy, PinAttempt, PlayerPin, Signature
+from scoring.rules.errors import HandInputError
+from scoring.rules.ruleset import check_totals
+from scoring.rules.settings import lookup
+from tournaments.audit import AuditAction, User, acting, audit
+from tournaments.errors import ServiceError
+from tournaments.models import WINDS, Registration, Table, Tournament
+
+PIN_DIGITS = 6
+PIN_TRIES = 5
+"""Refused PINs allowed per table per minute: a person mistyping is not slowed, guessing one of a
+million PINs at five a minute would take months."""
+PIN_WINDOW = timedelta(minutes=1)
+
+
+def confirmation_by(tournament: Tournament) -> str:
+    """ "referee", "players" or "either" (the event setting ``confirmation.by``)."""
+    return str(lookup(tournament.settings, "confirmation.by", "either"))
+
+
+def blind_entry_on(tournament: Tournament) -> bool:
+    return bool(lookup(tournament.settings, "confirmation.blind_entry", False))
+
+
+def referees_confirm(tournament: Tournament) -> bool:
+    return confirmation_by(tournament) in ("referee", "either")
+
+
+def players_sign(tournament: Tournament) -> bool:
+    return confirmation_by(tournament) in ("players", "either")
+
+
+# --- PINs ------------------------------------------------------------------------------------------
+
+
+def new_pin() -> str:
+    """Six random digits from the operating system's secure source (not guessable from others)."""
+    return f"{secrets.randbelow(10**PIN_DIGITS):0{PIN_DIGITS}d}"
+
+
+def _store_pin(registration: Registration, *, acting_user: User) -> PlayerPin:
+    """A fresh PIN, unique among the event's current PINs (a clash is drawn again)."""
+    taken = set(
+        PlayerPin.objects.filter(tournament_id=registration.tournament_id, is_current=True).values_list(
+            "pin", flat=True
+        )
+    )
+    while True:
+        pin = new_pin()
+        if pin in taken:
+            continue
+        try:
+            with transaction.atomic():
+                return PlayerPin.supersede(
+                    tournament_id=registration.tournament_id,
+                    registration=registration,
+                    pin=pin,
+                    acting_user=acting_user,
+                )
+        except IntegrityError:  # issued meanwhile by someone else: draw again
+            taken.add(pin)
+
+
+def pins_for(tournament: Tournament) -> dict[int, str]:
+    """The current PIN of each registration that has one."""
+    return dict(
+        PlayerPin.objects.filter(tournament=tournament, is_current=True).values_list("registration_id", "pin")
+    )
+
+
+@transaction.atomic
+def issue_pins(tournament: Tournament, *, acting_user: User) -> dict[int, str]:
+    """Give every registration without a PIN one (printing the seat slips does this), and return every
+    registration's PIN. Issuing twice gives nobody a second PIN."""
+    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    have = pins_for(locked)
+    missing = locked.registrations.exclude(pk__in=have)
+    issued = 0
+    for registration in missing:
+        have[registration.pk] = _store_pin(registration, acting_user=acting_user).pin
+        issued += 1
+    if issued:
+        audit(locked, acting_user, AuditAction.ISSUE_PINS, f"PINs issued to {issued} players", count=issued)
+    return have
+
+
+@transaction.atomic
+def reissue_pin(registration: Registration, *, acting_user: User) -> str:
+    """A new PIN for a player who lost theirs or whose PIN was seen; the old one stops working at once.
+    Logged (without the PIN itself)."""
+    Tournament.objects.select_for_update().get(pk=registration.tournament_id)
+    pin = _store_pin(registration, acting_user=acting_user)
+    audit(
+        registration.tournament,
+        acting_user,
+        AuditAction.REISSUE_PIN,
+        f"New PIN for {registration.player.name} (version {pin.version})",
+        code=registration.code,
+    )
+    return pin.pin
+
+
+# --- Signing with PINs -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SignResult:
+    name: str
+    signed: list[str]
+    waiting: list[str]
+    confirmed: bool
+
+
+def signatures(table: Table) -> set[int]:
+    """Registrations whose signature of the table's current result stands."""
+    return set(
+        Signature.objects.filter(table=table, is_current=True, voided=False).values_list(
+            "registration_id", flat=True
+        )
+    )
+
+
+def _refused_recently(table: Table) -> int:
+    return PinAttempt.objects.filter(table=table, created_at__gte=timezone.now() - PIN_WINDOW).count()
+
+
+def sign_with_pin(table: Table, pin: str, *, acting_user: User) -> SignResult:
+    """A player at the table signs its complete result with their PIN (rule 72); when every seated
+    player has signed, the table is confirmed (``ConfirmedBy.PLAYERS``). A wrong PIN, or the PIN of a
+    player who is not at this table, is refused and counted: after ``PIN_TRIES`` refusals in a minute
+    the table takes no PIN until the minute has passed. Signing twice is harmless."""
+    pin = (pin or "").strip()
+    refusal: ServiceError | None = None
+    with transaction.atomic():
+        table = services._lock_table(table)
+        tournament = table.round.tournament
+        if not players_sign(tournament):
+            raise ServiceError(
+                "In this event a second referee confirms results, not the players' PINs.", code="not_allowed"
+            )
+        if _refused_recently(table) >= PIN_TRIES:
+            raise ServiceError(
+                f"Too many wrong PINs at this table: wait a minute before trying again ({PIN_TRIES} tries "
+                "a minute).",
+                code="pin_throttled",
+            )
+        loaded = services.table_with_results(table)
+        if services.table_state(loaded) != "complete":
+            raise ServiceError(
+                "Only a complete table's result can be signed: enter its last hand or mark it complete.",
+                code="not_complete",
+            )
+        if services.is_confirmed(loaded):
+            raise ServiceError("This table's result is already confirmed.", code="already_confirmed")
+        seated = {seat.registration_id: seat.registration for seat in loaded.seats.all()}
+        owner = (
+            PlayerPin.objects.filter(tournament=tournament, is_current=True, pin=pin).first() if pin else None
+        )
+        if owner is None or owner.registration_id not in seated:
+            PinAttempt.objects.create(table=table)
+            refusal = ServiceError(
+                "That PIN belongs to a player who is not at this table; each player signs with their own PIN."
+                if owner is not None
+                else "That PIN is not right; check the PIN on your seat slip and try again.",
+                code="pin_not_at_table" if owner is not None else "wrong_pin",
+            )
+        else:
+            registration = seated[owner.registration_id]
+            already = signatures(table)
+            if registration.pk not in already:
+                Signature.supersede(table=table, registration=registration, acting_user=acting_user)
+                already.add(registration.pk)
+                audit(
+                    tournament,
+                    acting_user,
+                    AuditAction.SIGN_TABLE,
+                    f"Session {table.round.number} table {table.number}: signed by {registration.player.name}",
+                    code=registration.code,
+                )
+            confirmed = False
+            if set(seated) <= already:
+                services.confirm_table(table, acting_user=acting_user, how=ConfirmedBy.PLAYERS)
+                confirmed = True
+            order = sorted(seated.values(), key=lambda r: r.player.name.casefold())
+            return SignResult(
+                name=registration.player.name,
+                signed=[r.player.name for r in order if r.pk in already],
+                waiting=[r.player.name for r in order if r.pk not in already],
+                confirmed=confirmed,
+            )
+    raise refusal  # the refused try is committed above, so it counts towards the limit
+
+
+# --- Blind double entry ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Difference:
+    hand: int | None
+    """The hand's number, or None for the session's totals."""
+    first: dict[str, int] | None
+    second: dict[str, int] | None
+
+
+def first_entry(table: Table) -> tuple[list[dict[str, int]], dict[str, int]]:
+    """The first entry as the score sheet has it: each hand's points per starting seat and the totals
+    (hands and totals before penalties and lateness, which are the referee's). Prefetched table."""
+    rows = [{seat: int(row["delta"][seat]) for seat in WINDS} for row in services.running_scores(table)]
+    totals = next((t.scores for t in table.totals_versions.all() if t.is_current), None)
+    if totals is None:
+        totals = {seat: sum(row[seat] for row in rows) for seat in WINDS}
+    return rows, {seat: int(totals[seat]) for seat in WINDS}
+
+
+def differences(table: Table, entry: BlindEntry) -> list[Difference]:
+    """Where the blind entry and the first entry disagree, hand by hand (when the second person entered
+    hands) and in the totals; empty when they agree."""
+    rows, totals = first_entry(table)
+    found = []
+    if entry.rows:
+        for number in range(1, max(len(rows), len(entry.rows)) + 1):
+            first = rows[number - 1] if number <= len(rows) else None
+            second = entry.rows[number - 1] if number <= len(entry.rows) else None
+            if first != second:
+                found.append(Difference(number, first, second))
+    if totals != entry.totals:
+        found.append(Difference(None, totals, dict(entry.totals)))
+    return found
+
+
+def current_blind_entry(table: Table) -> BlindEntry | None:
+    return BlindEntry.objects.filter(table=table, is_current=True, voided=False).first()
+
+
+def _check_scores(scores: dict[str, Any], what: str) -> dict[str, int]:
+    try:
+        check_totals(scores)
+    except HandInputError as error:
+        raise ServiceError(f"{what}: {error.message}.", code=error.code) from None
+    return {seat: int(scores[seat]) for seat in WINDS}
+
+
+def record_blind_entry(
+    table: Table,
+    totals: dict[str, int],
+    rows: list[dict[str, int]] | None = None,
+    *,
+    acting_user: User,
+    expected_version: int | None = None,
+) -> tuple[BlindEntry, list[Difference]]:
+    """The second, blind entry of a complete table's score sheet (``rows`` hand by hand, optional, and
+    the ``totals``). When it agrees with the first entry the table is confirmed
+    (``ConfirmedBy.BLIND``); when not, nothing is confirmed and the differences are returned (and shown
+    to the referees on the table's page). The person who entered the results cannot make it.
+    ``expected_version`` is the blind entry's version the form was made from (0: none): a repeated post
+    is refused instead of stored twice."""
+    rows = rows or []
+    checked_rows = [_check_scores(row, f"Hand {number}") for number, row in enumerate(rows, start=1)]
+    checked_totals = _check_scores(totals, "Totals")
+    if checked_rows and {seat: sum(row[seat] for row in checked_rows) for seat in WINDS} != checked_totals:
+        raise ServiceError("The hands entered do not add up to the totals entered.", code="bad_totals")
+    with transaction.atomic():
+        table = services._lock_table(table)
+        tournament = table.round.tournament
+        if not blind_entry_on(tournament):
+            raise ServiceError("This event does not use blind double entry.", code="not_allowed")
+        loaded = services.table_with_results(table)
+        if services.table_state(loaded) != "complete":
+            raise ServiceError(
+                "The first entry is not complete yet: the second entry is made once the table is complete.",
+                code="not_complete",
+            )
+        if services.is_confirmed(loaded):
+            raise ServiceError("This table's result is already confirmed.", code="already_confirmed")
+        current = current_blind_entry(table)
+        if expected_version is not None and (current.version if current else 0) != expected_version:
+            raise ServiceError(
+                "A second entry for this table was saved meanwhile (perhaps this form was sent twice); "
+                "nothing was saved.",
+                code="stale_entry",
+            )
+        user = acting(acting_user)
+        if user is None or user.pk in services._entered_by(table):
+            raise ServiceError(
+                "You entered results at this table; the blind second entry must be made by someone else.",
+                code="own_entry",
+            )
+        entry = BlindEntry.supersede(
+            table=table, rows=checked_rows, totals=checked_totals, acting_user=acting_user
+        )
+        found = differences(loaded, entry)
+        audit(
+            tournament,
+            acting_user,
+            AuditAction.BLIND_ENTRY,
+            f"Session {table.round.number} table {table.number}: second entry "
+            + ("agrees" if not found else f"differs ({len(found)} differences)"),
+            version=entry.version,
+        )
+        if not found:
+            services.confirm_table(table, acting_user=acting_user, how=ConfirmedBy.BLIND)
+        return entry, found
+
+
+def confirm(table: Table, *, acting_user: User) -> Confirmation:
+    """The table page's "confirm" button: under blind double entry, when the second entry agrees with
+    the results now in force (a referee corrected the first entry after a disagreement), the table is
+    confirmed as agreed, provided the second entry's author entered none of those results; otherwise
+    a second referee confirms (``services.confirm_table``, which refuses one's own entry)."""
+    with transaction.atomic():
+        table = services._lock_table(table)
+        entry = current_blind_entry(table) if blind_entry_on(table.round.tournament) else None
+        loaded = services.table_with_results(table)
+        if entry is not None and not services.is_confirmed(loaded) and not differences(loaded, entry):
+            if entry.entered_by_id in services._entered_by(table):
+                raise ServiceError(
+                    "The second entry and the results now in force were both made by the same person; "
+                    "another referee must confirm them.",
+                    code="own_entry",
+                )
+            return services.confirm_table(table, acting_user=acting_user, how=ConfirmedBy.BLIND)
+        return services.confirm_table(table, acting_user=acting_user)

@@ -1,0 +1,167 @@
+"""Blind double entry (issue 10, "Confirmation"): a second person enters the score sheet without seeing
+the first entry; agreement confirms the table, disagreement confirms nothing and shows the
+differences hand by hand to a referee."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+
+from scoring import services
+from scoring.confirmation import confirm, first_entry, record_blind_entry
+from scoring.models import BlindEntry, Confirmation, ConfirmedBy
+from scoring.services import HandEntry
+from tournaments import services as event_services
+from tournaments.errors import ServiceError
+
+
+@pytest.fixture
+def second(db):
+    return get_user_model().objects.create_user("sue", password="pw-sue-123")
+
+
+@pytest.fixture
+def blind_event(event, organiser, second):
+    event_services.update_settings(event, {"confirmation.blind_entry": True}, acting_user=organiser)
+    event_services.grant_role(event, second, "referee", acting_user=organiser)
+    return event
+
+
+HANDS = [
+    HandEntry(winner="E", discarder="S", fan=8),  # E +32, S -16, W -8, N -8 (rule 67)
+    HandEntry(winner="S", discarder=None, fan=10),  # self-drawn: S +54, others -18
+    HandEntry(winner=None),
+    HandEntry(winner="N", discarder="E", fan=12),  # N +36, E -20, S -8, W -8
+]
+
+
+def complete(table, referee):
+    for entry in HANDS:
+        services.record_hand(table, entry, acting_user=referee)
+
+
+def sheet(table):
+    rows, totals = first_entry(services.table_with_results(table))
+    return rows, totals
+
+
+def test_a_second_entry_that_agrees_hand_by_hand_confirms_the_table(blind_event, table, referee, second):
+    complete(table, referee)
+    rows, totals = sheet(table)
+    assert rows[0] == {"E": 32, "S": -16, "W": -8, "N": -8}
+    assert totals == {"E": -6, "S": 30, "W": -34, "N": 10}
+    _entry, found = record_blind_entry(table, totals, rows, acting_user=second)
+    assert found == []
+    assert Confirmation.objects.get(table=table, is_current=True).how == ConfirmedBy.BLIND
+
+
+def test_totals_alone_are_enough_when_they_agree(blind_event, table, referee, second):
+    complete(table, referee)
+    record_blind_entry(table, sheet(table)[1], acting_user=second)
+    assert services.is_confirmed(table, fresh=True)
+
+
+def test_a_disagreement_confirms_nothing_and_names_each_hand_that_differs(
+    blind_event, table, referee, second
+):
+    complete(table, referee)
+    rows, _totals = sheet(table)
+    rows[1] = {"E": -16, "S": 48, "W": -16, "N": -16}  # hand 2 misread from the sheet
+    blind_totals = {seat: sum(row[seat] for row in rows) for seat in "ESWN"}
+    _, found = record_blind_entry(table, blind_totals, rows, acting_user=second)
+    assert not services.is_confirmed(table, fresh=True)
+    assert [d.hand for d in found] == [2, None]
+    assert found[0].first == {"E": -18, "S": 54, "W": -18, "N": -18}
+    assert found[0].second == rows[1]
+
+
+def test_the_referee_resolves_a_disagreement_by_correcting_the_first_entry(
+    blind_event, table, referee, second, organiser
+):
+    complete(table, referee)
+    rows, _totals = sheet(table)
+    rows[0] = {"E": 34, "S": -18, "W": -8, "N": -8}  # the sheet says hand 1 had 10 fan, not 8
+    blind_totals = {seat: sum(row[seat] for row in rows) for seat in "ESWN"}
+    _, found = record_blind_entry(table, blind_totals, rows, acting_user=second)
+    assert [d.hand for d in found] == [1, None]
+    hand_one = table.hands.get(number=1, is_current=True)
+    services.correct_hand(hand_one, HandEntry(winner="E", discarder="S", fan=10), acting_user=organiser)
+    assert confirm(table, acting_user=organiser).how == ConfirmedBy.BLIND  # the two entries agree now
+    assert services.is_confirmed(table, fresh=True)
+
+
+def test_the_person_who_entered_the_results_cannot_make_the_second_entry(blind_event, table, referee):
+    complete(table, referee)
+    with pytest.raises(ServiceError) as error:
+        record_blind_entry(table, sheet(table)[1], acting_user=referee)
+    assert error.value.code == "own_entry"
+    assert not BlindEntry.objects.exists()
+
+
+def test_a_referee_cannot_confirm_before_the_blind_entry(blind_event, table, referee, organiser):
+    complete(table, referee)
+    with pytest.raises(ServiceError) as error:
+        services.confirm_table(table, acting_user=organiser)
+    assert error.value.code == "blind_entry_first"
+
+
+def test_a_repeated_post_of_the_second_entry_is_refused(blind_event, table, referee, second):
+    complete(table, referee)
+    wrong = {"E": 0, "S": 0, "W": 0, "N": 0}
+    record_blind_entry(table, wrong, acting_user=second, expected_version=0)
+    with pytest.raises(ServiceError) as error:
+        record_blind_entry(table, wrong, acting_user=second, expected_version=0)
+    assert error.value.code == "stale_entry"
+    assert BlindEntry.objects.filter(table=table).count() == 1
+
+
+def test_hands_that_do_not_add_up_to_the_totals_or_to_zero_are_refused(blind_event, table, referee, second):
+    complete(table, referee)
+    rows, totals = sheet(table)
+    with pytest.raises(ServiceError) as error:
+        record_blind_entry(table, {"E": 1, "S": 0, "W": 0, "N": 0}, acting_user=second)
+    assert "Totals" in error.value.message
+    with pytest.raises(ServiceError) as error:
+        record_blind_entry(
+            table, {**totals, "E": totals["E"] + 4, "S": totals["S"] - 4}, rows, acting_user=second
+        )
+    assert error.value.code == "bad_totals"
+
+
+def test_the_second_person_does_not_see_the_first_entry_and_then_sees_the_differences(
+    client, blind_event, table, referee, second
+):
+    complete(table, referee)
+    url = reverse("referee:table", args=[blind_event.slug, 1, 1])
+    client.force_login(second)
+    page = client.get(url).content.decode()
+    assert "Second entry (blind)" in page
+    assert "Confirm these results" not in page
+    assert "hands-table" not in page and ">-6<" not in page  # no hand and no total of the first entry
+    data = {"expected_version": "0", **{f"total_{seat}": "0" for seat in "ESWN"}}
+    data.update({"h1_E": "32", "h1_S": "-16", "h1_W": "-8", "h1_N": "-8"})
+    data.update({"total_E": "32", "total_S": "-16", "total_W": "-8", "total_N": "-8"})
+    page = client.post(url + "blind-entry/", data, follow=True).content.decode()
+    assert "differs from the first in 4 places" in page  # hands 2-4 missing, and the totals
+    assert "The two entries differ" in page
+    client.force_login(referee)
+    assert "The two entries differ" in client.get(url).content.decode()
+    gap = client.post(
+        url + "blind-entry/", {**data, "h1_E": "", "h1_S": "", "h1_W": "", "h1_N": "", "h2_E": "1"}
+    )
+    assert gap.status_code == 422
+
+
+def test_the_second_person_cannot_correct_the_first_entry_into_agreement_and_confirm_it(
+    blind_event, table, referee, second
+):
+    complete(table, referee)
+    rows, _totals = sheet(table)
+    rows[0] = {"E": 34, "S": -18, "W": -8, "N": -8}
+    record_blind_entry(table, {s: sum(r[s] for r in rows) for s in "ESWN"}, rows, acting_user=second)
+    hand_one = table.hands.get(number=1, is_current=True)
+    services.correct_hand(hand_one, HandEntry(winner="E", discarder="S", fan=10), acting_user=second)
+    with pytest.raises(ServiceError) as error:
+        confirm(table, acting_user=second)
+    assert error.value.code == "own_entry"

@@ -1,0 +1,197 @@
+"""Players sign their table's result with the PIN printed on their seat slip (Sloper rule 72, "each
+player signs his score": shared/seeds/003_2541481d343502a5.txt; issue 10, "Confirmation")."""
+
+from __future__ import annotations
+
+import io
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+from pypdf import PdfReader
+
+from scoring import confirmation, services
+from scoring.confirmation import PIN_TRIES, issue_pins, reissue_pin, sign_with_pin
+from scoring.exports import SESSION_PRINTS
+from scoring.models import Confirmation, ConfirmedBy, PinAttempt, PlayerPin, Signature
+from scoring.services import HandEntry
+from scoring.standings_cache import standings_rows
+from tournaments import services as event_services
+from tournaments.errors import ServiceError
+from tournaments.models import AuditEntry, Tournament
+
+
+def complete(table, referee):
+    for _ in range(4):  # the fixture's sessions have 4 hands
+        services.record_hand(table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee)
+
+
+def seated_pins(table) -> dict[str, str]:
+    pins = issue_pins(table.round.tournament, acting_user=None)
+    return {seat.wind: pins[seat.registration_id] for seat in table.seats.all()}
+
+
+def players_only(event, organiser):
+    event_services.update_settings(event, {"confirmation.by": "players"}, acting_user=organiser)
+
+
+def test_every_player_gets_a_six_digit_pin_unique_in_the_event_and_issuing_again_changes_none(event):
+    pins = issue_pins(event, acting_user=None)
+    assert len(pins) == 8 == len(set(pins.values()))
+    assert all(len(pin) == 6 and pin.isdigit() for pin in pins.values())
+    assert issue_pins(event, acting_user=None) == pins
+    assert PlayerPin.objects.count() == 8
+
+
+def test_the_seat_slip_prints_each_players_pin(event):
+    round_ = event.rounds.get(number=1)
+    content = SESSION_PRINTS["seat-slips"](round_).render()[2]
+    text = " ".join(" ".join(p.extract_text().split()) for p in PdfReader(io.BytesIO(content)).pages)
+    for registration_id, pin in confirmation.pins_for(event).items():
+        assert f"PIN {pin}" in text, registration_id
+    assert "not issued" not in text
+
+
+def test_the_table_is_confirmed_when_all_four_players_have_signed(event, table, referee, organiser):
+    """Rule 72: each player signs his score, so all four signatures are needed."""
+    players_only(event, organiser)
+    complete(table, referee)
+    pins = seated_pins(table)
+    for wind in "ESW":
+        result = sign_with_pin(table, pins[wind], acting_user=referee)
+        assert not result.confirmed
+    assert result.waiting == [table.seats.get(wind="N").registration.player.name]
+    assert not services.is_confirmed(table, fresh=True)
+    assert standings_rows(Tournament.objects.get(pk=event.pk)) == []
+    result = sign_with_pin(table, pins["N"], acting_user=referee)  # the referee's device, the players' PINs
+    assert result.confirmed and result.waiting == []
+    assert Confirmation.objects.get(table=table, is_current=True).how == ConfirmedBy.PLAYERS
+    assert len(standings_rows(Tournament.objects.get(pk=event.pk))) == 4
+
+
+def test_signing_twice_is_harmless(event, table, referee):
+    complete(table, referee)
+    pins = seated_pins(table)
+    sign_with_pin(table, pins["E"], acting_user=referee)
+    sign_with_pin(table, pins["E"], acting_user=referee)
+    assert Signature.objects.filter(table=table).count() == 1
+
+
+def test_a_wrong_pin_and_the_pin_of_a_player_at_another_table_are_refused(event, table, referee):
+    complete(table, referee)
+    pins = issue_pins(event, acting_user=None)
+    seated = {seat.registration_id for seat in table.seats.all()}
+    elsewhere = next(pin for registration, pin in pins.items() if registration not in seated)
+    wrong = next(f"{n:06d}" for n in range(10**6) if f"{n:06d}" not in pins.values())
+    with pytest.raises(ServiceError) as error:
+        sign_with_pin(table, wrong, acting_user=referee)
+    assert error.value.code == "wrong_pin"
+    with pytest.raises(ServiceError) as error:
+        sign_with_pin(table, elsewhere, acting_user=referee)
+    assert error.value.code == "pin_not_at_table"
+    assert not Signature.objects.exists()
+    assert PinAttempt.objects.filter(table=table).count() == 2  # both count towards the limit
+
+
+def test_after_a_few_wrong_pins_in_a_minute_the_table_takes_no_pin_until_the_minute_has_passed(
+    event, table, referee
+):
+    complete(table, referee)
+    pins = seated_pins(table)
+    for _ in range(PIN_TRIES):
+        with pytest.raises(ServiceError):
+            sign_with_pin(table, "", acting_user=referee)
+    with pytest.raises(ServiceError) as error:
+        sign_with_pin(table, pins["E"], acting_user=referee)  # even the right PIN waits
+    assert error.value.code == "pin_throttled"
+    assert not Signature.objects.exists()
+    PinAttempt.objects.update(created_at=timezone.now() - timedelta(minutes=2))
+    assert sign_with_pin(table, pins["E"], acting_user=referee).signed
+
+
+def test_a_reissued_pin_replaces_the_old_one_and_is_logged(event, table, referee, organiser):
+    complete(table, referee)
+    pins = seated_pins(table)
+    east = table.seats.get(wind="E").registration
+    new = reissue_pin(east, acting_user=organiser)
+    assert new != pins["E"] and len(new) == 6
+    with pytest.raises(ServiceError) as error:
+        sign_with_pin(table, pins["E"], acting_user=referee)
+    assert error.value.code == "wrong_pin"
+    assert sign_with_pin(table, new, acting_user=referee).name == east.player.name
+    entry = AuditEntry.objects.get(action="reissue_pin")
+    assert entry.actor == organiser and new not in entry.summary
+
+
+def test_a_change_to_the_results_withdraws_the_signatures(event, table, referee, organiser):
+    complete(table, referee)
+    pins = seated_pins(table)
+    for wind in "ESWN":
+        sign_with_pin(table, pins[wind], acting_user=referee)
+    assert services.is_confirmed(table, fresh=True)
+    first = table.hands.get(number=1, is_current=True)
+    services.correct_hand(first, HandEntry(winner="S", discarder="E", fan=8), acting_user=organiser)
+    assert not services.is_confirmed(table, fresh=True)
+    assert confirmation.signatures(table) == set()
+    result = sign_with_pin(table, pins["E"], acting_user=referee)  # the corrected result is signed anew
+    assert len(result.waiting) == 3
+
+
+def test_the_event_setting_says_who_confirms(event, table, referee, organiser, stranger):
+    complete(table, referee)
+    pins = seated_pins(table)
+    event_services.update_settings(event, {"confirmation.by": "referee"}, acting_user=organiser)
+    with pytest.raises(ServiceError) as error:
+        sign_with_pin(table, pins["E"], acting_user=referee)
+    assert error.value.code == "not_allowed"
+    players_only(event, organiser)
+    with pytest.raises(ServiceError) as error:
+        services.confirm_table(table, acting_user=organiser)
+    assert error.value.code == "players_sign"
+    with pytest.raises(ServiceError) as error:
+        event_services.update_settings(event, {"confirmation.by": "anyone"}, acting_user=organiser)
+    assert error.value.code == "bad_settings"
+
+
+def test_an_incomplete_table_cannot_be_signed(event, table, referee):
+    services.record_hand(table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee)
+    with pytest.raises(ServiceError) as error:
+        sign_with_pin(table, seated_pins(table)["E"], acting_user=referee)
+    assert error.value.code == "not_complete"
+
+
+def test_players_sign_on_the_table_page_and_a_wrong_pin_says_nothing_was_saved(
+    client, event, table, referee, organiser
+):
+    players_only(event, organiser)
+    complete(table, referee)
+    pins = seated_pins(table)
+    client.force_login(referee)
+    url = reverse("referee:table", args=[event.slug, 1, 1])
+    page = client.get(url).content.decode()
+    assert "Players sign with their PIN" in page
+    assert "Confirm these results" not in page
+    refused = client.post(url + "sign/", {"pin": "abc"})
+    assert refused.status_code == 422
+    assert "Not saved: That PIN is not right" in refused.content.decode()
+    for wind in "ESW":
+        client.post(url + "sign/", {"pin": pins[wind]})
+    page = client.get(url).content.decode()
+    assert "Still to sign: " + table.seats.get(wind="N").registration.player.name in page
+    done = client.post(url + "sign/", {"pin": pins["N"]}, follow=True).content.decode()
+    assert "Every player has signed" in done
+    assert "confirmed</span> the table&#x27;s players" in done
+
+
+def test_the_organiser_reissues_a_pin_on_the_pins_page(client, event, organiser, referee):
+    registration = event.registrations.first()
+    old = issue_pins(event, acting_user=None)[registration.pk]
+    url = reverse("manage:pins", args=[event.slug])
+    client.force_login(referee)
+    assert client.get(url).status_code == 403
+    client.force_login(organiser)
+    assert old in client.get(url).content.decode()
+    response = client.post(url + f"{registration.code}/reissue/", follow=True)
+    new = confirmation.pins_for(event)[registration.pk]
+    assert new != old and f"New PIN for {registration.player.name}: {new}" in response.content.decode()
