@@ -166,12 +166,14 @@ def sign_with_pin(table: Table, pin: str, *, acting_user: User) -> SignResult:
                 "Only a complete table's result can be signed: enter its last hand or mark it complete.",
                 code="not_complete",
             )
-        if services.is_confirmed(loaded):
-            raise ServiceError("This table's result is already confirmed.", code="already_confirmed")
         seated = {seat.registration_id: seat.registration for seat in loaded.seats.all()}
         owner = (
             PlayerPin.objects.filter(tournament=tournament, is_current=True, pin=pin).first() if pin else None
         )
+        if services.is_confirmed(loaded) and (
+            owner is None or owner.registration_id not in signatures(table)
+        ):
+            raise ServiceError("This table's result is already confirmed.", code="already_confirmed")
         if owner is None or owner.registration_id not in seated:
             PinAttempt.objects.create(table=table)
             refusal = ServiceError(
@@ -194,7 +196,7 @@ def sign_with_pin(table: Table, pin: str, *, acting_user: User) -> SignResult:
                     code=registration.code,
                 )
             confirmed = False
-            if set(seated) <= already:
+            if set(seated) <= already and not services.is_confirmed(table, fresh=True):
                 services.confirm_table(table, acting_user=acting_user, how=ConfirmedBy.PLAYERS)
                 confirmed = True
             order = sorted(seated.values(), key=lambda r: r.player.name.casefold())

@@ -1,0 +1,225 @@
+"""Every write that changes a table's results is idempotent under a repeated post and correct when eight
+people press at once (issue 10, "Safe under retries and concurrency"). The threaded tests run on
+whatever database the suite runs on: CI runs them again on PostgreSQL (DATABASE_URL), where the
+table's row lock (``services._lock_table``, SELECT ... FOR UPDATE) serialises the writers; SQLite's
+IMMEDIATE transactions do the same there."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import OperationalError, connection
+from django.urls import reverse
+
+from scoring import confirmation, services
+from scoring.models import BlindEntry, Confirmation, Hand, Signature, TableTotals
+from scoring.services import HandEntry
+from tournaments import services as event_services
+from tournaments.errors import ServiceError
+from tournaments.models import AuditEntry, Table
+
+THREADS = 8
+
+
+def patiently(call: Callable[[], Any]) -> Any:
+    """Run a write, waiting while the test database is locked: the suite's SQLite test database is
+    in memory with a shared cache, where a second writer is told "locked" at once instead of waiting
+    for the busy timeout as the real file database does."""
+    for _ in range(2000):
+        try:
+            return call()
+        except OperationalError as error:
+            if "locked" not in str(error):
+                raise
+            time.sleep(0.005)
+    raise AssertionError("the database stayed locked")
+
+
+def at_once(action: Callable[[int], Any]) -> tuple[list[Any], Counter[str]]:
+    """Run ``action(i)`` in eight threads released together; what each returned, and the codes of
+    the refusals."""
+    start = threading.Barrier(THREADS)
+    done: list[Any] = []
+    refused: Counter[str] = Counter()
+    failures: list[BaseException] = []
+    lock = threading.Lock()
+
+    def run(index: int) -> None:
+        try:
+            start.wait()
+            result = patiently(lambda: action(index))
+            with lock:
+                done.append(result)
+        except ServiceError as error:
+            with lock:
+                refused[error.code] += 1
+        except BaseException as error:  # reported below, not lost in the thread
+            with lock:
+                failures.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(THREADS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert not failures, failures
+    assert len(done) + sum(refused.values()) == THREADS
+    return done, refused
+
+
+@pytest.fixture
+def referees(event, organiser):
+    users = []
+    for index in range(THREADS):
+        user = get_user_model().objects.create_user(f"ref{index}", password="pw-ref-123")
+        event_services.grant_role(event, user, "referee", acting_user=organiser)
+        users.append(user)
+    return users
+
+
+def fresh(table: Table) -> Table:
+    return Table.objects.get(pk=table.pk)
+
+
+def complete(table, referee, hands: int = 4):
+    for _ in range(hands):
+        services.record_hand(table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_eight_referees_posting_hand_one_at_once_add_it_once(table, referees):
+    done, refused = at_once(
+        lambda i: services.record_hand(
+            fresh(table),
+            HandEntry(winner="E", discarder="S", fan=8 + i),
+            acting_user=referees[i],
+            expected_number=1,
+        )
+    )
+    assert len(done) == 1 and refused == {"already_entered": THREADS - 1}
+    assert list(Hand.objects.filter(table=table).values_list("number", "fan")) == [(1, done[0].fan)]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_eight_corrections_of_the_same_version_at_once_store_one_and_refuse_the_rest(
+    table, referee, referees
+):
+    complete(table, referee, hands=1)
+    hand = Hand.objects.get(table=table, number=1)
+    done, refused = at_once(
+        lambda i: services.correct_hand(
+            hand, HandEntry(winner="S", discarder="E", fan=9 + i), acting_user=referees[i], expected_version=1
+        )
+    )
+    assert len(done) == 1 and refused == {"stale_correction": THREADS - 1}
+    versions = list(Hand.objects.filter(table=table, number=1).order_by("version"))
+    assert [(v.version, v.is_current) for v in versions] == [(1, False), (2, True)]
+    assert versions[1].fan == done[0].fan
+
+
+@pytest.mark.django_db(transaction=True)
+def test_eight_presses_of_delete_last_hand_delete_one_hand(table, referee, referees):
+    complete(table, referee, hands=3)
+    done, refused = at_once(
+        lambda i: services.void_last_hand(fresh(table), acting_user=referees[i], expected_last=3)
+    )
+    assert len(done) == 1 and refused == {"already_deleted": THREADS - 1}
+    assert [h.number for h in services.current_hands(table)] == [1, 2]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_eight_presses_of_complete_then_of_reopen_each_act_once(event, table, referee, referees, organiser):
+    complete(table, referee, hands=2)
+    at_once(lambda i: services.set_table_finished(fresh(table), True, acting_user=referees[i]))
+    assert AuditEntry.objects.filter(action="finish_table").count() == 1
+    services.confirm_table(table, acting_user=organiser)
+    at_once(lambda i: services.set_table_finished(fresh(table), False, acting_user=referees[i]))
+    assert fresh(table).finished_at is None
+    assert AuditEntry.objects.filter(action="reopen_table").count() == 1
+    assert AuditEntry.objects.filter(action="unconfirm_table").count() == 1  # withdrawn once, logged
+    assert list(Confirmation.objects.filter(table=table).values_list("version", "voided")) == [
+        (1, False),
+        (2, True),
+    ]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_eight_referees_confirming_at_once_make_one_confirmation(table, referee, referees):
+    complete(table, referee)
+    done, refused = at_once(lambda i: services.confirm_table(fresh(table), acting_user=referees[i]))
+    assert len({c.pk for c in done}) == 1 and not refused
+    assert Confirmation.objects.filter(table=table).count() == 1
+    assert AuditEntry.objects.filter(action="confirm_table").count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_four_players_signing_twice_each_at_once_confirm_the_table_once(event, table, referee):
+    complete(table, referee)
+    pins = confirmation.issue_pins(event, acting_user=None)
+    seated = [pins[seat.registration_id] for seat in table.seats.all()]
+    done, refused = at_once(
+        lambda i: confirmation.sign_with_pin(fresh(table), seated[i % 4], acting_user=referee)
+    )
+    assert not refused
+    assert sum(result.confirmed for result in done) == 1
+    assert Signature.objects.filter(table=table).count() == 4
+    assert Confirmation.objects.filter(table=table).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_eight_saves_of_the_same_totals_form_store_one_version(table, referees, organiser):
+    event_services.set_totals_only(table, True, acting_user=organiser)
+    done, refused = at_once(
+        lambda i: services.record_totals(
+            fresh(table),
+            {"E": 10 + i, "S": -10 - i, "W": 0, "N": 0},
+            acting_user=referees[i],
+            expected_version=0,
+        )
+    )
+    assert len(done) == 1 and refused == {"stale_totals": THREADS - 1}
+    assert TableTotals.objects.filter(table=table).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_eight_blind_entries_from_one_form_store_one(event, table, referee, referees, organiser):
+    event_services.update_settings(event, {"confirmation.blind_entry": True}, acting_user=organiser)
+    complete(table, referee)
+    wrong = {"E": 1, "S": -1, "W": 0, "N": 0}
+    done, refused = at_once(
+        lambda i: confirmation.record_blind_entry(
+            fresh(table), wrong, acting_user=referees[i], expected_version=0
+        )
+    )
+    assert len(done) == 1 and refused == {"stale_entry": THREADS - 1}
+    assert BlindEntry.objects.filter(table=table).count() == 1
+
+
+def test_a_repeated_post_of_delete_last_hand_or_of_the_totals_changes_nothing_the_second_time(
+    client, event, table, referee, organiser
+):
+    complete(table, referee, hands=2)
+    client.force_login(referee)
+    url = reverse("referee:table", args=[event.slug, 1, 1])
+    assert client.post(url + "hands/void/", {"expected_last": "2"}).status_code == 302
+    again = client.post(url + "hands/void/", {"expected_last": "2"}, follow=True)
+    assert "Not saved: Hand 2 was already deleted" in again.content.decode()
+    assert [h.number for h in services.current_hands(table)] == [1]
+    other = event.rounds.get(number=1).tables.get(number=2)
+    event_services.set_totals_only(other, True, acting_user=organiser)
+    totals_url = reverse("referee:table", args=[event.slug, 1, 2]) + "totals/"
+    data = {"expected_version": "0", "E": "8", "S": "-8", "W": "0", "N": "0"}
+    assert client.post(totals_url, data).status_code == 302
+    assert client.post(totals_url, data).status_code == 422
+    assert TableTotals.objects.filter(table=other).count() == 1
+    for _ in range(2):  # complete twice: one entry in the log
+        client.post(url + "finish/")
+    assert AuditEntry.objects.filter(action="finish_table").count() == 1
