@@ -13,6 +13,7 @@ from django.template.loader import render_to_string
 from django_tables2 import RequestConfig
 
 from scoring.exports import STANDINGS_EXPORTS
+from scoring.projector import projector_context
 from scoring.services import is_confirmed, running_scores, session_result, table_state, tables_with_results
 from scoring.standings_cache import (
     cached_standings_rows,
@@ -183,13 +184,14 @@ def player(request: HttpRequest, slug: str, code: str) -> HttpResponse:
 
 
 def projector(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    """The hall's screen: standings in large type, refreshed every 30 seconds (only when they changed
-    does the server recompute them, see ``cached_standings_rows``)."""
+    """The hall's screen: standings in large type, the session's clock and the next session's seating,
+    paged and rotated by ``static/js/projector.js`` to fit any screen; the slides are refreshed every
+    30 seconds (the standings are computed once per change, see ``cached_standings_rows``).
+    ``?seconds=N`` (3 to 60) sets how long each page stays up."""
     tournament = public_event(slug)
-    rows = cached_standings_rows(tournament)
-    template = "scoring/public/_projector_rows.html" if request.htmx else "scoring/public/projector.html"
-    return render(
-        request,
-        template,
-        {"tournament": tournament, "rows": rows, "progress": progress_lines(session_progress(tournament))},
-    )
+    context = projector_context(tournament)
+    if request.htmx:
+        return render(request, "scoring/public/_projector_slides.html", context)
+    seconds = request.GET.get("seconds", "")
+    context["seconds"] = min(60, max(3, int(seconds))) if seconds.isdigit() and len(seconds) < 4 else 12
+    return render(request, "scoring/public/projector.html", context)

@@ -1,0 +1,92 @@
+"""What the hall's projector shows: the standings with "after session N" (provisional or final), the
+session's clock, and the next session's seating once it is published. Plain data for the template;
+``static/js/projector.js`` pages and rotates it to fit the screen."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Prefetch
+
+from scoring.standings_cache import SessionProgress, cached_standings_rows, session_progress
+from tournaments import clock as session_clock
+from tournaments.models import Round, Seat, Table, Tournament
+
+
+@dataclass(frozen=True)
+class Status:
+    """The line above the standings: which session they are after, and whether that is final."""
+
+    session: int | None
+    final: bool
+    confirmed: int
+    tables: int
+
+    @property
+    def text(self) -> str:
+        if self.session is None:
+            return "Before the first session"
+        if self.final:
+            return f"After session {self.session} (final)"
+        return (
+            f"After session {self.session} (provisional: {self.confirmed} of {self.tables} tables confirmed)"
+        )
+
+
+def status(progress: list[SessionProgress]) -> Status:
+    """The last session with results decides: final when every one of its tables is confirmed."""
+    played = [p for p in progress if p.started or p.confirmed]
+    if not played:
+        return Status(None, False, 0, 0)
+    last = played[-1]
+    return Status(last.number, last.final, last.confirmed, last.tables)
+
+
+def seating_published(round_: Round) -> bool:
+    """Whether a session's seating may be shown in the hall: once it has been seated (the release
+    controls of issue 13 may add a draft state; this is the one place to ask)."""
+    published = getattr(round_, "seating_published", None)
+    if isinstance(published, bool):
+        return published
+    return round_.seated_at is not None
+
+
+def next_seating(tournament: Tournament, progress: list[SessionProgress]) -> dict[str, Any] | None:
+    """The first seated session where no table has started, by player name (players look for their
+    own name), or None when there is none or it is not published."""
+    started = {p.number for p in progress if p.started or p.confirmed}
+    seated = {p.number for p in progress if p.tables}
+    upcoming = sorted(seated - started)
+    if not upcoming:
+        return None
+    round_ = Round.objects.get(tournament=tournament, number=upcoming[0])
+    if not seating_published(round_):
+        return None
+    tables = Table.objects.filter(round=round_).prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("registration__player"))
+    )
+    rows = sorted(
+        (
+            {"name": seat.registration.player.name, "table": table.number, "wind": seat.get_wind_display()}
+            for table in tables
+            for seat in table.seats.all()
+        ),
+        key=lambda row: str(row["name"]).lower(),
+    )
+    return {"round": round_, "rows": rows}
+
+
+def projector_context(tournament: Tournament) -> dict[str, Any]:
+    from tournaments.views_clock import clock_context
+
+    progress = session_progress(tournament)
+    current = session_clock.current_round(tournament)
+    clock = clock_context(current) if current is not None else None
+    return {
+        "tournament": tournament,
+        "rows": cached_standings_rows(tournament),
+        "status": status(progress),
+        "clock": clock if clock is not None and clock["reading"].started else None,
+        "seating": next_seating(tournament, progress),
+    }
