@@ -161,6 +161,10 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # ---------------------------------------------------------------------------------------------------------------
 # Cache: standings and their HTML are cached per standings version. With several gunicorn workers the cache
 # must be shared (Redis), or every worker recomputes the standings on its own.
+# Background work (seating plans) in a separate process, `manage.py run_worker` (deploy/serve, systemd, compose
+# start it); off: a thread inside the web process (development and tests).
+BACKGROUND_WORKER = env_bool("BACKGROUND_WORKER", False)
+
 CACHE_URL = env_str("CACHE_URL")
 CACHES = {"default": cache_from_url(CACHE_URL)}
 

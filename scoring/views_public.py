@@ -24,6 +24,7 @@ from scoring.standings_cache import (
 from scoring.tables import ScoreStandingsTable, StandingsTable
 from tournaments.access import HtmxHttpRequest, public_event, round_of
 from tournaments.models import WINDS, Registration, Seat
+from tournaments.page_cache import compact_html
 from tournaments.views_public import seat_rows
 
 
@@ -103,15 +104,17 @@ def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         table_class = StandingsTable if tournament.uses_table_points else ScoreStandingsTable
         table = table_class(rows, tournament_slug=tournament.slug)
         RequestConfig(clean, paginate=False).configure(table)
-        table_html = render_to_string(
-            "scoring/public/_standings_table.html",
-            {
-                "table": table,
-                "tournament": tournament,
-                "provisional": provisional,
-                "progress": progress_lines(session_progress(tournament)),
-            },
-            request=clean,
+        table_html = compact_html(
+            render_to_string(
+                "scoring/public/_standings_table.html",
+                {
+                    "table": table,
+                    "tournament": tournament,
+                    "provisional": provisional,
+                    "progress": progress_lines(session_progress(tournament)),
+                },
+                request=clean,
+            )
         )
         cache.set(key, table_html, timeout=3600)
     if request.htmx:

@@ -6,13 +6,15 @@ for them. Actions are an enumeration so the log can be filtered and read reliabl
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db import models
+from django.db import models, transaction
 from django.db.models import F
 
 from tournaments.models import AuditEntry, Tournament
+from tournaments.page_cache import touch_event_pages
 
 User = AbstractBaseUser | AnonymousUser | None
 
@@ -80,6 +82,10 @@ def audit(tournament: Tournament, actor: User, action: AuditAction, summary: str
         summary=summary[:300],
         data=data,
     )
+    # Every cached public page of the event is now out of date: at once (a reader in this transaction's
+    # lifetime renders again) and after the commit (a reader that rendered the old rows meanwhile).
+    touch_event_pages(tournament.pk)
+    transaction.on_commit(partial(touch_event_pages, tournament.pk))
 
 
 def bump_standings(tournament: Tournament) -> None:

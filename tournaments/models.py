@@ -212,6 +212,7 @@ class SeatingJob(models.Model):
     show how far it has got (the engine may search for several seconds)."""
 
     class Status(models.TextChoices):
+        QUEUED = "queued", "Waiting for the worker"
         RUNNING = "running", "Running"
         DONE = "done", "Done"
         FAILED = "failed", "Failed"
@@ -228,6 +229,10 @@ class SeatingJob(models.Model):
     )
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Set by the worker process (manage.py run_worker) that claimed the job; empty for an in-process thread.
+    worker = models.CharField(max_length=100, blank=True)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["-started_at", "-id"]

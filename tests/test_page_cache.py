@@ -1,0 +1,170 @@
+"""Public pages cached whole per event version (tournaments/page_cache.py): one rendering per change for
+every anonymous reader, never a page older than the last change, 304 for an unchanged poll."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.core.cache import cache
+from django.db import connection
+from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import _unmask_cipher_token  # type: ignore[attr-defined]  # not in the stubs
+from django.test import RequestFactory
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from scoring.services import HandEntry, record_hand
+from tournaments import page_cache, services
+
+pytestmark = pytest.mark.django_db
+
+
+def public_urls(slug: str) -> list[str]:
+    return [
+        reverse("public:results", args=[slug, 1]),
+        reverse("public:player", args=[slug, "p1"]),
+        reverse("public:event", args=[slug]),
+        reverse("public:seating", args=[slug, 1]),
+        reverse("public:standings", args=[slug]),
+    ]
+
+
+def test_a_second_reader_gets_each_page_from_the_cache_with_one_query(
+    client, table, django_assert_num_queries
+):
+    for url in public_urls(table.round.tournament.slug):
+        first = client.get(url)
+        assert first.status_code == 200, url
+        with django_assert_num_queries(1):
+            again = client.get(url)  # only the event's version is read
+        assert again.status_code == 200 and _page(again) == _page(first), url
+
+
+def test_a_recorded_hand_shows_at_once_on_the_results_and_player_pages(client, table, referee):
+    slug = table.round.tournament.slug
+    results_url = reverse("public:results", args=[slug, 1])
+    before = client.get(results_url).content.decode()
+    record_hand(table, HandEntry(winner="E", discarder="S", fan=88), acting_user=referee)
+    after = client.get(results_url).content.decode()
+    assert after != before and "88" in after
+
+
+def test_a_change_that_counts_for_nothing_still_renews_the_pages(
+    client, event, organiser, django_assert_num_queries
+):
+    # Checking a player in bumps no standings, but it is an audited change: the event page renders again.
+    url = reverse("public:event", args=[event.slug])
+    client.get(url)
+    generation = page_cache.page_generation(event.pk)
+    services.set_checked_in(event.registrations.get(code="p1"), True, acting_user=organiser)
+    assert page_cache.page_generation(event.pk) > generation
+    client.get(url)
+    with django_assert_num_queries(1):
+        client.get(url)  # cached for the new generation...
+    services.set_checked_in(event.registrations.get(code="p1"), False, acting_user=organiser)
+    with CaptureQueriesContext(connection) as queries:
+        client.get(url)  # ...and rendered again after the next change
+    assert len(queries) > 1
+
+
+def test_an_unchanged_page_is_answered_304_and_a_changed_one_in_full(client, table, referee):
+    url = reverse("public:results", args=[table.round.tournament.slug, 1])
+    first = client.get(url)
+    etag = first["ETag"]
+    assert etag and first["Cache-Control"] == "no-cache"
+    unchanged = client.get(url, headers={"If-None-Match": f"W/{etag}"})  # gzip's weak form
+    assert unchanged.status_code == 304 and not unchanged.content
+    record_hand(table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee)
+    changed = client.get(url, headers={"If-None-Match": etag})
+    assert changed.status_code == 200 and changed["ETag"] != etag
+
+
+def test_a_signed_in_organiser_is_never_served_an_anonymous_page(client, event, organiser):
+    url = reverse("public:event", args=[event.slug])
+    anonymous = client.get(url).content.decode()
+    client.force_login(organiser)
+    own = client.get(url).content.decode()
+    assert own != anonymous and "olga" in own
+
+
+class _LockHeldElsewhere:
+    """The shared cache as a worker sees it while another worker renders the new version."""
+
+    def __getattr__(self, name: str):
+        return getattr(cache, name)
+
+    def add(self, *args, **kwargs) -> bool:
+        return False
+
+
+def test_while_another_worker_renders_a_new_version_the_previous_page_is_served(
+    client, table, referee, monkeypatch, django_assert_num_queries
+):
+    url = reverse("public:results", args=[table.round.tournament.slug, 1])
+    old = _page(client.get(url))
+    record_hand(table, HandEntry(winner="E", discarder="S", fan=88), acting_user=referee)
+    monkeypatch.setattr(page_cache, "cache", _LockHeldElsewhere())
+    with django_assert_num_queries(1):
+        assert _page(client.get(url)) == old  # no stampede: nothing rendered here
+    monkeypatch.undo()
+    assert _page(client.get(url)) != old
+
+
+def test_each_reader_gets_their_own_csrf_token_in_a_stored_page(client, event):
+    url = reverse("public:event", args=[event.slug])
+    first = client.get(url)
+    other = type(client)()
+    second = other.get(url)
+    assert _unmask_cipher_token(_token_in(first)) == first.cookies["csrftoken"].value
+    assert _unmask_cipher_token(_token_in(second)) == second.cookies["csrftoken"].value
+    assert first.cookies["csrftoken"].value != second.cookies["csrftoken"].value
+
+
+def _page(response: HttpResponse) -> str:
+    """The page without its CSRF token (masked afresh for each response)."""
+    return re.sub(r'"X-CSRFToken": "[A-Za-z0-9]+"', "", response.content.decode())
+
+
+def _token_in(response: HttpResponse) -> str:
+    match = re.search(r'"X-CSRFToken": "([A-Za-z0-9]+)"', response.content.decode())
+    assert match, "every page carries the CSRF token for htmx (templates/base.html)"
+    return match[1]
+
+
+def test_a_page_that_set_a_cookie_or_a_reader_with_a_session_is_never_cached(event):
+    renders: list[str] = []
+
+    def with_cookie(request: HttpRequest, slug: str) -> HttpResponse:
+        renders.append(slug)
+        response = HttpResponse("<p>hello</p>")
+        response.set_cookie("seen", "1")
+        return response
+
+    view = page_cache.cached_page(with_cookie)
+    factory = RequestFactory()
+    view(factory.get("/x"), event.slug)
+    view(factory.get("/x"), event.slug)
+    assert len(renders) == 2
+
+    def plain(request: HttpRequest, slug: str) -> HttpResponse:
+        renders.append(slug)
+        return HttpResponse("<p>\n      same for everyone\n    </p>")
+
+    view = page_cache.cached_page(plain)
+    first = view(factory.get("/y"), event.slug)
+    view(factory.get("/y"), event.slug)
+    assert len(renders) == 3
+    assert first.content == b"<p>\nsame for everyone\n</p>"
+    with_session = factory.get("/y")
+    with_session.COOKIES["sessionid"] = "abc"
+    view(with_session, event.slug)
+    assert len(renders) == 4
+
+
+def test_the_standings_fragment_carries_no_indentation(client, demo_event):
+    url = reverse("public:standings", args=[demo_event.slug])
+    fragment = client.get(url, headers={"HX-Request": "true"}).content.decode()
+    assert "<table" in fragment
+    assert not [line for line in fragment.splitlines() if line.startswith((" ", "\t"))]
+    assert "\n\n" not in fragment

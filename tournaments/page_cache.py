@@ -1,0 +1,173 @@
+"""Public pages kept whole in the shared cache, once per event version, for every anonymous reader.
+
+A room of phones reading the results of a session, their own player page or the event page costs one
+rendering per change instead of one per request (the results page scores every table of the session).
+A page is keyed by the event's ``standings_version`` (bumped by every counted write in the write's own
+transaction) and the event's page generation (bumped by every audited write: ``touch_event_pages``,
+called by ``tournaments.audit.audit``), so a cached page is never older than the last change.
+
+- Only anonymous readers without a session or messages cookie are served from the cache (a signed-in
+  organiser sees their own menus); a page that set a cookie is never stored. The reader's own CSRF
+  token (every page carries one for htmx) is put into the stored page as it is served.
+- No stampede: on a change, one worker takes the version's lock and renders; the others serve the
+  previous version meanwhile (as ``scoring.standings_cache`` does for the standings themselves).
+- Each stored page carries an ETag (a digest of its body): a poll with ``If-None-Match`` is answered 304.
+- Runs of whitespace around line breaks are folded into one line break before storing (the templates'
+  indentation is most of a large table's bytes; pages with ``<pre>`` or ``<textarea>`` are kept as is).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import time
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseNotModified
+from django.middleware.csrf import (  # type: ignore[attr-defined]  # not in django-stubs, stable since 4.0
+    CSRF_TOKEN_LENGTH,
+    _unmask_cipher_token,
+    get_token,
+)
+from django.utils.cache import patch_vary_headers
+
+from tournaments.models import Tournament
+
+PAGE_SECONDS = 3600
+"""How long a rendered page stays in the cache (a new version replaces it long before)."""
+
+LOCK_SECONDS = 30
+"""How long one worker may take to render a version before another tries (a dead worker's lock expires)."""
+
+MAX_QUERY = 200
+"""Longer query strings are rendered each time, not stored (no cache filling with made-up addresses)."""
+
+STORED_HEADERS = ("Content-Type", "Content-Language", "Cache-Control", "Vary")
+
+CSRF_SLOT = "csrf-token-slot-b7d1e0"
+"""Where the reader's CSRF token goes in a stored page."""
+
+_TOKEN = re.compile(rf"(?<![A-Za-z0-9])[A-Za-z0-9]{{{CSRF_TOKEN_LENGTH}}}(?![A-Za-z0-9])")
+_GAP = re.compile(r"[ \t\r\f\v]*\n\s*")
+_VERBATIM = re.compile(r"<(pre|textarea)\b", re.IGNORECASE)
+
+View = Callable[..., HttpResponseBase]
+
+
+def compact_html(html: str) -> str:
+    """The same page without the templates' indentation: every run of whitespace that holds a line
+    break becomes one line break (whitespace in HTML text collapses anyway, so nothing shown changes)."""
+    return _GAP.sub("\n", html)
+
+
+def _generation_key(tournament_id: int) -> str:
+    return f"pages-generation:{tournament_id}"
+
+
+def page_generation(tournament_id: int) -> int:
+    """The event's page generation; a new one (from the clock) when the cache has none, so a cache that
+    lost the counter but kept some pages never serves those pages again."""
+    key = _generation_key(tournament_id)
+    generation = cache.get(key)
+    if generation is None:
+        cache.add(key, time.time_ns(), timeout=None)
+        generation = cache.get(key)
+    return int(generation or 0)
+
+
+def touch_event_pages(tournament_id: int) -> None:
+    """Every cached page of the event is out of date (called on every audited change)."""
+    key = _generation_key(tournament_id)
+    try:
+        cache.incr(key)
+    except ValueError:  # no counter yet: start one from the clock
+        cache.set(key, time.time_ns(), timeout=None)
+
+
+def _cacheable_request(request: HttpRequest) -> bool:
+    """Anonymous GET/HEAD without anything personal: no session, no pending messages."""
+    if request.method not in ("GET", "HEAD") or not getattr(settings, "PUBLIC_PAGE_CACHE", True):
+        return False
+    if settings.SESSION_COOKIE_NAME in request.COOKIES or "messages" in request.COOKIES:
+        return False
+    return len(request.META.get("QUERY_STRING", "")) <= MAX_QUERY
+
+
+def _storable(request: HttpRequest, response: HttpResponse) -> bool:
+    return not response.streaming and response.status_code == 200 and not response.cookies
+
+
+def _without_csrf_token(request: HttpRequest, html: str) -> str:
+    """The page with the CSRF tokens made for this request (masked: each one differs) replaced by a slot."""
+    secret = request.META.get("CSRF_COOKIE")
+    if not secret:
+        return html
+    return _TOKEN.sub(lambda m: CSRF_SLOT if _unmask_cipher_token(m[0]) == secret else m[0], html)
+
+
+def _entry(request: HttpRequest, response: HttpResponse) -> dict[str, Any]:
+    html = _without_csrf_token(request, response.content.decode(response.charset))
+    if not _VERBATIM.search(html):
+        html = compact_html(html)
+    body = html.encode(response.charset)
+    headers = {name: response[name] for name in STORED_HEADERS if response.has_header(name)}
+    return {"body": body, "headers": headers, "etag": '"' + hashlib.sha256(body).hexdigest()[:32] + '"'}
+
+
+def _respond(request: HttpRequest, entry: dict[str, Any]) -> HttpResponse:
+    # GZipMiddleware weakens the ETag it sends ("W/..."), so compare without the weak marker.
+    sent = [tag.strip().removeprefix("W/") for tag in request.headers.get("If-None-Match", "").split(",")]
+    response: HttpResponse
+    if entry["etag"] in sent:
+        response = HttpResponseNotModified()
+    else:
+        body: bytes = entry["body"]
+        if CSRF_SLOT.encode() in body:
+            body = body.replace(CSRF_SLOT.encode(), get_token(request).encode())
+        response = HttpResponse(body)
+        for name, value in entry["headers"].items():
+            response[name] = value
+    response["ETag"] = entry["etag"]
+    if not response.has_header("Cache-Control"):
+        response["Cache-Control"] = "no-cache"  # keep a copy, but ask each time (304 when unchanged)
+    return response
+
+
+def cached_page(view: View) -> View:
+    """Serve an event's public page (a view taking ``slug``) from the shared cache per event version."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        if not _cacheable_request(request):
+            return view(request, slug, *args, **kwargs)
+        row = (
+            Tournament.objects.filter(slug=slug).values_list("pk", "created_at", "standings_version").first()
+        )
+        if row is None:
+            return view(request, slug, *args, **kwargs)  # the view says what is missing
+        pk, created_at, standings_version = row
+        language = getattr(request, "LANGUAGE_CODE", settings.LANGUAGE_CODE)
+        where = hashlib.sha256(request.get_full_path().encode()).hexdigest()[:24]
+        htmx = int("HX-Request" in request.headers)
+        base = f"page:{pk}:{created_at.timestamp()}:{language}:{htmx}:{where}"
+        key = f"{base}:{standings_version}.{page_generation(pk)}"
+        entry = cache.get(key)
+        if entry is None and not cache.add(f"{key}:lock", 1, timeout=LOCK_SECONDS):
+            entry = cache.get(f"{base}:latest")  # another worker renders this version: the previous one
+        if entry is not None:
+            response = _respond(request, entry)
+        else:
+            rendered = view(request, slug, *args, **kwargs)
+            if not isinstance(rendered, HttpResponse) or not _storable(request, rendered):
+                return rendered
+            entry = _entry(request, rendered)
+            cache.set_many({key: entry, f"{base}:latest": entry}, timeout=PAGE_SECONDS)
+            response = _respond(request, entry)
+        patch_vary_headers(response, ("Cookie",))
+        return response
+
+    return wrapper
