@@ -1,0 +1,148 @@
+"""Issue 10's walk in real Chromium: a referee enters a table's sixteen hands, a second person confirms
+them (a second referee, or the four players signing with their PINs, rule 72), the public standings
+change from "in play" to final, and a correction after hand 16 withdraws the confirmation."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SLUG = "confirm-open"
+
+
+@pytest.fixture
+def full_session_event():
+    """An MCR event of 16-hand sessions (rule 74e), 8 players at two tables; table 2 is entered and
+    confirmed already, so table 1 decides whether session 1 is final."""
+    from scoring import services as scoring
+    from tournaments import services
+    from tournaments.models import Role
+
+    users = get_user_model().objects
+    organiser = users.create_user("olga", password="pw-olga-123")
+    referee = users.create_user("rick", password="pw-rick-123")
+    second = users.create_user("sue", password="pw-sue-123")
+    tournament = services.create_tournament(
+        services.EventDetails(name="Confirm Open", slug=SLUG, num_sessions=2, hands_per_session=16),
+        acting_user=organiser,
+    )
+    for user in (referee, second):
+        services.grant_role(tournament, user, Role.REFEREE, acting_user=organiser)
+    services.set_seating_options(
+        tournament, substitute_policy="none", swiss=False, time_limit=0.5, acting_user=organiser
+    )
+    for name in ["Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hu"]:
+        services.register_player(tournament, services.PlayerRow(name=name), acting_user=organiser)
+    services.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
+    other = tournament.rounds.get(number=1).tables.get(number=2)
+    for _ in range(16):
+        scoring.record_hand(other, scoring.HandEntry(winner=None), acting_user=referee)
+    scoring.confirm_table(other, acting_user=organiser)
+    return tournament
+
+
+def log_in(page, base: str, username: str, password: str) -> None:
+    page.goto(f"{base}/accounts/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", password)
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{base}/**")
+
+
+def enter_hand(
+    page, how: str, winner: str | None = None, discarder: str | None = None, fan: str = ""
+) -> None:
+    page.check(f"input[name=how][value={how}]")
+    if winner:
+        page.select_option("select[name=winner]", winner)
+    if discarder:
+        page.select_option("select[name=discarder]", discarder)
+    if fan:
+        page.fill("input[name=fan]", fan)
+
+
+@pytest.mark.parametrize("confirmed_by", ["referee", "players"])
+def test_entry_confirmation_final_standings_and_a_correction_after_hand_16(
+    browser, page, phone, live_server, full_session_event, confirmed_by
+):
+    from scoring import confirmation
+    from tournaments import services
+
+    tournament = full_session_event
+    if confirmed_by == "players":
+        services.update_settings(tournament, {"confirmation.by": "players"}, acting_user=None)
+    table = tournament.rounds.get(number=1).tables.get(number=1)
+    pins = confirmation.issue_pins(tournament, acting_user=None)  # what the seat slips print
+    seated_pins = [pins[seat.registration_id] for seat in table.seats.order_by("wind")]
+    east = table.seats.get(wind="E").registration.player.name
+    base = live_server.url
+    table_url = f"{base}/referee/{SLUG}/sessions/1/tables/1/"
+
+    first = 1
+    if confirmed_by == "players":  # the referee run enters all sixteen in the browser; this one the last
+        from scoring import services as scoring
+
+        rick = get_user_model().objects.get(username="rick")
+        scoring.record_hand(table, scoring.HandEntry(winner="E", discarder="W", fan=16), acting_user=rick)
+        for _ in range(14):
+            scoring.record_hand(table, scoring.HandEntry(winner=None), acting_user=rick)
+        first = 16
+    log_in(page, base, "rick", "pw-rick-123")
+    page.goto(table_url)
+    for number in range(first, 17):  # hand 1: East wins 16 from West (+40); the others are draws
+        if number == 1:
+            enter_hand(page, "discard", "E", "W", "16")
+        else:
+            enter_hand(page, "draw")
+        page.click("text=Save hand")
+        page.wait_for_selector("text=Hand saved (")
+    assert page.locator(".state.complete").first.is_visible()
+    assert page.locator("input[name=fan]").count() == 0  # no 17th hand (rule 74e)
+
+    standings = f"{base}/e/{SLUG}/standings/"
+    phone.goto(standings)
+    phone.wait_for_selector("text=Session 1 in play: 1 of 2 tables confirmed.")
+    assert east not in phone.locator("main").inner_text()  # table 1 is provisional: not counted
+
+    if confirmed_by == "referee":
+        page.click("text=Confirm these results")  # rick entered them: refused
+        page.wait_for_selector("text=another referee or the players must confirm them")
+        context = browser.new_context()
+        second = context.new_page()
+        second.on("dialog", lambda dialog: dialog.accept())
+        log_in(second, base, "sue", "pw-sue-123")
+        second.goto(table_url)
+        second.click("text=Confirm these results")
+        second.wait_for_selector("text=Results confirmed")
+        context.close()
+    else:
+        assert page.locator("text=Confirm these results").count() == 0
+        page.fill("input[name=pin]", "12345x")
+        page.click("#sign-form button")
+        page.wait_for_selector("text=Not saved: That PIN is not right")
+        for index, pin in enumerate(seated_pins):  # each player types their PIN on the table's device
+            page.fill("input[name=pin]", pin)
+            page.click("#sign-form button")
+            page.wait_for_selector("text=Every player has signed" if index == 3 else "text=Still to sign")
+    page.goto(table_url)
+    assert page.locator(".state.confirmed").first.is_visible()
+
+    phone.reload()
+    phone.wait_for_selector("text=After session 1 (final).")
+    first_row = phone.locator("table.standings tbody tr").first
+    assert east in first_row.inner_text() and "40" in first_row.inner_text()
+
+    # A correction after hand 16: hand 16 becomes East's win of 8 from North; the confirmation goes.
+    page.locator("table.hands-table tbody tr").nth(15).locator("text=correct").click()
+    page.wait_for_selector("text=This table's results are confirmed")
+    enter_hand(page, "discard", "E", "N", "8")
+    page.click("text=Save correction")
+    page.wait_for_selector("text=Hand corrected")
+    assert page.locator('td[data-seat="E"]').inner_text() == "72"  # 40 + (8 + 8) + 8 + 8
+    assert page.locator(".state.confirmed").count() == 0
+    assert page.locator("#confirmation").is_visible()
+    phone.reload()
+    phone.wait_for_selector("text=Session 1 in play: 1 of 2 tables confirmed.")
+    assert east not in phone.locator("main").inner_text()
