@@ -10,9 +10,10 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Max, Min, Prefetch
+from django.db.models import Exists, Max, Min, OuterRef, Prefetch
 from django.utils import timezone
 
+from scoring import substitutions
 from scoring.models import (
     Appeal,
     AppealDecision,
@@ -35,7 +36,7 @@ from tournaments import clock as session_clock
 from tournaments.archive import check_open
 from tournaments.audit import AuditAction, User, acting, audit, bump_standings
 from tournaments.errors import ServiceError
-from tournaments.models import WINDS, Registration, Round, Seat, Table, Tournament
+from tournaments.models import WINDS, Registration, Round, Seat, Substitution, Table, Tournament
 from tournaments.results import TableProgress
 
 APPEAL_DEADLINE_MINUTES = 30  # MCR rule 94a (seeds/003_2541481d343502a5.txt, line ~2466)
@@ -711,18 +712,23 @@ def event_standings(tournament: Tournament, *, include_provisional: bool = False
     in_event = {"table__round__tournament": tournament}
     tables = Table.objects.filter(round__tournament=tournament).values_list("id", "round__number", "number")
     seats: dict[int, list[tuple[str, int, str, bool]]] = defaultdict(list)
-    for table_id, wind, registration_id, code, substitute, withdrawn_at in Seat.objects.filter(
-        round__tournament=tournament
-    ).values_list(
-        "table_id",
-        "wind",
-        "registration_id",
-        "registration__code",
-        "registration__is_substitute",
-        "registration__withdrawn_at",
+    substituted = False  # substitutions are read only when a seat has one (scoring.substitutions)
+    for table_id, wind, registration_id, code, substitute, withdrawn_at, taken_over in (
+        Seat.objects.filter(round__tournament=tournament)
+        .annotate(taken_over=Exists(Substitution.objects.filter(seat=OuterRef("pk"))))
+        .values_list(
+            "table_id",
+            "wind",
+            "registration_id",
+            "registration__code",
+            "registration__is_substitute",
+            "registration__withdrawn_at",
+            "taken_over",
+        )
     ):
         # Substitutes and withdrawn players (issue 13) fill seats but are not ranked.
         seats[table_id].append((wind, registration_id, code, substitute or withdrawn_at is not None))
+        substituted = substituted or taken_over
     hands: dict[int, list[HandRecord]] = defaultdict(list)
     for table_id, winner, discarder, fan, data in (
         Hand.objects.filter(is_current=True, voided=False, **in_event)
@@ -753,6 +759,8 @@ def event_standings(tournament: Tournament, *, include_provisional: bool = False
     ).values_list("table_id", "registration_id", "minutes"):
         late[table_id][registration_id] = minutes
     counted = None if include_provisional else confirmed_tables(tournament)
+    takeovers = substitutions.takeovers(tournament) if substituted else {}
+    substitution_rule = substitutions.policy(tournament.settings)
     lines: list[SessionLine] = []
     for table_id, round_number, table_number in tables:
         if not hands[table_id] and table_id not in totals:
@@ -769,6 +777,22 @@ def event_standings(tournament: Tournament, *, include_provisional: bool = False
         )
         wins = Counter(record.winner for record in hands[table_id] if record.winner)
         for wind, _, code, substitute in seats[table_id]:
+            if (table_id, wind) in takeovers:
+                lines.extend(
+                    substitutions.seat_lines(
+                        substitution_rule,
+                        rules=rules,
+                        wind=wind,
+                        code=code,
+                        substitute=substitute,
+                        takeovers=takeovers[table_id, wind],
+                        hands=hands[table_id],
+                        result=result,
+                        round_number=round_number,
+                        table_number=table_number,
+                    )
+                )
+                continue
             if substitute:
                 continue
             lines.append(

@@ -1,6 +1,7 @@
 from django.urls import path
 
 from scoring import views_organiser as views
+from scoring import views_seat_changes
 
 urlpatterns = [
     path("<slug:slug>/prints/", views.event_prints, name="event_prints"),
@@ -11,4 +12,17 @@ urlpatterns = [
     path("<slug:slug>/sessions/<int:number>/prints/", views.prints, name="prints"),
     path("<slug:slug>/sessions/<int:number>/prints/<slug:kind>/", views.session_print, name="session_print"),
     path("<slug:slug>/sessions/<int:number>/scoresheets.pdf", views.scoresheets, name="scoresheets"),
+    path(
+        "<slug:slug>/sessions/<int:number>/seat-changes/",
+        views_seat_changes.seat_changes_page,
+        name="seat_changes",
+    ),
+    path(
+        "<slug:slug>/sessions/<int:number>/seat-changes/substitute/",
+        views_seat_changes.substitute,
+        name="substitute",
+    ),
+    path(
+        "<slug:slug>/sessions/<int:number>/seat-changes/fix/", views_seat_changes.fix_seats, name="fix_seats"
+    ),
 ]

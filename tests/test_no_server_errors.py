@@ -61,6 +61,14 @@ FIELDS = [
     "username",
     "role",
     "preset",
+    "absent",
+    "substitute",
+    "new_name",
+    "a",
+    "b",
+    "first",
+    "action",
+    "plan",
 ]
 posts = st.dictionaries(st.sampled_from(FIELDS), junk, max_size=10)
 FORMS = st.sampled_from(
@@ -94,6 +102,9 @@ ORGANISER_URLS = [
     ("manage:settings", ("slug",)),
     ("manage:save_settings", ("slug", "seating")),
     ("manage:save_settings", ("slug", "no-such-group")),
+    ("manage:reseat", ("slug",)),
+    ("manage:substitute", ("slug", 1)),
+    ("manage:fix_seats", ("slug", 1)),
 ]
 
 

@@ -25,6 +25,21 @@ SEATING_SETTINGS: tuple[Setting, ...] = (
         group=SEATING,
     ),
     Setting(
+        key="seating.substitution_standings",
+        label="When a substitute takes over a seat during a session",
+        kind="choice",
+        default="seat",
+        choices=(
+            ("seat", "The absent player keeps the seat's whole result; the substitute is not ranked for it"),
+            ("hands", "Each keeps the points of the hands they played (table points: who played more)"),
+            (
+                "absent_hands",
+                "The absent player keeps only the hands they played; the substitute's are not ranked",
+            ),
+        ),
+        group=SEATING,
+    ),
+    Setting(
         key="seating.swiss",
         label="Swiss: seat each session by the current standings",
         kind="bool",

@@ -184,6 +184,30 @@ class Seat(models.Model):
         return f"{self.registration} {self.wind} at {self.table}"
 
 
+class Substitution(models.Model):
+    """From hand ``from_hand`` of the session on, ``substitute`` plays ``seat`` in place of the seat's
+    player, who fell ill or had to leave. Hands before it stay with the player who played them; how the
+    session counts in the standings follows the event's "substitute policy" (``scoring.substitutions``)."""
+
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="substitutions")
+    substitute = models.ForeignKey(Registration, on_delete=models.RESTRICT, related_name="substitutions")
+    from_hand = models.PositiveSmallIntegerField()
+    reason = models.CharField(max_length=200, blank=True)
+    created_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["from_hand"]
+        constraints = [
+            models.UniqueConstraint(fields=["seat", "from_hand"], name="one_substitution_per_seat_and_hand")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.substitute} for {self.seat.registration} from hand {self.from_hand}"
+
+
 class AuditEntry(models.Model):
     """Who changed what, when: one row per service write."""
 

@@ -164,20 +164,23 @@ def _bound(players: int, rounds: int) -> LowerBound | None:
 def entered_at(rounds: Sequence[Round]) -> str | None:
     """What was entered at the tables of these sessions, in words ("penalties in session 2"), or None.
 
-    Every model with a foreign key to ``Table`` is asked, except the seats themselves: results, penalties,
-    lateness, appeals (through their penalty), confirmations and whatever is added later. Anything there
+    Every model with a foreign key to ``Table`` or ``Seat`` is asked, except the seats themselves:
+    results, penalties, lateness, appeals (through their penalty), confirmations, substitutions and
+    whatever is added later. Anything there
     would be deleted with the tables, so its session cannot be re-seated."""
     if not rounds:
         return None
-    for relation in Table._meta.related_objects:
+    relations = [(r, "round") for r in Table._meta.related_objects]
+    relations += [(r, "round") for r in Seat._meta.related_objects]
+    for relation, to_round in relations:
         model = relation.related_model
         if model is Seat or not hasattr(model, "_default_manager"):
             continue
-        field = relation.field.name
+        path = f"{relation.field.name}__{to_round}"
         found = (
-            model._default_manager.filter(**{f"{field}__round__in": list(rounds)})  # type: ignore[union-attr]
+            model._default_manager.filter(**{f"{path}__in": list(rounds)})  # type: ignore[union-attr]
             .order_by()
-            .values_list(f"{field}__round__number", flat=True)
+            .values_list(f"{path}__number", flat=True)
             .first()
         )
         if found is not None:

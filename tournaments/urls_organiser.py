@@ -2,6 +2,7 @@ from django.urls import path
 
 from tournaments import views_clock, views_desk
 from tournaments import views_organiser as views
+from tournaments import views_reseat
 
 urlpatterns = [
     path("", views.dashboard, name="dashboard"),
@@ -33,4 +34,5 @@ urlpatterns = [
         views.totals_only,
         name="totals_only",
     ),
+    path("<slug:slug>/reseat/", views_reseat.reseat, name="reseat"),
 ]

@@ -1,0 +1,203 @@
+"""Changing who sits where once hands have been played (issue 16): seats fixed after play, and a
+substitute taking over a seat in the middle of a session.
+
+Both keep every result: hands are moved as new versions (``VersionedResult.supersede``), never edited,
+and each change is one logged action in one transaction holding the tables' locks. How a substituted
+seat counts in the standings is :mod:`scoring.substitutions`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from scoring.models import Hand, LateArrival, Penalty, TableTotals
+from scoring.services import _after_write, _lock_table
+from tournaments.audit import AuditAction, User, acting
+from tournaments.errors import ServiceError
+from tournaments.models import WINDS, Registration, Round, Seat, Substitution, Table
+
+
+def _exchange(value: Any, a: str, b: str) -> Any:
+    """``value`` with the seat winds ``a`` and ``b`` exchanged wherever a seat is named: a wind alone, or
+    a dictionary keyed by winds (per-seat points in a rule set's hand details), at any depth."""
+    swap = {a: b, b: a}
+    if isinstance(value, str):
+        return swap.get(value, value)
+    if isinstance(value, dict):
+        keyed_by_seat = bool(value) and all(key in WINDS for key in value)
+        return {(swap.get(k, k) if keyed_by_seat else k): _exchange(v, a, b) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_exchange(item, a, b) for item in value]
+    return value
+
+
+def _seats(round_: Round, codes: tuple[str, str]) -> tuple[Seat, Seat]:
+    seats = {
+        s.registration.code: s
+        for s in Seat.objects.filter(round=round_, registration__code__in=codes).select_related(
+            "registration__player", "table"
+        )
+    }
+    missing = [code for code in codes if code not in seats]
+    if missing:
+        raise ServiceError(f"Player {missing[0]} has no seat in session {round_.number}.", code="not_seated")
+    return seats[codes[0]], seats[codes[1]]
+
+
+@transaction.atomic
+def fix_seats_after_play(round_: Round, code_a: str, code_b: str, *, acting_user: User) -> int:
+    """Exchange two players' seats in a session that has hands, in one logged action; returns the number
+    of hands moved.
+
+    - **Same table** (they sat in each other's seats, and the referee entered the hands under their
+      names): they exchange winds, and every hand moves with them as a new version, so each keeps what
+      they won and paid: the winner and discarder references are exchanged, and so is any per-seat
+      figure in the hand's details and in reported session totals. The fan total stays as entered.
+    - **Different tables** (each sat at the other's table): they exchange tables and winds; the hands at
+      each table stay with the seat, i.e. with the player who really sat there and played them.
+      Penalties or lateness already recorded for either of them at those tables are refused (record
+      them again after the fix), as they would now name someone who was not at that table.
+
+    Confirmations of the tables are withdrawn (their results changed); the standings are bumped.
+    """
+    if code_a == code_b:
+        raise ServiceError("Choose two different players.", code="same_player")
+    first, second = _seats(round_, (code_a, code_b))
+    tables = sorted({first.table_id, second.table_id})
+    locked = {pk: _lock_table(Table(pk=pk)) for pk in tables}
+    wind_a, wind_b = first.wind, second.wind
+    moved = 0
+    # The seat rows stay with their players (a substitution or anything else attached to a seat follows
+    # its player); a placeholder wind keeps "one player per seat" true between the two updates.
+    Seat.objects.filter(pk=first.pk).update(wind="-")
+    Seat.objects.filter(pk=second.pk).update(table_id=first.table_id, wind=wind_a)
+    Seat.objects.filter(pk=first.pk).update(table_id=second.table_id, wind=wind_b)
+    if first.table_id == second.table_id:
+        table = locked[first.table_id]
+        for hand in Hand.objects.filter(table=table, is_current=True).order_by("number"):
+            Hand.supersede(
+                table=table,
+                number=hand.number,
+                acting_user=acting_user,
+                voided=hand.voided,
+                winner=_exchange(hand.winner, wind_a, wind_b),
+                discarder=_exchange(hand.discarder, wind_a, wind_b),
+                fan=hand.fan,
+                tiles=hand.tiles,
+                data=_exchange(hand.data, wind_a, wind_b),
+            )
+            moved += 1
+        totals = TableTotals.objects.filter(table=table, is_current=True).first()
+        if totals is not None:
+            TableTotals.supersede(
+                table=table,
+                acting_user=acting_user,
+                voided=totals.voided,
+                scores=_exchange(totals.scores, wind_a, wind_b),
+            )
+        where = f"table {table.number}: {wind_a} and {wind_b} exchanged"
+    else:
+        registrations = [first.registration, second.registration]
+        recorded = (
+            Penalty.objects.filter(
+                table_id__in=tables, registration__in=registrations, is_current=True, voided=False
+            ).exists()
+            or LateArrival.objects.filter(
+                table_id__in=tables, registration__in=registrations, is_current=True, voided=False
+            ).exists()
+        )
+        if recorded:
+            raise ServiceError(
+                "A penalty or lateness is recorded for one of them at these tables; delete it, fix the "
+                "seats, then record it again for the player who was there.",
+                code="has_penalties",
+            )
+        where = f"tables {first.table.number} and {second.table.number} exchanged"
+    for table in locked.values():
+        _after_write(
+            table,
+            acting_user,
+            AuditAction.FIX_SEATS,
+            f"seats of {code_a} and {code_b} fixed after play ({where}; {moved} hands moved)",
+            players=[code_a, code_b],
+            hands=moved,
+        )
+    return moved
+
+
+@transaction.atomic
+def substitute_seat(
+    table: Table,
+    absent_code: str,
+    substitute: Registration,
+    *,
+    acting_user: User,
+    reason: str = "",
+) -> Substitution:
+    """A substitute takes over the absent player's seat from the table's next hand.
+
+    The hands already played stay with the player who played them (the seat's ``registration`` is not
+    changed; the takeover is a :class:`~tournaments.models.Substitution` from hand n + 1); the standings
+    count the seat as the event's substitute policy says (``scoring.substitutions``). The substitute is a
+    registered substitute or any registered player not seated in this session."""
+    table = _lock_table(table)
+    seat = (
+        Seat.objects.filter(table=table, registration__code=absent_code)
+        .select_related("registration__player")
+        .first()
+    )
+    if seat is None:
+        raise ServiceError(f"Player {absent_code} does not sit at this table.", code="not_at_table")
+    if substitute.tournament_id != table.round.tournament_id:
+        raise ServiceError("The substitute is not registered in this event.", code="not_registered")
+    if substitute.pk == seat.registration_id:
+        raise ServiceError("A player cannot substitute for themselves.", code="same_player")
+    if Seat.objects.filter(round=table.round, registration=substitute).exists():
+        raise ServiceError(
+            f"{substitute} already has a seat in session {table.round.number}.", code="already_seated"
+        )
+    playing = Substitution.objects.filter(seat__round=table.round, substitute=substitute)
+    if playing.exists():
+        raise ServiceError(
+            f"{substitute} already substitutes in session {table.round.number}.", code="already_seated"
+        )
+    if table.finished_at is not None:
+        raise ServiceError("This table is marked complete; reopen it first.", code="table_finished")
+    played = Hand.objects.filter(table=table, is_current=True, voided=False).count()
+    from_hand = played + 1
+    limit = table.round.tournament.rule_set.hands_allowed(table.round.tournament.hands_per_session)
+    if limit is not None and played >= limit:
+        raise ServiceError(f"All {limit} hands of this session are played.", code="session_over")
+    substitution = Substitution.objects.create(
+        seat=seat,
+        substitute=substitute,
+        from_hand=from_hand,
+        reason=reason.strip()[:200],
+        created_by=acting(acting_user),
+    )
+    _after_write(
+        table,
+        acting_user,
+        AuditAction.SUBSTITUTION,
+        f"{substitute} takes over {seat.registration}'s seat ({seat.wind}) from hand {from_hand}",
+        seat=seat.wind,
+        absent=absent_code,
+        substitute=substitute.code,
+        from_hand=from_hand,
+    )
+    return substitution
+
+
+@transaction.atomic
+def substitute_new_player(
+    table: Table, absent_code: str, name: str, *, acting_user: User, reason: str = ""
+) -> Substitution:
+    """Register a new player and let them take over the seat, both or neither."""
+    from tournaments import services as event_services
+
+    incoming = event_services.register_player(
+        table.round.tournament, event_services.PlayerRow(name=name), acting_user=acting_user
+    )
+    return substitute_seat(table, absent_code, incoming, acting_user=acting_user, reason=reason)

@@ -1,0 +1,128 @@
+"""Seats fixed after hands were played, and substitutes taking over a seat mid-session (issue 16)."""
+
+from __future__ import annotations
+
+import pytest
+
+from scoring import seat_changes, services
+from scoring.models import Hand, Penalty
+from scoring.services import HandEntry
+from tournaments import services as event_services
+from tournaments.audit import AuditAction
+from tournaments.errors import ServiceError
+from tournaments.models import AuditEntry, Seat
+
+
+def seat_of(table, wind: str):
+    return table.seats.select_related("registration").get(wind=wind).registration
+
+
+def scores(tournament) -> dict[str, int]:
+    return {row.player: row.score for row in services.event_standings(tournament, include_provisional=True)}
+
+
+def points(tournament, code: str) -> tuple[int, object]:
+    row = next(r for r in services.event_standings(tournament, include_provisional=True) if r.player == code)
+    return row.score, row.table_points
+
+
+@pytest.mark.django_db
+def test_two_players_of_one_table_exchange_seats_and_their_hands_move_with_them(event, table, organiser):
+    east, south = seat_of(table, "E"), seat_of(table, "S")
+    services.record_hand(table, HandEntry(winner="E", discarder="S", fan=10), acting_user=organiser)
+    services.record_hand(table, HandEntry(winner="S", fan=8), acting_user=organiser)
+    services.record_hand(table, HandEntry(winner=None), acting_user=organiser)
+    before = scores(event)
+    moved = seat_changes.fix_seats_after_play(table.round, east.code, south.code, acting_user=organiser)
+    assert moved == 3
+    assert seat_of(table, "S") == east and seat_of(table, "E") == south
+    current = {h.number: (h.winner, h.discarder) for h in Hand.objects.filter(table=table, is_current=True)}
+    assert current == {1: ("S", "E"), 2: ("E", ""), 3: ("", "")}
+    assert Hand.objects.filter(table=table, is_current=False).count() == 3  # earlier versions kept
+    assert scores(event) == before  # every point stays with the player who won or paid it
+    entry = AuditEntry.objects.filter(action=AuditAction.FIX_SEATS).get()
+    assert entry.data["players"] == [east.code, south.code]
+
+
+@pytest.mark.django_db
+def test_players_of_two_tables_exchange_places_and_the_hands_stay_with_who_sat_there(event, table, organiser):
+    other = event.rounds.get(number=1).tables.get(number=2)
+    east, north = seat_of(table, "E"), seat_of(other, "N")
+    services.record_hand(table, HandEntry(winner="E", discarder="W", fan=12), acting_user=organiser)
+    east_points = scores(event)[east.code]
+    seat_changes.fix_seats_after_play(table.round, east.code, north.code, acting_user=organiser)
+    assert seat_of(table, "E") == north and seat_of(other, "N") == east
+    assert Hand.objects.filter(table=table).count() == 1  # not moved: played by whoever sat at East
+    after = scores(event)
+    assert after[north.code] == east_points
+    assert east.code not in after  # their table has no result yet
+
+
+@pytest.mark.django_db
+def test_a_fix_between_tables_is_refused_while_a_penalty_names_one_of_them(event, table, organiser):
+    other = event.rounds.get(number=1).tables.get(number=2)
+    east, north = seat_of(table, "E"), seat_of(other, "N")
+    services.record_hand(table, HandEntry(winner=None), acting_user=organiser)
+    services.add_penalty(table, east, 10, paid_to="each_other", rule="84", acting_user=organiser)
+    with pytest.raises(ServiceError) as refused:
+        seat_changes.fix_seats_after_play(table.round, east.code, north.code, acting_user=organiser)
+    assert refused.value.code == "has_penalties"
+    assert seat_of(table, "E") == east
+    assert Penalty.objects.count() == 1
+
+
+def play_with_substitute(event, table, organiser, policy: str):
+    event_services.update_settings(event, {"seating.substitution_standings": policy}, acting_user=organiser)
+    absent = seat_of(table, "E")
+    newcomer = event_services.register_player(
+        event, event_services.PlayerRow(name="Zed Newcomer"), acting_user=organiser
+    )
+    services.record_hand(table, HandEntry(winner="E", discarder="S", fan=10), acting_user=organiser)
+    substitution = seat_changes.substitute_seat(table, absent.code, newcomer, acting_user=organiser)
+    assert substitution.from_hand == 2
+    services.record_hand(table, HandEntry(winner="E", discarder="W", fan=20), acting_user=organiser)
+    services.record_hand(table, HandEntry(winner="N", discarder="E", fan=8), acting_user=organiser)
+    rules = event.rule_set
+    first = rules.points(services.hand_record(Hand.objects.get(table=table, number=1)))["E"]
+    rest = sum(
+        rules.points(services.hand_record(Hand.objects.get(table=table, number=n)))["E"] for n in (2, 3)
+    )
+    return absent, newcomer, first, rest
+
+
+@pytest.mark.django_db
+def test_by_default_the_absent_player_keeps_the_seats_whole_result(event, table, organiser):
+    absent, newcomer, first, rest = play_with_substitute(event, table, organiser, "seat")
+    assert points(event, absent.code)[0] == first + rest
+    assert newcomer.code not in scores(event)
+    assert Seat.objects.get(table=table, wind="E").registration == absent  # history stays with the seat
+
+
+@pytest.mark.django_db
+def test_each_keeps_the_hands_they_played_when_the_event_says_so(event, table, organiser):
+    absent, newcomer, first, rest = play_with_substitute(event, table, organiser, "hands")
+    absent_score, absent_tp = points(event, absent.code)
+    newcomer_score, newcomer_tp = points(event, newcomer.code)
+    assert (absent_score, newcomer_score) == (first, rest)
+    assert absent_tp == 0  # table points go to who played more hands: the newcomer (2 of 3)
+    assert newcomer_tp > 0
+
+
+@pytest.mark.django_db
+def test_a_substitutes_hands_can_count_for_nobody(event, table, organiser):
+    absent, newcomer, first, _ = play_with_substitute(event, table, organiser, "absent_hands")
+    assert points(event, absent.code)[0] == first
+    assert newcomer.code not in scores(event)
+
+
+@pytest.mark.django_db
+def test_a_player_seated_in_the_session_cannot_substitute(event, table, organiser):
+    other = event.rounds.get(number=1).tables.get(number=2)
+    with pytest.raises(ServiceError) as refused:
+        seat_changes.substitute_seat(
+            table, seat_of(table, "E").code, seat_of(other, "S"), acting_user=organiser
+        )
+    assert refused.value.code == "already_seated"
+    with pytest.raises(ServiceError) as refused:
+        seat_changes.substitute_seat(table, "nobody", seat_of(other, "S"), acting_user=organiser)
+    assert refused.value.code == "not_at_table"
