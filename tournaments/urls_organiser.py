@@ -1,8 +1,7 @@
 from django.urls import path
 
-from tournaments import views_clock, views_desk
+from tournaments import views_clock, views_desk, views_reseat
 from tournaments import views_organiser as views
-from tournaments import views_reseat
 
 urlpatterns = [
     path("", views.dashboard, name="dashboard"),
