@@ -21,7 +21,8 @@ class StandingsTable(tables.Table):
     class Meta:
         attrs = {"class": "standings"}
         order_by = "rank"
-        template_name = "django_tables2/table.html"
+        template_name = "scoring/public/_sortable_table.html"
+        row_attrs = {"data-name": lambda record: record["name"]}  # the search box filters by it (site.js)
 
     def __init__(self, *args: Any, tournament_slug: str = "", **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

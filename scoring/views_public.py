@@ -5,16 +5,32 @@ from __future__ import annotations
 
 import copy
 import hashlib
+from collections.abc import Callable
+from typing import Any
 
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified, QueryDict
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext
 from django_tables2 import RequestConfig
 
+from scoring.charts import ChartPoint, progress_chart
 from scoring.exports import STANDINGS_EXPORTS
+from scoring.history import place_at_table, places_after_each_session
+from scoring.live import POLL_SECONDS, fragment_response, vary_on_htmx, version_key
+from scoring.models import Penalty
 from scoring.projector import projector_context
+from scoring.rules.side import BEST_HAND, BestHandRow
 from scoring.services import is_confirmed, running_scores, session_result, table_state, tables_with_results
+from scoring.side_rankings import (
+    SIDE_TITLES,
+    SIDE_VALUES,
+    UNITS,
+    event_side_rankings,
+    event_team_standings,
+)
 from scoring.standings_cache import (
     cached_standings_rows,
     progress_lines,
@@ -23,14 +39,31 @@ from scoring.standings_cache import (
 )
 from scoring.tables import ScoreStandingsTable, StandingsTable
 from tournaments.access import HtmxHttpRequest, public_event, round_of
-from tournaments.models import WINDS, Registration, Seat
+from tournaments.event_settings import team_best
+from tournaments.models import WINDS, Registration, Round, Seat, Tournament
 from tournaments.page_cache import compact_html
 from tournaments.views_public import seat_rows
 
 
-def results(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+def results(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
+    """Each table of a session with its seats, scores and hands. The page polls its cards, which
+    are answered 304 until something is entered or confirmed (``scoring.live``)."""
     tournament = public_event(slug)
     round_ = round_of(tournament, number)
+    context: dict[str, Any] = {"tournament": tournament, "round": round_}
+    if request.htmx:
+        return fragment_response(
+            request,
+            version_key(tournament, "results", round_.number),
+            lambda: render_to_string(
+                "scoring/public/_results_cards.html", {**context, "cards": _result_cards(tournament, round_)}
+            ),
+        )
+    context.update(rounds=tournament.rounds.all(), cards=_result_cards(tournament, round_), poll=POLL_SECONDS)
+    return vary_on_htmx(render(request, "scoring/public/results.html", context))
+
+
+def _result_cards(tournament: Tournament, round_: Round) -> list[dict[str, Any]]:
     cards = []
     for table in tables_with_results(tournament, round_):
         state = table_state(table)
@@ -53,11 +86,7 @@ def results(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                 "hands": hands,
             }
         )
-    return render(
-        request,
-        "scoring/public/results.html",
-        {"tournament": tournament, "round": round_, "rounds": tournament.rounds.all(), "cards": cards},
-    )
+    return cards
 
 
 STANDINGS_PARAMETERS = ("sort", "provisional")
@@ -147,43 +176,208 @@ def standings_download(request: HttpRequest, slug: str, fmt: str) -> HttpRespons
     return response
 
 
-def player(request: HttpRequest, slug: str, code: str) -> HttpResponse:
-    """One player's event on a phone: where they sit in each session and how each session went."""
+def player(request: HtmxHttpRequest, slug: str, code: str) -> HttpResponse:
+    """One player's event on a phone: where they sit in each session, whom they play, how each
+    session went (score, place at the table and in the standings after it), penalties, and a chart.
+    The page polls its body, answered 304 until something is entered or confirmed."""
     tournament = public_event(slug)
     registration = get_object_or_404(
         Registration.objects.select_related("player"), tournament=tournament, code=code, is_substitute=False
     )
+    if request.htmx:
+        return fragment_response(
+            request,
+            version_key(tournament, "player", registration.code),
+            lambda: render_to_string(
+                "scoring/public/_player_body.html", player_context(tournament, registration)
+            ),
+        )
+    context = {**player_context(tournament, registration), "poll": POLL_SECONDS}
+    return vary_on_htmx(render(request, "scoring/public/player.html", context))
+
+
+def player_context(tournament: Tournament, registration: Registration) -> dict[str, Any]:
+    """What the player page shows, from the cached standings (confirmed tables only) and the seats."""
     rows = cached_standings_rows(tournament)
-    standing = next((row for row in rows if row["player"] == code), None)
+    standing = next((row for row in rows if row["player"] == registration.code), None)
     by_round = {line["round"]: line for line in (standing or {}).get("sessions", [])}
-    seats = {
-        seat.round_id: seat
-        for seat in Seat.objects.filter(registration=registration).select_related("table", "round")
+    session_scores = {
+        (row["player"], line["round"]): line["score"] for row in rows for line in row.get("sessions", [])
     }
+    history = cached_places(tournament, rows).get(registration.code, {})
+    # Every seat at the player's tables in one query: their own, and their opponents'.
+    seats: dict[int, Seat] = {}
     table_mates: dict[int, list[Seat]] = {}
-    for other in (
-        Seat.objects.filter(table_id__in=[seat.table_id for seat in seats.values()])
-        .exclude(registration=registration)
-        .select_related("registration__player")
+    for seat in Seat.objects.filter(table__seats__registration=registration).select_related(
+        "table", "round", "registration__player"
     ):
-        table_mates.setdefault(other.table_id, []).append(other)
+        if seat.registration_id == registration.pk:
+            seats[seat.round_id] = seat
+        else:
+            table_mates.setdefault(seat.table_id, []).append(seat)
+    penalties = _counted_penalties(registration, counted_rounds=set(by_round))
     sessions = []
     for round_ in tournament.rounds.all():
         seat = seats.get(round_.pk)
+        mates = sorted(table_mates.get(seat.table_id, []) if seat else [], key=lambda s: WINDS.index(s.wind))
         opponents = [
-            {"wind": other.wind, "name": other.registration.player.name}
-            for other in sorted(
-                table_mates.get(seat.table_id, []) if seat else [], key=lambda s: WINDS.index(s.wind)
-            )
+            {"wind": other.wind, "name": other.registration.player.name, "code": other.registration.code}
+            for other in mates
         ]
+        result = by_round.get(round_.number)
+        place = None
+        if result is not None:
+            others = [session_scores.get((o.registration.code, round_.number)) for o in mates]
+            place = place_at_table(result["score"], [score for score in others if score is not None])
+        after = history.get(round_.number)
         sessions.append(
-            {"round": round_, "seat": seat, "opponents": opponents, "result": by_round.get(round_.number)}
+            {
+                "round": round_,
+                "seat": seat,
+                "opponents": opponents,
+                "result": result,
+                "place": place,
+                "standing_after": after[0] if after else None,
+                "penalties": penalties.get(round_.number, []),
+            }
         )
-    return render(
-        request,
-        "scoring/public/player.html",
-        {"tournament": tournament, "registration": registration, "standing": standing, "sessions": sessions},
+    chart = progress_chart(
+        [
+            ChartPoint(label=str(number), place=place_after, score=score)
+            for number, (place_after, score) in sorted(history.items())
+        ],
+        players=len(rows),
+        title=gettext("Place in the standings and total score after each session"),
+        place_label=gettext("place"),
+        score_label=gettext("score"),
     )
+    return {
+        "tournament": tournament,
+        "registration": registration,
+        "standing": standing,
+        "sessions": sessions,
+        "chart": mark_safe(chart),  # noqa: S308  # built by scoring.charts, which escapes every text
+        "penalties": [item for items in penalties.values() for item in items],
+    }
+
+
+def cached_places(
+    tournament: Tournament, rows: list[dict[str, Any]]
+) -> dict[str, dict[int, tuple[int, int]]]:
+    """Places after each session for every player, computed once per standings version."""
+    key = f"places:{version_key(tournament)}"
+    places = cache.get(key)
+    if places is None:
+        places = places_after_each_session(rows, use_table_points=tournament.uses_table_points)
+        cache.set(key, places, timeout=3600)
+    return places
+
+
+def _counted_penalties(registration: Registration, *, counted_rounds: set[int]) -> dict[int, list[Penalty]]:
+    """The player's penalties at tables the standings count (confirmed), by session number."""
+    found: dict[int, list[Penalty]] = {}
+    for penalty in (
+        Penalty.objects.filter(registration=registration, is_current=True, voided=False)
+        .select_related("table__round")
+        .prefetch_related("appeals__decisions")
+        .order_by("table__round__number", "position")
+    ):
+        if penalty.table.round.number in counted_rounds:
+            found.setdefault(penalty.table.round.number, []).append(penalty)
+    return found
+
+
+def teams(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """Team standings: each team's best N members (event setting ``teams.best``) or all of them,
+    over the confirmed tables; updates itself like the standings."""
+    tournament = public_event(slug)
+    return _live_page(
+        request,
+        tournament,
+        "teams",
+        "scoring/public/teams.html",
+        "scoring/public/_teams_body.html",
+        lambda: {
+            "teams": event_team_standings(tournament),
+            "best": team_best(tournament),
+        },
+    )
+
+
+def side(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """Side rankings the event's rule set offers (best single hand, most hands or games won, ...),
+    over the confirmed tables; updates itself like the standings."""
+    tournament = public_event(slug)
+    return _live_page(
+        request,
+        tournament,
+        "side",
+        "scoring/public/side.html",
+        "scoring/public/_side_body.html",
+        lambda: {
+            "rankings": _side_context(tournament),
+        },
+    )
+
+
+def _side_context(tournament: Tournament) -> list[dict[str, Any]]:
+    names = dict(tournament.registrations.values_list("code", "player__name"))
+    rules = tournament.rule_set
+    out = []
+    for ranking in event_side_rankings(tournament):
+        rows = []
+        for row in ranking.rows:
+            if isinstance(row, BestHandRow):
+                tiles = row.hand.tiles if isinstance(row.hand.tiles, dict) else None
+                rows.append(
+                    {
+                        "rank": row.rank,
+                        "code": row.hand.winner,
+                        "name": names.get(row.hand.winner, row.hand.winner),
+                        "value": row.value,
+                        "hand": row.hand,
+                        "tiles": tiles if tiles and tiles.get("concealed") else None,
+                        "fans": rules.fans(tiles) if tiles else [],
+                    }
+                )
+            else:
+                rows.append(
+                    {
+                        "rank": row.rank,
+                        "code": row.player,
+                        "name": names.get(row.player, row.player),
+                        "value": row.count,
+                    }
+                )
+        best = ranking.key == BEST_HAND
+        out.append(
+            {
+                "key": ranking.key,
+                "best": best,
+                "title": SIDE_TITLES.get(ranking.key, ranking.key),
+                "value_label": UNITS.get(rules.hand_value_unit) if best else SIDE_VALUES.get(ranking.key),
+                "rows": rows,
+            }
+        )
+    return out
+
+
+def _live_page(
+    request: HtmxHttpRequest,
+    tournament: Tournament,
+    name: str,
+    template: str,
+    fragment: str,
+    build: Callable[[], dict[str, Any]],
+) -> HttpResponse:
+    """A public page whose body polls itself: the fragment answered 304 until the standings version
+    moves (``scoring.live``), the full page otherwise."""
+    base = {"tournament": tournament}
+    if request.htmx:
+        return fragment_response(
+            request, version_key(tournament, name), lambda: render_to_string(fragment, {**base, **build()})
+        )
+    return vary_on_htmx(render(request, template, {**base, **build(), "poll": POLL_SECONDS}))
 
 
 def projector(request: HtmxHttpRequest, slug: str) -> HttpResponse:

@@ -318,7 +318,8 @@ def test_the_player_page_makes_the_same_few_queries_whatever_the_number_of_sessi
     client, demo_event, django_assert_max_num_queries
 ):
     # 16 on a cold cache: the event's version for the page cache, the standings (8 queries, whatever the
-    # event's size) and the page's own 7, none of them per session (it was one query per session before).
+    # event's size) and the page's own 7 (seats at the player's tables in one, their penalties in one), none
+    # of them per session.
     with django_assert_max_num_queries(16):
         assert client.get(reverse("public:player", args=[demo_event.slug, "p1"])).status_code == 200
 

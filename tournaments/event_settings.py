@@ -8,7 +8,7 @@ from typing import Any
 
 from scoring.rules import registry
 from scoring.rules.errors import HandInputError
-from scoring.rules.settings import Setting, check_settings, value_of
+from scoring.rules.settings import Setting, check_settings, lookup, value_of
 
 SEATING = "Seating"
 SEATING_SETTINGS: tuple[Setting, ...] = (
@@ -104,6 +104,21 @@ CONFIRMATION_SETTINGS: tuple[Setting, ...] = (
         group=CONFIRMATION,
     ),
 )
+TEAMS = "Team standings"
+TEAM_SETTINGS: tuple[Setting, ...] = (
+    Setting(
+        key="teams.best",
+        label="Each team counts its best members",
+        kind="int",
+        default=0,
+        minimum=0,
+        maximum=50,
+        help="0: every member counts; 3: the sum of the team's three best players",
+        group=TEAMS,
+    ),
+)
+"""Team standings (the public team page and the standings PDF): players with the same team name form
+a team; the team's total is the sum of its best N members' results, or of all of them."""
 STRUCTURAL = ("sessions", "hands_per_session", "session_minutes")
 """Keys the event JSON puts in ``settings`` for the event's own columns."""
 
@@ -114,6 +129,7 @@ def settings_fields(rules: str) -> tuple[Setting, ...]:
         *SEATING_SETTINGS,
         *CLOCK_SETTINGS,
         *CONFIRMATION_SETTINGS,
+        *TEAM_SETTINGS,
     )
 
 
@@ -139,3 +155,9 @@ def settings_problems(rules: str, settings: Any, *, structural: bool = False) ->
 def current(rules: str, settings: Mapping[str, Any]) -> dict[str, Any]:
     """Every setting's value, defaults filled in, by dotted key."""
     return {f.key: value_of(settings, f) for f in settings_fields(rules)}
+
+
+def team_best(tournament: Any) -> int:
+    """The event's ``teams.best``: how many members count per team in the team standings (0: all)."""
+    value = lookup(tournament.settings, "teams.best", 0)
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0

@@ -7,5 +7,6 @@ urlpatterns = [
     path("", views_public.home, name="home"),
     path("e/<slug:slug>/", cached_page(views_public.event), name="event"),
     path("e/<slug:slug>/seating/<int:number>/", cached_page(views_public.seating), name="seating"),
+    path("e/<slug:slug>/find/", views_public.find, name="find"),
     path("e/<slug:slug>/clock/", views_clock.clock_fragment, name="clock"),
 ]

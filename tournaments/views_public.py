@@ -9,8 +9,9 @@ from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from players.folding import MAX_QUERY, matches, query_words
 from tournaments.access import has_role, public_event, round_of
-from tournaments.models import WINDS, Role, Seat, Table, Tournament
+from tournaments.models import WINDS, Registration, Role, Seat, Table, Tournament
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -66,5 +67,46 @@ def seating(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "rounds": tournament.rounds.all(),
             "tables": [{"table": t, "seats": seat_rows(t)} for t in tables],
             "by_player": by_player,
+        },
+    )
+
+
+FIND_LIMIT = 30
+"""At most this many players listed for one search (a one-letter query would list everyone)."""
+
+
+def find(request: HttpRequest, slug: str) -> HttpResponse:
+    """A player finds themselves by name (case, accents and punctuation ignored, ``players.folding``)
+    or id, and sees their seat in the latest seated session and a link to their page."""
+    tournament = public_event(slug)
+    query = request.GET.get("q", "")[:MAX_QUERY]
+    words = query_words(query)
+    found: list[Registration] = []
+    if words:
+        found = [
+            registration
+            for registration in tournament.registrations.select_related("player").order_by("player__name")
+            if not registration.is_substitute and matches(words, registration.player.name, registration.code)
+        ]
+    latest = tournament.rounds.exclude(seated_at=None).order_by("-number").first()
+    seats: dict[int, Seat] = {}
+    if latest is not None and found:
+        seats = {
+            seat.registration_id: seat
+            for seat in Seat.objects.filter(round=latest, registration__in=found[:FIND_LIMIT]).select_related(
+                "table"
+            )
+        }
+    return render(
+        request,
+        "tournaments/find.html",
+        {
+            "tournament": tournament,
+            "query": query,
+            "searched": bool(query.strip()),
+            "usable": bool(words),
+            "results": [{"registration": r, "seat": seats.get(r.pk)} for r in found[:FIND_LIMIT]],
+            "more": max(len(found) - FIND_LIMIT, 0),
+            "round": latest,
         },
     )

@@ -3,7 +3,7 @@ players' details, how final the standings are, team standings."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -99,11 +99,16 @@ class TeamRow:
     members: list[str]
     table_points: Fraction | float | None
     score: int
+    counted: list[str] = field(default_factory=list)
+    """The members whose results make the total (the best N, or all), best first."""
 
 
-def team_standings(rows: list[dict[str, Any]], teams: dict[str, str], table_points: bool) -> list[TeamRow]:
+def team_standings(
+    rows: list[dict[str, Any]], teams: dict[str, str], table_points: bool, *, best: int = 0
+) -> list[TeamRow]:
     """Teams ranked by the sum of their members' table points (then score), or score alone; equal
-    teams share a rank. Empty when nobody has a team."""
+    teams share a rank. ``best``: only each team's best N members count (0: all of them; the event
+    setting ``teams.best``). Members are listed best first. Empty when nobody has a team."""
     members: dict[str, list[dict[str, Any]]] = {}
     for row in rows:
         team = teams.get(row["player"], "")
@@ -111,15 +116,27 @@ def team_standings(rows: list[dict[str, Any]], teams: dict[str, str], table_poin
             members.setdefault(team, []).append(row)
     totals = []
     for team, rows_ in members.items():
-        tp = sum(r.get("table_points", 0) for r in rows_) if table_points else None
-        totals.append((team, [r["name"] for r in rows_], tp, sum(r["score"] for r in rows_)))
+        ordered = sorted(rows_, key=lambda r: (-r.get("table_points", 0), -r["score"], r.get("rank", 0)))
+        counted = ordered[:best] if best > 0 else ordered
+        tp = sum(r.get("table_points", 0) for r in counted) if table_points else None
+        totals.append(
+            (
+                team,
+                [r["name"] for r in ordered],
+                tp,
+                sum(r["score"] for r in counted),
+                [r["name"] for r in counted],
+            )
+        )
     totals.sort(key=lambda t: (-(t[2] or 0), -t[3], t[0]))
     ranked: list[TeamRow] = []
-    for index, (team, names, tp, score) in enumerate(totals):
+    for index, (team, names, tp, score, counted_names) in enumerate(totals):
         rank = index + 1
         if ranked and (ranked[-1].table_points, ranked[-1].score) == (tp, score):
             rank = ranked[-1].rank
-        ranked.append(TeamRow(rank=rank, team=team, members=names, table_points=tp, score=score))
+        ranked.append(
+            TeamRow(rank=rank, team=team, members=names, table_points=tp, score=score, counted=counted_names)
+        )
     return ranked
 
 

@@ -22,6 +22,7 @@ from scoring.exports.base import (
 )
 from scoring.exports.data import registrations, standings_status, team_standings
 from scoring.standings_cache import cached_standings_rows
+from tournaments.event_settings import team_best
 from tournaments.models import Tournament
 
 
@@ -156,7 +157,12 @@ class StandingsPDF(StandingsExport):
             Spacer(1, 8),
             table,
         ]
-        teams = team_standings(self.rows, {code: r.team for code, r in people.items()}, self.table_points)
+        teams = team_standings(
+            self.rows,
+            {code: r.team for code, r in people.items()},
+            self.table_points,
+            best=team_best(self.tournament),
+        )
         if teams:
             team_head = ["Rank", "Team", "Members"]
             if self.table_points:

@@ -110,6 +110,10 @@ class RuleSet:
     time_ends_session: ClassVar[bool] = False
     """When the session's clock runs out, the hand in play is finished and no further hand may start
     (MCR rule 74f). Otherwise the clock is shown and signalled, and the tables go on."""
+    side_rankings: ClassVar[tuple[str, ...]] = ("hands_won",)
+    """The side rankings the event's public page offers (keys of ``scoring.rules.side``)."""
+    hand_value_unit: ClassVar[str] = "points"
+    """What ``hand_value`` counts ("fan" or "points"); the pages word it."""
 
     def __init__(self, settings: Mapping[str, Any] | None = None) -> None:
         self.settings = dict(settings or {})
@@ -179,6 +183,16 @@ class RuleSet:
     def initial_for(self, record: HandRecord, tiles: Any = None) -> dict[str, Any]:
         """A stored hand as the initial values of this rule set's hand form (for corrections)."""
         raise NotImplementedError
+
+    # --- side rankings ---------------------------------------------------------------------------
+
+    def side_counts(self, record: HandRecord) -> frozenset[str]:
+        """The count rankings (``side_rankings``) a hand's winner earns one towards."""
+        return frozenset({"hands_won"}) if record.winner else frozenset()
+
+    def hand_value(self, record: HandRecord) -> int | None:
+        """What a won hand is worth for the "best single hand" ranking (None: not ranked)."""
+        return None
 
     # --- lateness and penalties ------------------------------------------------------------------
 

@@ -17,13 +17,21 @@
     }
   }, true);
 
-  document.addEventListener("input", function (event) {
-    var input = event.target;
+  function applyFilter(input) {
     var selector = input && input.getAttribute && input.getAttribute("data-filter");
     if (!selector) return;
     var wanted = fold(input.value);
     document.querySelectorAll(selector + " tbody tr").forEach(function (row) {
       row.hidden = !fold(row.dataset.name).includes(wanted);
     });
+  }
+
+  document.addEventListener("input", function (event) {
+    applyFilter(event.target);
+  });
+
+  // A polled table (htmx) comes back whole: filter its new rows as the box says.
+  document.addEventListener("htmx:afterSwap", function () {
+    document.querySelectorAll("input[data-filter]").forEach(applyFilter);
   });
 })();

@@ -37,6 +37,8 @@ class ClassicalRuleSet(RuleSet):
 
     hand_form = "scoring.forms.ClassicalHandForm"
     settings_template = "scoring/settings/_classical.html"
+    side_rankings: ClassVar[tuple[str, ...]] = ("best_hand", "hands_won")
+    hand_value_unit: ClassVar[str] = "points"
     settings_fields: ClassVar[tuple[Setting, ...]] = (
         TIE_BREAK_SETTING,
         Setting(
@@ -109,6 +111,10 @@ class ClassicalRuleSet(RuleSet):
             self.code,
             options=self.settlement_options,
         )
+
+    def hand_value(self, record: HandRecord) -> int | None:
+        """The winner's hand score as the table scored it (before settlement)."""
+        return record.data["scores"][record.winner] if record.winner else None
 
     @property
     def limit(self) -> int | None:

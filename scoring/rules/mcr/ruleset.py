@@ -37,6 +37,8 @@ class MCRRuleSet(RuleSet):
     time_ends_session = True
     """Rule 74f (Sloper line 2335): with a time limit, the game ends when the time runs out or four
     rounds are played, whichever happens first."""
+    side_rankings: ClassVar[tuple[str, ...]] = ("best_hand", "hands_won", "self_drawn")
+    hand_value_unit: ClassVar[str] = "fan"
     scoresheet_note = (
         "[E] marks each player's seat wind in the hand (MCR rules 74-75). Discarder pays basic + 8, "
         "the others 8; self-drawn: all pay basic + 8 (rule 67)."
@@ -98,6 +100,19 @@ class MCRRuleSet(RuleSet):
             return list(score_request(tiles)["fans"].items())
         except HandInputError:
             return []
+
+    def side_counts(self, record: HandRecord) -> frozenset[str]:
+        """A win counts as a hand won; a self-drawn win (no discarder; MCR rule 67, seeds/003 line
+        ~2306) also as a self-drawn win."""
+        if not record.winner:
+            return frozenset()
+        return (
+            frozenset({"hands_won", "self_drawn"}) if record.discarder is None else frozenset({"hands_won"})
+        )
+
+    def hand_value(self, record: HandRecord) -> int | None:
+        """The fan points the winner scored (flowers included, rule 66: the basic points as entered)."""
+        return record.fan if record.winner else None
 
     def winds(self, previous: Sequence[HandRecord]) -> Winds:
         prevalent, seats = mcr.winds_for_hand(len(previous))

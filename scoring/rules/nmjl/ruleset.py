@@ -78,6 +78,7 @@ class NMJLRuleSet(RuleSet):
     words = Vocabulary(hand="game", hands="games", session="round")
     hand_form = "scoring.forms.NMJLGameForm"
     settings_template = "scoring/settings/_nmjl.html"
+    side_rankings: ClassVar[tuple[str, ...]] = ("games_won", "jokerless_wins")
     settings_fields: ClassVar[tuple[Setting, ...]] = (
         TIE_BREAK_SETTING,
         Setting(
@@ -231,6 +232,13 @@ class NMJLRuleSet(RuleSet):
         extra = " jokerless" if data.get("jokerless") else ""
         hand = f" ({data['hand']})" if data.get("hand") else ""
         return f"{record.winner} wins {data['value']}{hand}{extra} {how}"
+
+    def side_counts(self, record: HandRecord) -> frozenset[str]:
+        """A game won; a win without jokers also as a jokerless win (NMJL rules 73 and 73a, seeds/003
+        line ~831)."""
+        if not record.winner:
+            return frozenset()
+        return frozenset({"games_won", "jokerless_wins"} if record.data.get("jokerless") else {"games_won"})
 
     def winds(self, previous: Sequence[HandRecord]) -> Winds:
         """The deal passes to the right every game; the pivot rule (116) moves the starting East."""

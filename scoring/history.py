@@ -1,0 +1,45 @@
+"""How the standings stood after each session, from the standings rows (plain data, no Django): the
+player page's chart and its "place after session" column.
+
+The ranking is the standings' own (``compute_standings``: table points then score for MCR rule 73,
+score alone otherwise; equal players share the place). Games-won tie-breaks are not replayed per
+session (the rows keep no per-session wins), so players equal after a session share the place."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from fractions import Fraction
+from typing import Any
+
+from scoring.standings import SessionLine, compute_standings
+
+
+def places_after_each_session(
+    rows: Iterable[Mapping[str, Any]], *, use_table_points: bool
+) -> dict[str, dict[int, tuple[int, int]]]:
+    """For each ranked player, per session number they played: (place after that session, total
+    score after it). Sessions count in order; a session nobody has a counted result in is skipped."""
+    lines = [
+        SessionLine(
+            player=row["player"],
+            round_number=session["round"],
+            score=session["score"],
+            table_points=Fraction(session["table_points"]).limit_denominator(12)
+            if use_table_points and "table_points" in session
+            else None,
+        )
+        for row in rows
+        for session in row.get("sessions", [])
+    ]
+    history: dict[str, dict[int, tuple[int, int]]] = {}
+    for number in sorted({line.round_number for line in lines}):
+        upto = [line for line in lines if line.round_number <= number]
+        for standing in compute_standings(upto, use_table_points=use_table_points):
+            if any(line.round_number == number for line in standing.sessions):
+                history.setdefault(standing.player, {})[number] = (standing.rank, standing.score)
+    return history
+
+
+def place_at_table(own: int, others: Iterable[int]) -> int:
+    """A player's place at their table by score: 1 + how many scored more (equal scores share)."""
+    return 1 + sum(1 for score in others if score > own)

@@ -1,0 +1,283 @@
+"""The public pages players follow on their phones (issue 15): live fragments answered 304 until a
+result changes, sort cues, the player search, team standings, side rankings and the player page."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from scoring.services import HandEntry, add_penalty, confirm_table, record_hand, set_table_finished
+from tournaments import services as event_services
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HX-Request": "true"}
+PURE_STRAIGHT = {
+    "concealed": ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "2p", "3p", "4p", "5s", "5s"],
+    "melds": [],
+    "win_tile": "9m",
+    "self_drawn": False,
+    "seat_wind": "S",
+    "prevalent_wind": "E",
+    "flowers": 0,
+}
+
+
+def finish(table, referee, organiser, hands):
+    for entry in hands:
+        record_hand(table, entry, acting_user=referee)
+    set_table_finished(table, True, acting_user=referee)
+    confirm_table(table, acting_user=organiser)
+
+
+def code_at(table, wind):
+    return table.seats.get(wind=wind).registration.code
+
+
+def name_at(table, wind):
+    return table.seats.get(wind=wind).registration.player.name
+
+
+# --- live without reloading ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("page", ["results", "player", "teams", "side"])
+def test_a_poll_is_answered_304_until_a_table_is_confirmed(client, table, referee, organiser, page):
+    slug = table.round.tournament.slug
+    url = {
+        "results": reverse("public:results", args=[slug, 1]),
+        "player": reverse("public:player", args=[slug, code_at(table, "S")]),
+        "teams": reverse("public:teams", args=[slug]),
+        "side": reverse("public:side", args=[slug]),
+    }[page]
+    first = client.get(url, headers=HTMX)
+    assert first.status_code == 200 and first["ETag"] and "<html" not in first.content.decode()
+    assert "HX-Request" in first["Vary"]
+    again = client.get(url, headers={**HTMX, "If-None-Match": "W/" + first["ETag"]})
+    assert again.status_code == 304 and not again.content
+    finish(table, referee, organiser, [HandEntry(winner="S", fan=88)])
+    changed = client.get(url, headers={**HTMX, "If-None-Match": first["ETag"]})
+    assert changed.status_code == 200 and changed["ETag"] != first["ETag"]
+
+
+def test_the_results_page_polls_its_cards_and_shows_a_confirmed_table_without_a_reload(
+    client, table, referee, organiser
+):
+    url = reverse("public:results", args=[table.round.tournament.slug, 1])
+    page = client.get(url).content.decode()
+    assert 'hx-get="' + url + '"' in page and 'hx-trigger="every 30s"' in page
+    finish(table, referee, organiser, [HandEntry(winner="S", fan=88)])
+    cards = client.get(url, headers=HTMX).content.decode()
+    assert '<span class="state confirmed">confirmed</span>' in cards
+    assert ">288<" in cards.replace(" ", "")  # 3 x (88 + 8), MCR rule 67
+
+
+def test_the_player_page_polls_its_body_and_shows_the_confirmed_session(client, table, referee, organiser):
+    code = code_at(table, "S")
+    url = reverse("public:player", args=[table.round.tournament.slug, code])
+    assert "Not ranked yet" in client.get(url).content.decode()
+    finish(table, referee, organiser, [HandEntry(winner="S", fan=88)])
+    body = client.get(url, headers=HTMX).content.decode()
+    assert "Rank <strong>1</strong>" in body and ">288<" in body.replace(" ", "")
+
+
+# --- sort cues ------------------------------------------------------------------------------------
+
+
+def test_the_standings_headers_say_how_the_table_is_sorted(client, demo_event):
+    url = reverse("public:standings", args=[demo_event.slug])
+    page = client.get(url).content.decode()
+    assert re.search(
+        r'aria-sort="ascending"[^>]*>\s*<a class="sort-link"[^>]*>#<span class="sort-cue"[^>]*>▲', page
+    )
+    assert page.count('aria-sort="none"') >= 2
+    by_score = client.get(url + "?sort=-score").content.decode()
+    assert re.search(r'aria-sort="descending"[^>]*>\s*<a[^>]*>Score<span class="sort-cue"[^>]*>▼', by_score)
+    scores = [int(s) for s in re.findall(r'<td class="num">(-?\d+)</td>\s*</tr>', by_score)]
+    assert scores == sorted(scores, reverse=True) and len(scores) > 3
+
+
+def test_the_standings_rows_carry_the_name_the_search_box_filters_on(client, demo_event):
+    page = client.get(reverse("public:standings", args=[demo_event.slug])).content.decode()
+    assert 'data-name="Marta García"' in page and 'data-filter="#standings table.standings"' in page
+
+
+# --- finding a player -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("query", ["garcia", "GARCÍA", "marta  garc", "p13", "Garcı́a"])
+def test_a_player_finds_their_seat_ignoring_case_and_accents(client, demo_event, query):
+    page = client.get(reverse("public:find", args=[demo_event.slug]), {"q": query}).content.decode()
+    assert "Marta García" in page
+    assert reverse("public:player", args=[demo_event.slug, "p13"]) in page
+    assert "Session 3: table 4, West" in page  # the latest seated session (fixtures/demo-mcr.json)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "%",
+        "'; DROP TABLE x; --",
+        "<script>alert(1)</script>",
+        "\x00\x1f",
+        "🀄" * 500,
+        "a" * 5000,
+        "   ",
+        "%%%",
+    ],
+)
+def test_a_search_with_odd_characters_answers_a_page_never_an_error(client, demo_event, query):
+    response = client.get(reverse("public:find", args=[demo_event.slug]), {"q": query})
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "<script>alert" not in page
+    assert "Marta García" not in page
+
+
+def test_a_search_for_nobody_says_so(client, demo_event):
+    page = client.get(reverse("public:find", args=[demo_event.slug]), {"q": "zzzz"}).content.decode()
+    assert "Nobody matches “zzzz”" in page
+
+
+def test_unknown_events_and_players_get_the_friendly_missing_page(client, demo_event):
+    for url in [
+        reverse("public:find", args=["no-such-event"]) + "?q=ana",
+        reverse("public:teams", args=["no-such-event"]),
+        reverse("public:side", args=["no-such-event"]),
+        reverse("public:player", args=[demo_event.slug, "nobody"]),
+        reverse("public:player", args=[demo_event.slug, "%F0%9F%80%84"]),
+    ]:
+        response = client.get(url)
+        assert response.status_code == 404, url
+        assert "There is no such page" in response.content.decode()
+
+
+# --- team standings -------------------------------------------------------------------------------
+
+
+def test_team_standings_sum_all_members_or_the_best_n(client, table, referee, organiser):
+    tournament = table.round.tournament
+    finish(table, referee, organiser, [HandEntry(winner="S", fan=88)])
+    other = tournament.rounds.get(number=1).tables.get(number=2)
+    finish(other, referee, organiser, [HandEntry(winner="E", discarder="W", fan=8)])
+    url = reverse("public:teams", args=[tournament.slug])
+    from scoring.side_rankings import event_team_standings
+
+    every = event_team_standings(tournament)
+    registrations = {r.code: r for r in tournament.registrations.all()}
+    from scoring.standings_cache import standings_rows
+
+    rows = {row["player"]: row for row in standings_rows(tournament)}
+    for team in every:
+        members = [code for code, r in registrations.items() if r.team == team.team]
+        assert team.score == sum(rows[code]["score"] for code in members)
+    page = client.get(url).content.decode()
+    assert "Each team counts all its members." in page
+    for team in every:
+        assert f"<td>{team.team}</td>" in page
+
+    event_services.update_settings(tournament, {"teams.best": 1}, acting_user=organiser)
+    tournament.refresh_from_db()
+    best = event_team_standings(tournament)
+    for team in best:
+        members = [code for code, r in registrations.items() if r.team == team.team]
+        # the best member as the standings rank them (table points, then score: MCR rule 73)
+        best_member = max(members, key=lambda code: (rows[code]["table_points"], rows[code]["score"]))
+        assert team.score == rows[best_member]["score"]
+        assert len(team.counted) == 1
+    page = client.get(url).content.decode()
+    assert "Each team counts its best member." in page and "not-counted" in page
+
+
+def test_the_team_setting_is_checked_like_every_setting(organiser, event):
+    from tournaments.errors import ServiceError
+
+    with pytest.raises(ServiceError) as refused:
+        event_services.update_settings(event, {"teams.best": -1}, acting_user=organiser)
+    assert refused.value.code == "bad_settings"
+    with pytest.raises(ServiceError):
+        event_services.update_settings(event, {"teams.best": "three"}, acting_user=organiser)
+
+
+def test_the_standings_json_keeps_its_contract_without_teams(demo_event):
+    from scoring.standings_cache import standings_rows
+
+    row = standings_rows(demo_event)[0]
+    assert set(row) == {"rank", "player", "name", "table_points", "score", "sessions"}
+
+
+# --- side rankings --------------------------------------------------------------------------------
+
+
+def test_side_rankings_count_only_confirmed_tables_and_show_the_best_hand_with_its_tiles(
+    client, table, referee, organiser
+):
+    from scoring.rules.mcr.calculator import score_request
+
+    tournament = table.round.tournament
+    url = reverse("public:side", args=[tournament.slug])
+    fan = score_request(PURE_STRAIGHT)["total"]
+    record_hand(
+        table, HandEntry(winner="S", discarder="E", fan=fan, tiles=PURE_STRAIGHT), acting_user=referee
+    )
+    record_hand(table, HandEntry(winner="W", fan=8), acting_user=referee)
+    record_hand(table, HandEntry(winner="W", fan=9), acting_user=referee)
+    page = client.get(url).content.decode()
+    assert (
+        page.count("Nothing yet: only confirmed tables count.") == 3
+    )  # MCR: best hand, hands won, self-drawn
+    set_table_finished(table, True, acting_user=referee)
+    confirm_table(table, acting_user=organiser)
+    page = client.get(url).content.decode()
+    best = page[page.index('id="side-best_hand"') : page.index('id="side-hands_won"')]
+    assert name_at(table, "S") in best and f'<td class="num">{fan}</td>' in best
+    assert "Pure Straight 16" in best and 'alt="9 characters"' in best
+    assert "session 1, table 1, hand 1" in best
+    won = page[page.index('id="side-hands_won"') : page.index('id="side-self_drawn"')]
+    assert won.index(name_at(table, "W")) < won.index(name_at(table, "S"))
+    self_drawn = page[page.index('id="side-self_drawn"') :]
+    assert name_at(table, "W") in self_drawn and name_at(table, "S") not in self_drawn
+
+
+def test_an_nmjl_event_offers_games_won_and_jokerless_wins(client, db):
+    import json
+
+    from conftest import FIXTURES
+    from scoring.interchange import import_event
+
+    with (FIXTURES / "demo-nmjl.json").open(encoding="utf-8") as handle:
+        tournament = import_event(json.load(handle))
+    page = client.get(reverse("public:side", args=[tournament.slug])).content.decode()
+    assert "Most games won" in page and "Most jokerless wins" in page
+    assert "Best single hand" not in page and "Most self-drawn wins" not in page
+
+
+# --- the player page ------------------------------------------------------------------------------
+
+
+def test_the_player_page_shows_place_at_table_rank_after_each_session_penalties_and_a_chart(
+    client, table, referee, organiser
+):
+    tournament = table.round.tournament
+    south = table.seats.get(wind="S").registration
+    north = table.seats.get(wind="N").registration
+    record_hand(table, HandEntry(winner="S", discarder="N", fan=20), acting_user=referee)
+    add_penalty(table, north, 10, paid_to="none", rule="MCR 83", reason="slow play", acting_user=referee)
+    url = reverse("public:player", args=[tournament.slug, north.code])
+    assert "slow play" not in client.get(url).content.decode()  # not confirmed: not shown yet
+    set_table_finished(table, True, acting_user=referee)
+    confirm_table(table, acting_user=organiser)
+    page = client.get(url).content.decode()
+    row = page[page.index('data-session="1"') : page.index("</tr>", page.index('data-session="1"'))]
+    cells = re.findall(r'<td class="num">([^<]*)</td>', row)
+    assert cells[-2] == "4"  # last at the table: -28 - 10 (penalty, rule 83)
+    assert "slow play" in page and "MCR 83" in page and "Session 1: 10 points" in page
+    assert '<svg class="chart"' in page and "<script" not in page[page.index("<svg") : page.index("</svg>")]
+    south_page = client.get(reverse("public:player", args=[tournament.slug, south.code])).content.decode()
+    row = south_page[south_page.index('data-session="1"') :]
+    assert re.findall(r'<td class="num">([^<]*)</td>', row)[2:4] == [
+        "1",
+        "1",
+    ]  # first at the table, first overall
