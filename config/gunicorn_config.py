@@ -3,6 +3,8 @@
 - ``GUNICORN_BIND`` (default ``127.0.0.1:8000``: loopback, a TLS reverse proxy in front; ``unix:/run/...`` works)
 - ``WEB_CONCURRENCY`` worker processes (default 4) and ``GUNICORN_THREADS`` threads each (default 2: a slow phone
   on the hall's Wi-Fi does not hold a whole process)
+- ``GUNICORN_NAME`` the process name (default ``mahjong``). The referees' and organisers' pool is the same
+  config with ``--bind 127.0.0.1:8001 --workers 2 --name mahjong-staff`` (deploy/serve, deploy/systemd)
 - ``GUNICORN_TIMEOUT`` seconds before a stuck request's worker is restarted (default 60: PDF exports and imports)
 """
 
@@ -17,13 +19,13 @@ worker_class = "gthread" if threads > 1 else "sync"
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "60"))
 graceful_timeout = 30
 keepalive = 5
-# No max_requests: a worker may be running a seating search in a background thread; recycling would cut it off.
+# No max_requests: without BACKGROUND_WORKER a web worker may run a seating search in a thread; recycling would cut it.
 worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None  # noqa: S108  (heartbeats in memory)
 # Only our own proxy on this machine may say the request came over https (X-Forwarded-Proto).
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
 accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-")
 errorlog = os.environ.get("GUNICORN_ERROR_LOG", "-")
 loglevel = os.environ.get("GUNICORN_LOG_LEVEL", "info")
-proc_name = "mahjong"
+proc_name = os.environ.get("GUNICORN_NAME", "mahjong")
 control_socket_disable = True  # gunicorn 27's control socket (one path per user): not used, would clash
 wsgi_app = "config.wsgi:application"
