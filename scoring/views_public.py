@@ -208,13 +208,13 @@ def player_context(tournament: Tournament, registration: Registration) -> dict[s
     # Every seat at the player's tables in one query: their own, and their opponents'.
     seats: dict[int, Seat] = {}
     table_mates: dict[int, list[Seat]] = {}
-    for seat in Seat.objects.filter(table__seats__registration=registration).select_related(
+    for at_table in Seat.objects.filter(table__seats__registration=registration).select_related(
         "table", "round", "registration__player"
     ):
-        if seat.registration_id == registration.pk:
-            seats[seat.round_id] = seat
+        if at_table.registration_id == registration.pk:
+            seats[at_table.round_id] = at_table
         else:
-            table_mates.setdefault(seat.table_id, []).append(seat)
+            table_mates.setdefault(at_table.table_id, []).append(at_table)
     penalties = _counted_penalties(registration, counted_rounds=set(by_round))
     sessions = []
     for round_ in tournament.rounds.all():
