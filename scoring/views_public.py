@@ -17,6 +17,7 @@ from django.utils.translation import gettext
 from django_tables2 import RequestConfig
 
 from scoring.charts import ChartPoint, progress_chart
+from scoring.confirmation import blind_entry_on
 from scoring.exports import STANDINGS_EXPORTS
 from scoring.history import place_at_table, places_after_each_session
 from scoring.live import POLL_SECONDS, fragment_response, vary_on_htmx, version_key
@@ -38,9 +39,9 @@ from scoring.standings_cache import (
     standings_cache_key,
 )
 from scoring.tables import ScoreStandingsTable, StandingsTable
-from tournaments.access import HtmxHttpRequest, public_event, round_of
+from tournaments.access import HtmxHttpRequest, has_role, public_event, round_of
 from tournaments.event_settings import team_best
-from tournaments.models import WINDS, Registration, Round, Seat, Tournament
+from tournaments.models import WINDS, Registration, Role, Round, Seat, Tournament
 from tournaments.page_cache import compact_html
 from tournaments.views_public import seat_rows
 
@@ -65,16 +66,20 @@ def results(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
 
 def _result_cards(tournament: Tournament, round_: Round) -> list[dict[str, Any]]:
     cards = []
+    blind = blind_entry_on(tournament)
     for table in tables_with_results(tournament, round_):
         state = table_state(table)
-        result = session_result(table) if state != "not started" else None
+        # Under blind double entry the first entry's figures stay private until the table is
+        # confirmed: the second person must not be able to read them here.
+        withheld = blind and not is_confirmed(table)
+        result = session_result(table) if state != "not started" and not withheld else None
         seats = seat_rows(table)
         for row in seats:
             if result is not None:
                 row["score"] = result.scores[row["wind"]]
                 if result.table_points is not None:
                     row["table_points"] = float(result.table_points[row["wind"]])
-        hands = running_scores(table)
+        hands = [] if withheld else running_scores(table)
         for row in hands:
             row["fans"] = tournament.rule_set.fans(row["hand"].tiles)
         cards.append(
@@ -82,6 +87,7 @@ def _result_cards(tournament: Tournament, round_: Round) -> list[dict[str, Any]]
                 "table": table,
                 "state": state,
                 "confirmed": is_confirmed(table),
+                "withheld": withheld and state != "not started",
                 "seats": seats,
                 "hands": hands,
             }
@@ -115,7 +121,9 @@ def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = public_event(slug)
     clean = _standings_request(request)
     sort = clean.GET.get("sort", "")
-    provisional = clean.GET.get("provisional") == "1"
+    provisional = clean.GET.get("provisional") == "1" and (
+        not blind_entry_on(tournament) or has_role(request.user, tournament, Role.ORGANISER)
+    )  # under blind double entry only the organiser previews unconfirmed figures
     key = f"standings-html:{standings_cache_key(tournament)}:{tournament.standings_version}:{sort}:{int(provisional)}"
     etag = '"' + hashlib.sha256(key.encode()).hexdigest()[:32] + '"'
     # GZipMiddleware weakens the ETag it sends ("W/..."), so compare without the weak marker.

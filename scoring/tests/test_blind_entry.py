@@ -165,3 +165,31 @@ def test_the_second_person_cannot_correct_the_first_entry_into_agreement_and_con
     with pytest.raises(ServiceError) as error:
         confirm(table, acting_user=second)
     assert error.value.code == "own_entry"
+
+
+def test_the_public_results_withhold_a_blind_tables_figures_until_it_is_confirmed(
+    client, blind_event, table, referee, second
+):
+    complete(table, referee)
+    results = reverse("public:results", args=[blind_event.slug, 1])
+    page = client.get(results).content.decode()
+    assert "Figures shown once the blind second entry confirms them." in page
+    assert "4 hands" not in page
+    provisional = client.get(reverse("public:standings", args=[blind_event.slug]) + "?provisional=1")
+    assert "Provisional:" not in provisional.content.decode()  # only the organiser previews them
+    record_blind_entry(table, sheet(table)[1], acting_user=second)
+    page = client.get(results).content.decode()
+    assert "Figures shown once" not in page and "4 hands" in page
+
+
+def test_the_organiser_chooses_who_confirms_on_the_settings_page(client, event, organiser):
+    client.force_login(organiser)
+    page = client.get(reverse("manage:settings", args=[event.slug])).content.decode()
+    assert "A table&#x27;s result is confirmed by" in page and "Blind double entry" in page
+    response = client.post(
+        reverse("manage:save_settings", args=[event.slug, "confirmation"]),
+        {"confirmation-confirmation__by": "players", "confirmation-confirmation__blind_entry": "on"},
+    )
+    assert response.status_code == 302
+    event.refresh_from_db()
+    assert event.settings["confirmation"] == {"by": "players", "blind_entry": True}
