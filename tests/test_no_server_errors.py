@@ -103,6 +103,7 @@ ORGANISER_URLS = [
     ("manage:save_settings", ("slug", "seating")),
     ("manage:save_settings", ("slug", "no-such-group")),
     ("manage:reseat", ("slug",)),
+    ("manage:upload_seating", ("slug",)),
     ("manage:substitute", ("slug", 1)),
     ("manage:fix_seats", ("slug", 1)),
 ]

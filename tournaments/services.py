@@ -255,8 +255,9 @@ HEADER_ALIASES = {
 }
 
 
-def read_player_table(content: bytes, filename: str) -> list[dict[str, str]]:
-    """Rows of a CSV or XLSX player list as dicts keyed by normalised header names."""
+def read_rows(content: bytes, filename: str, *, what: str = "players") -> list[list[str]]:
+    """The cells of a CSV or XLSX file, read safely: the stated dimension of a sheet is not trusted, rows
+    and columns are capped, every cell is cut to ``MAX_FIELD`` characters (``what`` names the rows)."""
     if filename.lower().endswith(".xlsx"):
         import openpyxl
 
@@ -273,7 +274,7 @@ def read_player_table(content: bytes, filename: str) -> list[dict[str, str]]:
             if len(raw_rows) > MAX_IMPORT_ROWS:
                 workbook.close()
                 raise ServiceError(
-                    f"The file has more than {MAX_IMPORT_ROWS} rows; import at most {MAX_IMPORT_ROWS} players at once.",
+                    f"The file has more than {MAX_IMPORT_ROWS} rows; import at most {MAX_IMPORT_ROWS} {what} at once.",
                     code="too_many_rows",
                 )
             raw_rows.append(["" if cell is None else str(cell)[:MAX_FIELD] for cell in row])
@@ -294,7 +295,7 @@ def read_player_table(content: bytes, filename: str) -> list[dict[str, str]]:
             for row in csv.reader(io.StringIO(text), dialect):
                 if len(raw_rows) > MAX_IMPORT_ROWS:
                     raise ServiceError(
-                        f"The file has more than {MAX_IMPORT_ROWS} rows; import at most {MAX_IMPORT_ROWS} players at once.",
+                        f"The file has more than {MAX_IMPORT_ROWS} rows; import at most {MAX_IMPORT_ROWS} {what} at once.",
                         code="too_many_rows",
                     )
                 raw_rows.append([cell[:MAX_FIELD] for cell in row[:MAX_IMPORT_COLUMNS]])
@@ -302,6 +303,12 @@ def read_player_table(content: bytes, filename: str) -> list[dict[str, str]]:
             raise ServiceError(
                 f"The file could not be read as CSV (row {len(raw_rows) + 1}: {error}).", code="bad_file"
             ) from None
+    return raw_rows
+
+
+def read_player_table(content: bytes, filename: str) -> list[dict[str, str]]:
+    """Rows of a CSV or XLSX player list as dicts keyed by normalised header names."""
+    raw_rows = read_rows(content, filename)
     raw_rows = [row for row in raw_rows if any(cell.strip() for cell in row)]
     if not raw_rows:
         raise ServiceError("The file has no rows.", code="empty_file")

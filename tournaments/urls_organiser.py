@@ -34,4 +34,5 @@ urlpatterns = [
         name="totals_only",
     ),
     path("<slug:slug>/reseat/", views_reseat.reseat, name="reseat"),
+    path("<slug:slug>/seating/upload/", views_reseat.upload_seating, name="upload_seating"),
 ]

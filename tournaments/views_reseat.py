@@ -11,7 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
-from tournaments import reseating, services
+from tournaments import reseating, seating_upload, services
 from tournaments.access import event_for
 from tournaments.errors import ServiceError
 from tournaments.models import Role
@@ -52,3 +52,36 @@ def reseat(request: HttpRequest, slug: str) -> HttpResponse:
         except ServiceError as error:
             context["error"] = error.message
     return render(request, "tournaments/organiser/reseat.html", context)
+
+
+MAX_UPLOAD = 2 * 1024 * 1024
+
+
+@login_required
+def upload_seating(request: HttpRequest, slug: str) -> HttpResponse:
+    """POST a file: checked, each problem by row, and its quality shown (nothing stored). POST ``store``
+    with the checked seating: stored after checking again that nothing was entered meanwhile."""
+    tournament = event_for(request, slug, Role.ORGANISER)
+    context: dict[str, Any] = {"tournament": tournament}
+    if request.method == "POST":
+        try:
+            if request.POST.get("action") == "store":
+                report = seating_upload.from_token(tournament, request.POST.get("plan", ""))
+                seating_upload.store_upload(tournament, report, acting_user=request.user)
+                first = min(report.rounds)
+                messages.success(
+                    request, f"Seating stored for sessions {', '.join(map(str, sorted(report.rounds)))}."
+                )
+                return redirect("manage:session", slug=slug, number=first)
+            upload = request.FILES.get("file")
+            if upload is None:
+                raise ServiceError("Choose a CSV or XLSX file.", code="no_file")
+            name = upload.name or ""
+            if not name.lower().endswith((".csv", ".xlsx", ".txt")):
+                raise ServiceError("Upload a .csv or .xlsx file.", code="bad_file")
+            if (upload.size or 0) > MAX_UPLOAD:
+                raise ServiceError("The file is larger than 2 MB.", code="bad_file")
+            context["report"] = seating_upload.check_upload(tournament, upload.read(), name)
+        except ServiceError as error:
+            context["error"] = error.message
+    return render(request, "tournaments/organiser/upload_seating.html", context)
