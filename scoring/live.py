@@ -17,6 +17,13 @@ POLL_SECONDS = 30
 """How often the public pages ask for their fragment (the standings have always polled this often)."""
 
 
+def poll_seconds() -> int:
+    """``settings.PUBLIC_POLL_SECONDS`` when set (the browser tests poll every second), else 30."""
+    from django.conf import settings
+
+    return int(getattr(settings, "PUBLIC_POLL_SECONDS", POLL_SECONDS))
+
+
 def version_key(tournament: Tournament, *parts: object) -> str:
     """A key naming one page's fragment at the event's current standings version."""
     rest = ":".join(str(part) for part in parts)

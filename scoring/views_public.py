@@ -20,7 +20,7 @@ from scoring.charts import ChartPoint, progress_chart
 from scoring.confirmation import blind_entry_on
 from scoring.exports import STANDINGS_EXPORTS
 from scoring.history import place_at_table, places_after_each_session
-from scoring.live import POLL_SECONDS, fragment_response, vary_on_htmx, version_key
+from scoring.live import fragment_response, poll_seconds, vary_on_htmx, version_key
 from scoring.models import Penalty
 from scoring.projector import projector_context
 from scoring.rules.side import BEST_HAND, BestHandRow
@@ -60,7 +60,9 @@ def results(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
                 "scoring/public/_results_cards.html", {**context, "cards": _result_cards(tournament, round_)}
             ),
         )
-    context.update(rounds=tournament.rounds.all(), cards=_result_cards(tournament, round_), poll=POLL_SECONDS)
+    context.update(
+        rounds=tournament.rounds.all(), cards=_result_cards(tournament, round_), poll=poll_seconds()
+    )
     return vary_on_htmx(render(request, "scoring/public/results.html", context))
 
 
@@ -169,6 +171,7 @@ def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             "formats": list(STANDINGS_EXPORTS),
             "provisional": provisional,
             "poll_url": clean.get_full_path(),
+            "poll": poll_seconds(),
         },
     )
 
@@ -200,7 +203,7 @@ def player(request: HtmxHttpRequest, slug: str, code: str) -> HttpResponse:
                 "scoring/public/_player_body.html", player_context(tournament, registration)
             ),
         )
-    context = {**player_context(tournament, registration), "poll": POLL_SECONDS}
+    context = {**player_context(tournament, registration), "poll": poll_seconds()}
     return vary_on_htmx(render(request, "scoring/public/player.html", context))
 
 
@@ -385,7 +388,7 @@ def _live_page(
         return fragment_response(
             request, version_key(tournament, name), lambda: render_to_string(fragment, {**base, **build()})
         )
-    return vary_on_htmx(render(request, template, {**base, **build(), "poll": POLL_SECONDS}))
+    return vary_on_htmx(render(request, template, {**base, **build(), "poll": poll_seconds()}))
 
 
 def projector(request: HtmxHttpRequest, slug: str) -> HttpResponse:

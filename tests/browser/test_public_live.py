@@ -1,0 +1,128 @@
+"""Players on their phones (390 px, issue 15): a player finds their seat by searching a name typed
+without accents, and the standings, results and player pages change after a confirmation without a
+reload (htmx polls, answered 304 until something changes)."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+NAMES = [
+    "Marta García",
+    "Paula Horváth",
+    "Niamh O'Brien",
+    "陈波 Chen Bo",
+    "Ana Silva",
+    "Bo Lind",
+    "Cy Ray",
+    "Di Fox",
+]
+
+
+@pytest.fixture
+def seated(settings):
+    """An MCR event of 8 players, session 1 seated; the public pages poll every second."""
+    from tournaments import services
+    from tournaments.models import Role
+
+    settings.PUBLIC_POLL_SECONDS = 1
+    users = get_user_model().objects
+    organiser = users.create_user("olga", password="pw-olga-123")
+    referee = users.create_user("rick", password="pw-rick-123")
+    tournament = services.create_tournament(
+        services.EventDetails(name="Phone Open", slug="phone-open", num_sessions=2, hands_per_session=4),
+        acting_user=organiser,
+    )
+    services.grant_role(tournament, referee, Role.REFEREE, acting_user=organiser)
+    services.set_seating_options(
+        tournament, substitute_policy="none", swiss=False, time_limit=0.5, acting_user=organiser
+    )
+    for index, name in enumerate(NAMES):
+        services.register_player(
+            tournament, services.PlayerRow(name=name, team=f"T{index % 2}"), acting_user=organiser
+        )
+    services.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
+    return tournament, organiser, referee
+
+
+def test_a_player_finds_their_seat_on_a_phone_by_a_name_typed_without_accents(phone, live_server, seated):
+    tournament, _, _ = seated
+    seat = tournament.registrations.get(player__name="Marta García").seats.select_related("table").get()
+    base = live_server.url
+    phone.goto(f"{base}/e/phone-open/")
+    phone.fill("#find-q", "garcia")
+    phone.press("#find-q", "Enter")
+    phone.wait_for_selector(".find-results")
+    line = phone.locator(".find-results li").first
+    assert "Marta García" in line.inner_text()
+    assert f"table {seat.table.number}, {seat.get_wind_display()}" in line.inner_text()
+    # Odd characters: a friendly answer, not an error.
+    phone.goto(f"{base}/e/phone-open/find/?q=%25%00%3Cscript%3E")
+    assert phone.locator("h1").inner_text() == "Find a player"
+    phone.goto(f"{base}/e/phone-open/")
+    phone.fill("#find-q", "o brien")
+    phone.press("#find-q", "Enter")
+    phone.click("text=Niamh O'Brien")
+    phone.wait_for_selector(".player-sessions")
+    mine = tournament.registrations.get(player__name="Niamh O'Brien").seats.select_related("table").get()
+    assert phone.locator(".session-row").first.locator(".seat-table").inner_text() == str(mine.table.number)
+    assert phone.locator(".session-row").first.locator(".seat-wind").inner_text() == mine.wind
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390 + 1  # nothing wider than the phone
+    phone.goto("about:blank")  # stop polling before the test database goes away
+
+
+def test_standings_results_and_the_player_page_change_after_a_confirmation_without_a_reload(
+    browser, phone, live_server, seated
+):
+    from scoring.services import HandEntry, confirm_table, record_hand, set_table_finished
+
+    tournament, organiser, referee = seated
+    table = tournament.rounds.get(number=1).tables.get(number=1)
+    south = table.seats.select_related("registration__player").get(wind="S").registration
+    base = live_server.url
+
+    phone.goto(f"{base}/e/phone-open/standings/")
+    phone.wait_for_selector("text=Nobody is ranked yet")
+    results = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True).new_page()
+    results.goto(f"{base}/e/phone-open/results/1/")
+    player = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True).new_page()
+    player.goto(f"{base}/e/phone-open/players/{south.code}/")
+    player.wait_for_selector("text=Not ranked yet")
+    for page in (phone, results, player):
+        page.evaluate("window.notReloaded = true")
+
+    record_hand(table, HandEntry(winner="S", fan=88), acting_user=referee)
+    set_table_finished(table, True, acting_user=referee)
+    confirm_table(table, acting_user=organiser)
+
+    phone.wait_for_selector("table.standings tbody tr", timeout=10000)
+    first = phone.locator("table.standings tbody tr").first.inner_text()
+    assert south.player.name in first and "288" in first  # 3 x (88 + 8), MCR rule 67
+    results.wait_for_selector("#table-1 .state.confirmed", timeout=10000)
+    player.wait_for_selector("text=Rank", timeout=10000)
+    assert "288" in player.locator(".session-row").first.inner_text()
+    assert player.locator("svg.chart").count() == 1
+    for page in (phone, results, player):
+        assert page.evaluate("window.notReloaded") is True  # changed in place, never reloaded
+
+    # Sort cues: the header says how the table is sorted and shows an arrow.
+    rank_header = phone.locator("table.standings th").first
+    assert rank_header.get_attribute("aria-sort") == "ascending" and "▲" in rank_header.inner_text()
+    phone.click("table.standings th >> text=Score")
+    phone.wait_for_selector('table.standings th[aria-sort="ascending"] >> text=Score')
+    # The search box ignores case and accents and keeps filtering as the table refreshes.
+    import unicodedata
+
+    last_word = south.player.name.split()[-1]
+    typed = "".join(
+        c for c in unicodedata.normalize("NFD", last_word) if not unicodedata.combining(c)
+    ).upper()
+    phone.fill("#standings-filter", typed)
+    visible = phone.locator("table.standings tbody tr:visible")
+    assert visible.count() == 1 and south.player.name in visible.first.inner_text()
+    for page in (phone, results, player):
+        page.goto("about:blank")  # stop polling before the test database goes away
+    results.context.close()
+    player.context.close()
