@@ -44,7 +44,13 @@ def index(request: HttpRequest, slug: str) -> HttpResponse:
     for round_ in tournament.rounds.all():
         mine = [t for t in tables if t.round_id == round_.pk]
         rounds.append(
-            {"round": round_, "tables": [{"table": t, "state": services.table_state(t)} for t in mine]}
+            {
+                "round": round_,
+                "tables": [
+                    {"table": t, "state": services.table_state(t), "confirmed": services.is_confirmed(t)}
+                    for t in mine
+                ],
+            }
         )
     return render(request, "scoring/referee/index.html", {"tournament": tournament, "rounds": rounds})
 

@@ -195,3 +195,15 @@ def test_the_organiser_reissues_a_pin_on_the_pins_page(client, event, organiser,
     response = client.post(url + f"{registration.code}/reissue/", follow=True)
     new = confirmation.pins_for(event)[registration.pk]
     assert new != old and f"New PIN for {registration.player.name}: {new}" in response.content.decode()
+
+
+def test_the_referees_list_of_tables_marks_those_waiting_for_confirmation(
+    client, event, table, referee, organiser
+):
+    complete(table, referee)
+    client.force_login(referee)
+    url = reverse("referee:index", args=[event.slug])
+    assert "to confirm" in client.get(url).content.decode()
+    services.confirm_table(table, acting_user=organiser)
+    page = client.get(url).content.decode()
+    assert "to confirm" not in page and "confirmed" in page
