@@ -52,6 +52,7 @@ def event(organiser, referee):
     """An MCR event with 8 registered players, 2 sessions of 4 hands, session 1 seated."""
     from tournaments import services
     from tournaments.models import Role
+    from tournaments.release import publish_everything
 
     tournament = services.create_tournament(
         services.EventDetails(name="Test Open", slug="test-open", num_sessions=2, hands_per_session=4),
@@ -68,7 +69,8 @@ def event(organiser, referee):
             tournament, services.PlayerRow(name=name, team=f"T{index % 4}"), acting_user=organiser
         )
     services.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
-    return tournament
+    # Published as a whole, as an imported event is (the release controls have their own tests).
+    return publish_everything(tournament, acting_user=organiser)
 
 
 @pytest.fixture

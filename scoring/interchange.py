@@ -24,6 +24,7 @@ from tournaments.audit import AuditAction, User, audit, bump_standings
 from tournaments.errors import ServiceError
 from tournaments.event_settings import settings_problems
 from tournaments.models import WINDS, Registration, Round, Seat, Table, Tournament
+from tournaments.release import publish_everything
 from tournaments.services import PlayerRow, add_registration, clean_player_row
 
 FORMAT = "mahjong-event/1"
@@ -486,7 +487,8 @@ def import_event(doc: Any, *, replace: bool = False, acting_user: User = None) -
         f"Imported {tournament.name}",
         replaced=existing is not None,
     )
-    return tournament
+    # The document has no release state: an imported event is public with every session (issue 13).
+    return publish_everything(tournament, acting_user=acting_user)
 
 
 def _import_table(

@@ -701,8 +701,9 @@ def confirmed_tables(tournament: Tournament) -> set[int]:
 
 
 def event_standings(tournament: Tournament, *, include_provisional: bool = False) -> list[StandingRow]:
-    """Standings over the confirmed tables (MCR rules 71 and 73); ``include_provisional`` counts every
-    table with results, for the organiser's preview. Substitutes fill seats but are not ranked, nor are
+    """Standings over the confirmed tables of the sessions whose results are published, up to the
+    session the standings are frozen at (MCR rules 71 and 73; ``tournaments.release``);
+    ``include_provisional`` counts every table with results, for the organiser's preview. Substitutes fill seats but are not ranked, nor are
     withdrawn players (their results stay), and a player with no counted session is not ranked at all.
 
     This runs on the public pages' hot path after every result, so it reads plain values (seven
@@ -710,7 +711,9 @@ def event_standings(tournament: Tournament, *, include_provisional: bool = False
     """
     rules = event_rules(tournament)
     in_event = {"table__round__tournament": tournament}
-    tables = Table.objects.filter(round__tournament=tournament).values_list("id", "round__number", "number")
+    tables = Table.objects.filter(round__tournament=tournament).values_list(
+        "id", "round__number", "number", "round__results_published_at"
+    )
     seats: dict[int, list[tuple[str, int, str, bool]]] = defaultdict(list)
     substituted = False  # substitutions are read only when a seat has one (scoring.substitutions)
     for table_id, wind, registration_id, code, substitute, withdrawn_at, taken_over in (
@@ -762,11 +765,16 @@ def event_standings(tournament: Tournament, *, include_provisional: bool = False
     takeovers = substitutions.takeovers(tournament) if substituted else {}
     substitution_rule = substitutions.policy(tournament.settings)
     lines: list[SessionLine] = []
-    for table_id, round_number, table_number in tables:
+    frozen_after = tournament.standings_frozen_after
+    for table_id, round_number, table_number, results_published in tables:
         if not hands[table_id] and table_id not in totals:
             continue  # not started
         if counted is not None and table_id not in counted:
             continue  # provisional
+        if not include_provisional and (
+            results_published is None or (frozen_after is not None and round_number > frozen_after)
+        ):
+            continue  # a draft session, or after the session the standings are frozen at (issue 13)
         result = score_table(
             rules,
             {registration_id: wind for wind, registration_id, _, _ in seats[table_id]},

@@ -39,7 +39,7 @@ from scoring.standings_cache import (
     standings_cache_key,
 )
 from scoring.tables import ScoreStandingsTable, StandingsTable
-from tournaments.access import HtmxHttpRequest, has_role, public_event, round_of
+from tournaments.access import HtmxHttpRequest, has_role, public_event, public_round
 from tournaments.event_settings import team_best
 from tournaments.models import WINDS, Registration, Role, Round, Seat, Tournament
 from tournaments.page_cache import compact_html
@@ -50,7 +50,7 @@ def results(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
     """Each table of a session with its seats, scores and hands. The page polls its cards, which
     are answered 304 until something is entered or confirmed (``scoring.live``)."""
     tournament = public_event(slug)
-    round_ = round_of(tournament, number)
+    round_ = public_round(tournament, number, "results")
     context: dict[str, Any] = {"tournament": tournament, "round": round_}
     if request.htmx:
         return fragment_response(
@@ -229,8 +229,9 @@ def player_context(tournament: Tournament, registration: Registration) -> dict[s
     penalties = _counted_penalties(registration, counted_rounds=set(by_round))
     sessions = []
     for round_ in tournament.rounds.all():
-        seat = seats.get(round_.pk)
-        mates = sorted(table_mates.get(seat.table_id, []) if seat else [], key=lambda s: WINDS.index(s.wind))
+        # A draft seating (issue 13) shows neither the seat nor the opponents.
+        mine = seats.get(round_.pk) if round_.seating_published_at is not None else None
+        mates = sorted(table_mates.get(mine.table_id, []) if mine else [], key=lambda s: WINDS.index(s.wind))
         opponents = [
             {"wind": other.wind, "name": other.registration.player.name, "code": other.registration.code}
             for other in mates
@@ -244,7 +245,7 @@ def player_context(tournament: Tournament, registration: Registration) -> dict[s
         sessions.append(
             {
                 "round": round_,
-                "seat": seat,
+                "seat": mine,
                 "opponents": opponents,
                 "result": result,
                 "place": place,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest
+from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 from django_htmx.middleware import HtmxDetails
 
@@ -28,8 +28,25 @@ def has_role(user: User | AnonymousUser, tournament: Tournament, role: str) -> b
     return role in roles or Role.ORGANISER in roles
 
 
+DRAFT_MESSAGE = "This event is not published yet."
+
+
 def public_event(slug: str) -> Tournament:
-    return get_object_or_404(Tournament, slug=slug)
+    """The event for a public page: a draft answers 404 to everyone (staff use their own pages, and no
+    cached public page may ever hold a draft)."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    if tournament.published_at is None:
+        raise Http404(DRAFT_MESSAGE)
+    return tournament
+
+
+def public_round(tournament: Tournament, number: int, part: str) -> Round:
+    """A session for a public page of its ``part`` ("seating" or "results"): 404 while that is a draft."""
+    round_ = round_of(tournament, number)
+    published = round_.seating_published_at if part == "seating" else round_.results_published_at
+    if published is None:
+        raise Http404(f"The {part} of session {number} is not published yet.")
+    return round_
 
 
 def event_for(request: HttpRequest, slug: str, role: str, *, archived_ok: bool = False) -> Tournament:

@@ -22,6 +22,11 @@ User = AbstractBaseUser | AnonymousUser | None
 class AuditAction(models.TextChoices):
     CREATE_EVENT = "create_event", "Event created"
     GRANT_ROLE = "grant_role", "Role granted"
+    PUBLISH_EVENT = "publish_event", "Event published"
+    UNPUBLISH_EVENT = "unpublish_event", "Event back to draft"
+    PUBLISH_SESSION = "publish_session", "Session published"
+    UNPUBLISH_SESSION = "unpublish_session", "Session back to draft"
+    FREEZE_STANDINGS = "freeze_standings", "Standings frozen"
     REVOKE_ROLE = "revoke_role", "Role revoked"
     SETTINGS = "settings", "Settings changed"
     REGISTER = "register", "Player registered"

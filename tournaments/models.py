@@ -42,6 +42,12 @@ class Tournament(models.Model):
         django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    published_at = models.DateTimeField(
+        null=True, blank=True, help_text="Draft (nothing public) until the organiser publishes the event"
+    )
+    standings_frozen_after = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The public standings stay after this session until the prize-giving"
+    )
     archived_at = models.DateTimeField(
         null=True,
         blank=True,
@@ -67,6 +73,10 @@ class Tournament(models.Model):
         rule_set = _rule_set(self.rules, json.dumps(self.settings, sort_keys=True))
         self.__dict__["_rule_set_kept"] = (self.rules, self.settings, rule_set)
         return rule_set
+
+    @property
+    def is_published(self) -> bool:
+        return self.published_at is not None
 
     @property
     def uses_table_points(self) -> bool:
@@ -140,6 +150,12 @@ class Round(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
     seated_at = models.DateTimeField(null=True, blank=True)
+    seating_published_at = models.DateTimeField(
+        null=True, blank=True, help_text="The seating is public from then on (draft before)"
+    )
+    results_published_at = models.DateTimeField(
+        null=True, blank=True, help_text="The results count in the public pages from then on (draft before)"
+    )
 
     class Meta:
         ordering = ["number"]

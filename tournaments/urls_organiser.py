@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments import views_clock, views_desk, views_reseat
+from tournaments import views_clock, views_desk, views_release, views_reseat
 from tournaments import views_organiser as views
 
 urlpatterns = [
@@ -13,6 +13,13 @@ urlpatterns = [
     path("<slug:slug>/staff/", views.grant_role, name="grant_role"),
     path("<slug:slug>/staff/<int:pk>/revoke/", views.revoke_role, name="revoke_role"),
     path("<slug:slug>/archive/", views.archive_event, name="archive_event"),
+    path("<slug:slug>/publish/", views_release.publish_event, name="publish_event"),
+    path("<slug:slug>/freeze/", views_release.freeze_standings, name="freeze_standings"),
+    path(
+        "<slug:slug>/sessions/<int:number>/publish/<slug:part>/",
+        views_release.publish_session,
+        name="publish_session",
+    ),
     path("<slug:slug>/players/", views_desk.players, name="players"),
     path("<slug:slug>/players/add/", views_desk.add_player, name="add_player"),
     path("<slug:slug>/players/import/", views_desk.import_players, name="import_players"),

@@ -8,7 +8,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import Prefetch
+from django.db.models import Count, Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.text import slugify
@@ -103,6 +103,7 @@ def _render_event(
             "staff": EventRole.objects.filter(tournament=tournament).select_related("user"),
             "staff_form": staff_form or StaffForm(),
             "audit": tournament.audit_entries.select_related("actor")[:15],
+            "release_rounds": tournament.rounds.annotate(table_count=Count("tables")),
         },
         status=422 if staff_form is not None else 200,
     )

@@ -10,12 +10,13 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from players.folding import MAX_QUERY, matches, query_words
-from tournaments.access import has_role, public_event, round_of
+from tournaments.access import has_role, public_event, public_round
 from tournaments.models import WINDS, Registration, Role, Seat, Table, Tournament
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "tournaments/home.html", {"tournaments": Tournament.objects.all()})
+    events = Tournament.objects.filter(published_at__isnull=False)
+    return render(request, "tournaments/home.html", {"tournaments": events})
 
 
 def event(request: HttpRequest, slug: str) -> HttpResponse:
@@ -41,7 +42,7 @@ def seat_rows(table) -> list[dict]:
 
 def seating(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = public_event(slug)
-    round_ = round_of(tournament, number)
+    round_ = public_round(tournament, number, "seating")
     tables = list(
         Table.objects.filter(round=round_)
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("registration__player")))

@@ -17,7 +17,7 @@ def full_session_event():
     """An MCR event of 16-hand sessions (rule 74e), 8 players at two tables; table 2 is entered and
     confirmed already, so table 1 decides whether session 1 is final."""
     from scoring import services as scoring
-    from tournaments import services
+    from tournaments import release, services
     from tournaments.models import Role
 
     users = get_user_model().objects
@@ -40,6 +40,8 @@ def full_session_event():
     for _ in range(16):
         scoring.record_hand(other, scoring.HandEntry(winner=None), acting_user=referee)
     scoring.confirm_table(other, acting_user=organiser)
+    # Public as it happens, seating and results included (issue 13 release controls).
+    release.publish_everything(tournament, acting_user=organiser)
     return tournament
 
 

@@ -10,7 +10,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 @pytest.fixture
 def unseated_event():
-    from tournaments import services
+    from tournaments import release, services
     from tournaments.models import Role
 
     users = get_user_model().objects
@@ -23,6 +23,8 @@ def unseated_event():
     services.grant_role(tournament, referee, Role.REFEREE, acting_user=organiser)
     for name in ["Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hu"]:
         services.register_player(tournament, services.PlayerRow(name=name), acting_user=organiser)
+    # Public as it happens, seating and results included (issue 13 release controls).
+    release.publish_everything(tournament, acting_user=organiser)
     return tournament
 
 

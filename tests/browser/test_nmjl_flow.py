@@ -10,7 +10,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 @pytest.fixture
 def nmjl_event():
-    from tournaments import services
+    from tournaments import release, services
     from tournaments.models import Role
 
     users = get_user_model().objects
@@ -26,6 +26,8 @@ def nmjl_event():
     for name in ["Ann", "Bea", "Cat", "Dot"]:
         services.register_player(tournament, services.PlayerRow(name=name), acting_user=organiser)
     services.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
+    # Public as it happens, seating and results included (issue 13 release controls).
+    release.publish_everything(tournament, acting_user=organiser)
     return tournament
 
 

@@ -103,6 +103,19 @@ def test_the_tournament_day(browser, phone, page, live_server, day_event):
     assert "Session 1: 16 hands or 90 minutes" in phone.inner_text("#clock")
     assert no_sideways_scroll(phone)
 
+    # Publish the event, session 1's seating and (live) its results: all drafts until now (issue 13).
+    assert phone.goto(f"{base}/e/{slug}/").status == 404
+    phone.goto(f"{base}/manage/{slug}/")
+    phone.click("text=Publish the event")
+    phone.wait_for_selector("text=The event is public")
+    phone.get_by_role("button", name="Publish session 1 seating").click()
+    phone.wait_for_selector("text=Session 1 seating: published.")
+    phone.get_by_role("button", name="Publish session 1 results").click()
+    phone.wait_for_selector("text=Session 1 results: published.")
+    assert no_sideways_scroll(phone)
+    assert phone.goto(f"{base}/e/{slug}/seating/1/").status == 200
+    phone.goto(f"{base}/manage/{slug}/sessions/1/")
+
     # A referee logs in on a laptop, lands on their tables and enters a hand at table 1.
     log_in(page, base, "rick", "pw-rick-123")
     page.get_by_role("link", name="Enter results at table 1", exact=True).click()

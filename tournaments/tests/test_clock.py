@@ -17,6 +17,7 @@ from tournaments import clock
 from tournaments import services as event_services
 from tournaments.errors import ServiceError
 from tournaments.models import AuditEntry, Role, SessionClock
+from tournaments.release import publish_everything
 
 pytestmark = pytest.mark.django_db
 
@@ -211,6 +212,7 @@ def nmjl_table(organiser, referee):
     for name in ["Ann", "Bea", "Cat", "Dot"]:
         event_services.register_player(tournament, event_services.PlayerRow(name=name), acting_user=organiser)
     [table] = event_services.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
+    publish_everything(tournament, acting_user=organiser)  # its public clock is shown (issue 13 releases)
     return table
 
 
