@@ -24,7 +24,7 @@ NAMES = [
 @pytest.fixture
 def seated(settings):
     """An MCR event of 8 players, session 1 seated; the public pages poll every second."""
-    from tournaments import services
+    from tournaments import release, services
     from tournaments.models import Role
 
     settings.PUBLIC_POLL_SECONDS = 1
@@ -44,6 +44,8 @@ def seated(settings):
             tournament, services.PlayerRow(name=name, team=f"T{index % 2}"), acting_user=organiser
         )
     services.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
+    # Public as it happens, seating and results included (issue 13 release controls).
+    release.publish_everything(tournament, acting_user=organiser)
     return tournament, organiser, referee
 
 
