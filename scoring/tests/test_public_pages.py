@@ -281,3 +281,12 @@ def test_the_player_page_shows_place_at_table_rank_after_each_session_penalties_
         "1",
         "1",
     ]  # first at the table, first overall
+
+
+def test_the_demo_events_best_hands_show_their_tiles_and_fans(client, demo_event):
+    page = client.get(reverse("public:side", args=[demo_event.slug])).content.decode()
+    best = page[page.index('id="side-best_hand"') : page.index('id="side-hands_won"')]
+    # fixtures/demo-mcr.json: 64 fan points claimed for each (a lower claim stands, MCR rule 65b).
+    assert best.count('<td class="num">64</td>') == 2
+    assert "Little Three Dragons 64" in best and "Little Four Winds 64" in best
+    assert 'alt="Red Dragon"' in best and 'alt="North"' in best
