@@ -144,29 +144,53 @@ class BlindEntryForm(forms.Form):
 
 
 class PenaltyForm(forms.Form):
-    """A penalty from the book's catalogue (points worked out), or any other with its points."""
+    """A ruling from the rule set's catalogue (points worked out), or any other penalty with its points."""
 
     player = forms.ChoiceField()
-    kind = forms.ChoiceField(required=False, label="Penalty")
+    kind = forms.ChoiceField(required=False, label="Ruling")
+    hand_number = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=1000,
+        label="In hand number",
+        help_text="For a ruling that bars a win: the player may not win this hand",
+    )
+    tiles = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=14,
+        label="Tiles revealed",
+        help_text="Only for points per tile",
+    )
     points = forms.IntegerField(
         min_value=0,
         max_value=10000,
         required=False,
-        help_text="Only for 'other'; 0 records a warning (rule 77a)",
+        help_text="Only for 'other'; 0 records a warning",
     )
     paid_to = forms.ChoiceField(choices=PaidTo.choices, required=False)
-    paid_to_player = forms.ChoiceField(required=False, label="Paid to (rule 85e)")
-    rule = forms.CharField(max_length=40, required=False, help_text="e.g. MCR 84a")
+    paid_to_player = forms.ChoiceField(required=False, label="Paid to (one opponent)")
+    rule = forms.CharField(max_length=40, required=False, help_text="Only for 'other': the rule applied")
     reason = forms.CharField(max_length=300, required=False)
+    expected_position = forms.IntegerField(required=False, widget=forms.HiddenInput)
 
     def __init__(
-        self, *args: Any, players: list[tuple[str, str]], catalogue: Sequence[Any] = (), **kwargs: Any
+        self,
+        *args: Any,
+        players: list[tuple[str, str]],
+        catalogue: Sequence[Any] = (),
+        hand_word: str = "hand",
+        **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         cast(forms.ChoiceField, self.fields["player"]).choices = players
         cast(forms.ChoiceField, self.fields["paid_to_player"]).choices = [("", "—"), *players]
-        kinds = [(k.key, f"{k.rule}: {k.label}") for k in catalogue]
+        kinds = [(k.key, f"{k.citation}: {k.label}") for k in catalogue]
         cast(forms.ChoiceField, self.fields["kind"]).choices = [*kinds, ("", "Other (enter the points)")]
+        self.fields["hand_number"].label = f"In {hand_word} number"
+        self.fields[
+            "hand_number"
+        ].help_text = f"For a ruling that bars a win: the player may not win this {hand_word}"
 
     def clean(self) -> dict[str, Any]:
         super().clean()
@@ -191,15 +215,32 @@ class LateForm(forms.Form):
 
 
 class AppealForm(forms.Form):
-    minutes_after = forms.IntegerField(min_value=0, max_value=1000, label="Minutes after the judgment")
-    statement = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
+    """A written appeal against a ruling (MCR rule 94b-d): the statement, who signed it, the fee."""
+
+    appellant = forms.ChoiceField(label="Appeal by")
+    signed_by = forms.CharField(
+        max_length=200, label="Signed by", help_text="The player and/or the team leader (rule 94c)"
+    )
+    statement = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 4}), label="Written statement (rule 94b)"
+    )
+    fee_received = forms.BooleanField(required=False)
+
+    def __init__(self, *args: Any, players: list[tuple[str, str]], fee: int = 0, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        cast(forms.ChoiceField, self.fields["appellant"]).choices = players
+        if fee:
+            self.fields["fee_received"].label = f"The fee of {fee} was received with the appeal (rule 94d)"
+        else:
+            del self.fields["fee_received"]
 
 
 class DecisionForm(forms.Form):
-    """An appeal's decision (rule 94) and the reasons for it."""
+    """An appeal's decision (rule 94) and the reasons for it; ``revise`` asks for a changed decision."""
 
     status = forms.ChoiceField(choices=[("upheld", "Uphold"), ("denied", "Deny")])
-    reasons = forms.CharField(required=False, max_length=2000)
+    reasons = forms.CharField(max_length=2000, widget=forms.Textarea(attrs={"rows": 2}))
+    revise = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
 
 WON_BY_CHOICES = [

@@ -19,6 +19,7 @@ def places_after_each_session(
 ) -> dict[str, dict[int, tuple[int, int]]]:
     """For each ranked player, per session number they played: (place after that session, total
     score after it). Sessions count in order; a session nobody has a counted result in is skipped."""
+    rows = list(rows)
     lines = [
         SessionLine(
             player=row["player"],
@@ -31,11 +32,13 @@ def places_after_each_session(
         for row in rows
         for session in row.get("sessions", [])
     ]
+    # A player out of the ranking by a ruling (MCR 77e-f, 89) has no place; the others close up.
+    unranked = {row["player"]: row["status"] for row in rows if row.get("status")}
     history: dict[str, dict[int, tuple[int, int]]] = {}
     for number in sorted({line.round_number for line in lines}):
         upto = [line for line in lines if line.round_number <= number]
-        for standing in compute_standings(upto, use_table_points=use_table_points):
-            if any(line.round_number == number for line in standing.sessions):
+        for standing in compute_standings(upto, use_table_points=use_table_points, unranked=unranked):
+            if standing.rank is not None and any(line.round_number == number for line in standing.sessions):
                 history.setdefault(standing.player, {})[number] = (standing.rank, standing.score)
     return history
 

@@ -473,8 +473,12 @@ def import_event(doc: Any, *, replace: bool = False, acting_user: User = None) -
             round_.seated_at = timezone.now()
             round_.save(update_fields=["seated_at"])
     for appeal_doc in doc.get("appeals", []):
+        penalty = penalty_index[appeal_doc["round"], appeal_doc["table"]][appeal_doc["penalty"]]
         appeal = Appeal.objects.create(
-            penalty=penalty_index[appeal_doc["round"], appeal_doc["table"]][appeal_doc["penalty"]],
+            table=penalty.table,
+            penalty=penalty,
+            appellant=penalty.registration,
+            ruling_at=penalty.created_at,
             filed_minutes_after=appeal_doc.get("filed_minutes_after", 0),
         )
         if appeal_doc["status"] != AppealStatus.PENDING:

@@ -115,6 +115,17 @@ class PaidTo(models.TextChoices):
     PLAYER = "player", "Paid to one player (rule 85e)"
 
 
+class RulingOutcome(models.TextChoices):
+    """``scoring.rules.rulings.OUTCOMES``, named for the pages."""
+
+    POINTS = "points", "Points"
+    WARNING = "warning", "Warning"
+    FORCED_DISCARD = "forced_discard", "Forced discard"
+    NO_WIN = "no_win", "May not win this hand"
+    LOSS_OF_RANK = "loss_of_rank", "Loss of rank"
+    DISQUALIFICATION = "disqualification", "Disqualified"
+
+
 class Penalty(VersionedResult):
     """A penalty at a table; ``position`` is its place in the table's list (its identity)."""
 
@@ -135,6 +146,19 @@ class Penalty(VersionedResult):
     rule = models.CharField(max_length=40, blank=True)
     reason = models.CharField(max_length=300, blank=True)
     position = models.PositiveSmallIntegerField(default=0, help_text="Order within the table's penalties")
+    kind = models.CharField(max_length=40, blank=True, help_text="The rule set's catalogue key, if any")
+    outcome = models.CharField(
+        max_length=20,
+        choices=RulingOutcome.choices,
+        default=RulingOutcome.POINTS,
+        help_text="What the ruling does (MCR rule 77 ranks them)",
+    )
+    bars_win = models.BooleanField(
+        default=False, help_text="The player may not win hand ``hand_number`` (MCR 'no hu'; NMJL dead hand)"
+    )
+    hand_number = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The hand the ruling was made in"
+    )
 
     class Meta:
         ordering = ["position", "version"]
@@ -173,6 +197,11 @@ class LateArrival(VersionedResult):
     def __str__(self) -> str:
         return f"{self.registration} late {self.minutes} min"
 
+    @property
+    def cancelled(self) -> bool:
+        """Cancelled by an upheld appeal (prefetch ``appeals__decisions`` for lists)."""
+        return any(appeal.status == AppealStatus.UPHELD for appeal in self.appeals.all())
+
 
 class AppealStatus(models.TextChoices):
     PENDING = "pending", "Pending"
@@ -180,11 +209,41 @@ class AppealStatus(models.TextChoices):
     DENIED = "denied", "Denied"
 
 
-class Appeal(models.Model):
-    """An appeal against a penalty (MCR rule 94: in writing, within 30 minutes of the judgment).
-    Its decisions are versions of :class:`AppealDecision`; without one it is pending."""
+class AppealSubject(models.TextChoices):
+    PENALTY = "penalty", "A penalty or other ruling"
+    LATENESS = "lateness", "Lateness or forfeit"
+    HAND = "hand", "A decision on a hand"
 
-    penalty = models.ForeignKey(Penalty, on_delete=models.CASCADE, related_name="appeals")
+
+class Appeal(models.Model):
+    """An appeal against a referee's ruling (MCR rule 94: in writing, signed, within 30 minutes of the
+    judgment, with the fee): a penalty, a lateness or forfeit, or a decision on a hand. ``ruling_at`` is
+    the ruling's stored time, from which the deadline runs. Its decisions are versions of
+    :class:`AppealDecision`; without one it is pending."""
+
+    table = models.ForeignKey(Table, null=True, on_delete=models.CASCADE, related_name="appeals")
+    subject = models.CharField(max_length=10, choices=AppealSubject.choices, default=AppealSubject.PENALTY)
+    penalty = models.ForeignKey(
+        Penalty, null=True, blank=True, on_delete=models.CASCADE, related_name="appeals"
+    )
+    late_arrival = models.ForeignKey(
+        LateArrival, null=True, blank=True, on_delete=models.CASCADE, related_name="appeals"
+    )
+    hand_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    ruled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="Who made the ruling appealed against (they may not decide the appeal)",
+    )
+    ruling_at = models.DateTimeField(null=True, blank=True, help_text="When the ruling was stored")
+    appellant = models.ForeignKey(
+        Registration, null=True, blank=True, on_delete=models.RESTRICT, related_name="appeals"
+    )
+    signed_by = models.CharField(max_length=200, blank=True, help_text="The player and/or team leader (94c)")
+    fee = models.PositiveIntegerField(default=0, help_text="The fee paid with the appeal (94d)")
     filed_minutes_after = models.PositiveSmallIntegerField(default=0)
     statement = models.TextField(blank=True)
     filed_by = models.ForeignKey(
@@ -209,14 +268,21 @@ class Appeal(models.Model):
         return AppealStatus(self.status).label
 
 
+class DecidedBy(models.TextChoices):
+    CHIEF_REFEREE = "chief_referee", "Chief referee"
+    COMMITTEE = "committee", "Appeals committee"
+
+
 class AppealDecision(VersionedResult):
-    """How an appeal was decided, by whom and why; a later change is a new version."""
+    """How an appeal was decided, by whom (``entered_by``, as chief referee or appeals committee) and
+    why; a later change is a new version."""
 
     identity = ("appeal",)
 
     appeal = models.ForeignKey(Appeal, on_delete=models.CASCADE, related_name="decisions")
     status = models.CharField(max_length=10, choices=AppealStatus.choices)
     reasons = models.TextField(blank=True)
+    decided_as = models.CharField(max_length=20, choices=DecidedBy.choices, blank=True)
 
     class Meta:
         ordering = ["version"]

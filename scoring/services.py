@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Count, Exists, Max, Min, OuterRef, Prefetch
+from django.db.models import Exists, Max, Min, OuterRef, Prefetch
 from django.utils import timezone
 
 from scoring import substitutions
@@ -30,6 +30,7 @@ from scoring.models import (
 from scoring.rules.errors import HandInputError
 from scoring.rules.mcr import session as mcr
 from scoring.rules.ruleset import HandRecord, RuleSet, SessionTotals, check_totals
+from scoring.rules.rulings import UNRANKED
 from scoring.rules.settings import lookup
 from scoring.standings import SessionLine, StandingRow, compute_standings
 from tournaments import clock as session_clock
@@ -145,6 +146,13 @@ def _check_entry(entry: HandEntry, tournament: Tournament) -> HandRecord:
         raise _service_error(error) from None
 
 
+def _check_win_allowed(table: Table, number: int, record: HandRecord) -> None:
+    """A player ruled unable to win this hand may not be entered as its winner (``scoring.rulings``)."""
+    from scoring.rulings import check_win_allowed
+
+    check_win_allowed(table, number, record)
+
+
 def _seats_ready(table: Table) -> None:
     if table.seats.count() != 4:
         raise ServiceError("This table does not have four players seated.", code="table_not_seated")
@@ -215,6 +223,7 @@ def record_hand(
             f"Hand {expected_number} was already entered; the page was out of date and nothing was added.",
             code="already_entered",
         )
+    _check_win_allowed(table, played + 1, record)
     hand = store_hand(table, record, entry.tiles, acting_user=acting_user)
     summary = event_rules(tournament).describe(record)
     _after_write(
@@ -242,6 +251,7 @@ def correct_hand(
     if current.voided:
         raise ServiceError(f"Hand {current.number} was deleted; nothing was saved.", code="stale_correction")
     record = _check_entry(entry, table.round.tournament)
+    _check_win_allowed(table, current.number, record)
     new = Hand.supersede(
         table=table, number=current.number, acting_user=acting_user, **_hand_fields(record, entry.tiles)
     )
@@ -380,6 +390,7 @@ def store_penalty(
         paid_to_player=paid_to_player if paid_to == PaidTo.PLAYER else None,
         rule=rule[:40],
         reason=reason[:300],
+        outcome="points" if points else "warning",
         acting_user=acting_user,
     )
 
@@ -396,12 +407,20 @@ def add_penalty(
     warning: bool = True,
     paid_to_player: Registration | None = None,
     acting_user: User,
+    expected_position: int | None = None,
 ) -> Penalty:
     """Record a penalty: 0 points is a warning under any rule (77a, 85b), kept because it counts towards
-    the next one; ``paid_to`` "player" pays one named opponent at the table (85e)."""
+    the next one; ``paid_to`` "player" pays one named opponent at the table (85e). ``expected_position``
+    (the number of penalties the page showed) refuses a repeated post instead of adding it twice."""
     table = _lock_table(table)
     if not table.seats.filter(registration=registration).exists():
         raise ServiceError(f"{registration} does not sit at this table.", code="not_at_table")
+    if expected_position is not None and expected_position != table.penalties.filter(is_current=True).count():
+        raise ServiceError(
+            "Another penalty was recorded at this table since the page was shown (or this one was sent "
+            "twice); nothing was added. Check the list and record it again if it is still needed.",
+            code="already_recorded",
+        )
     check_penalty(points, paid_to, warning=warning)
     if paid_to == PaidTo.PLAYER and (
         paid_to_player is None
@@ -443,42 +462,22 @@ def record_late(table: Table, registration: Registration, minutes: int, *, actin
     table = _lock_table(table)
     if not table.seats.filter(registration=registration).exists():
         raise ServiceError(f"{registration} does not sit at this table.", code="not_at_table")
+    current = LateArrival.objects.filter(table=table, registration=registration, is_current=True).first()
+    if current is not None and not current.voided and current.minutes == minutes:
+        return current  # the same record posted again (a retry, or two referees at once)
     late = store_late(table, registration, minutes, acting_user=acting_user)
     _after_write(table, acting_user, AuditAction.LATE, f"{registration} late {minutes} min", minutes=minutes)
     return late
 
 
-@transaction.atomic
 def add_catalogue_penalty(
-    table: Table, registration: Registration, key: str, *, reason: str = "", acting_user: User
+    table: Table, registration: Registration, key: str, *, reason: str = "", acting_user: User, **details: Any
 ) -> Penalty:
-    """A penalty from the rule set's catalogue (MCR rules 79-85), its points worked out: for the
-    escalating ones (79, 80, 83) from how often this player was penalised under that rule in this event
-    before (the book says "each repeat violation"; counting over the whole event is this app's reading)."""
-    from scoring.rules.mcr.penalties import points_for
+    """A ruling from the rule set's catalogue (``scoring.rulings.add_ruling``, which works out its points
+    under the table's lock)."""
+    from scoring import rulings
 
-    kind = {k.key: k for k in event_rules(table.round.tournament).penalty_catalogue()}.get(key)
-    if kind is None:
-        raise ServiceError("Choose a penalty from the list.", code="bad_penalty")
-    earlier = Penalty.objects.filter(
-        registration=registration,
-        rule=kind.rule,
-        is_current=True,
-        voided=False,
-        table__round__tournament=table.round.tournament,
-    ).prefetch_related("appeals__decisions")
-    occurrence = 1 + sum(1 for penalty in earlier if not penalty.cancelled)
-    points = points_for(kind, occurrence)
-    return add_penalty(
-        table,
-        registration,
-        points,
-        paid_to=kind.paid_to,
-        rule=kind.rule,
-        reason=reason or (kind.label if points else f"{kind.label} (warning)"),
-        warning=points == 0,
-        acting_user=acting_user,
-    )
+    return rulings.add_ruling(table, registration, key, reason=reason, acting_user=acting_user, **details)
 
 
 def check_appeal_deadline(minutes_after: int) -> None:
@@ -491,39 +490,10 @@ def check_appeal_deadline(minutes_after: int) -> None:
         )
 
 
-@transaction.atomic
-def file_appeal(penalty: Penalty, *, minutes_after: int, statement: str = "", acting_user: User) -> Appeal:
-    check_appeal_deadline(minutes_after)
-    appeal = Appeal.objects.create(
-        penalty=penalty,
-        filed_minutes_after=minutes_after,
-        statement=statement,
-        filed_by=acting(acting_user),
-    )
-    audit(
-        penalty.table.round.tournament,
-        acting_user,
-        AuditAction.APPEAL,
-        f"Appeal against penalty {penalty.pk}",
-    )
-    return appeal
-
-
 def store_decision(appeal: Appeal, status: str, *, reasons: str = "", acting_user: User) -> AppealDecision:
     if status not in (AppealStatus.UPHELD, AppealStatus.DENIED):
         raise ServiceError("An appeal is decided as upheld or denied.", code="bad_status")
     return AppealDecision.supersede(appeal=appeal, status=status, reasons=reasons, acting_user=acting_user)
-
-
-@transaction.atomic
-def decide_appeal(appeal: Appeal, status: str, *, reasons: str = "", acting_user: User) -> AppealDecision:
-    """Decide an appeal (a later change of mind is a new version of the decision)."""
-    table = _lock_table(appeal.penalty.table)
-    decision = store_decision(appeal, status, reasons=reasons, acting_user=acting_user)
-    _after_write(
-        table, acting_user, AuditAction.DECIDE_APPEAL, f"appeal {appeal.pk} {status}", appeal=appeal.pk
-    )
-    return decision
 
 
 def _after_write(table: Table, acting_user: User, action: AuditAction, summary: str, **data: Any) -> None:
@@ -655,7 +625,12 @@ def result_prefetches() -> list[Any]:
                 "appeals__decisions"
             ),
         ),
-        Prefetch("late_arrivals", queryset=LateArrival.objects.filter(is_current=True, voided=False)),
+        Prefetch(
+            "late_arrivals",
+            queryset=LateArrival.objects.filter(is_current=True, voided=False).prefetch_related(
+                "appeals__decisions"
+            ),
+        ),
         Prefetch("confirmations", queryset=Confirmation.objects.filter(is_current=True, voided=False)),
     ]
 
@@ -688,7 +663,7 @@ def session_result(table: Table) -> SessionTotals:
             for p in table.penalties.all()
             if not p.cancelled
         ],
-        late={item.registration_id: item.minutes for item in table.late_arrivals.all()},
+        late={item.registration_id: item.minutes for item in table.late_arrivals.all() if not item.cancelled},
     )
 
 
@@ -742,25 +717,47 @@ def event_standings(tournament: Tournament, *, include_provisional: bool = False
             HandRecord(winner=winner or None, discarder=discarder or None, fan=fan, data=data)
         )
     totals = dict(TableTotals.objects.filter(is_current=True, **in_event).values_list("table_id", "scores"))
-    upheld = set(
-        AppealDecision.objects.filter(
-            is_current=True,
-            voided=False,
-            status=AppealStatus.UPHELD,
-            appeal__penalty__table__round__tournament=tournament,
-        ).values_list("appeal__penalty_id", flat=True)
-    )
+    upheld: set[int] = set()
+    upheld_late: set[int] = set()
+    for penalty_id, late_id in AppealDecision.objects.filter(
+        is_current=True, voided=False, status=AppealStatus.UPHELD, appeal__table__round__tournament=tournament
+    ).values_list("appeal__penalty_id", "appeal__late_arrival_id"):
+        if penalty_id is not None:
+            upheld.add(penalty_id)
+        else:
+            upheld_late.add(late_id)
     penalties: dict[int, list[tuple[int, int, str, int | None]]] = defaultdict(list)
-    for penalty_id, table_id, registration_id, points, paid_to, receiver in Penalty.objects.filter(
-        is_current=True, voided=False, **in_event
-    ).values_list("id", "table_id", "registration_id", "points", "paid_to", "paid_to_player_id"):
-        if penalty_id not in upheld:
-            penalties[table_id].append((registration_id, points, paid_to, receiver))
+    unranked: dict[str, str] = {}  # loss of rank and disqualification (MCR 77e-f, 89): scoring.rulings
+    for (
+        penalty_id,
+        table_id,
+        registration_id,
+        points,
+        paid_to,
+        receiver,
+        outcome,
+        code,
+    ) in Penalty.objects.filter(is_current=True, voided=False, **in_event).values_list(
+        "id",
+        "table_id",
+        "registration_id",
+        "points",
+        "paid_to",
+        "paid_to_player_id",
+        "outcome",
+        "registration__code",
+    ):
+        if penalty_id in upheld:
+            continue
+        penalties[table_id].append((registration_id, points, paid_to, receiver))
+        if outcome in UNRANKED and unranked.get(code) != "disqualification":
+            unranked[code] = outcome
     late: dict[int, dict[int, int]] = defaultdict(dict)
-    for table_id, registration_id, minutes in LateArrival.objects.filter(
+    for late_id, table_id, registration_id, minutes in LateArrival.objects.filter(
         is_current=True, voided=False, **in_event
-    ).values_list("table_id", "registration_id", "minutes"):
-        late[table_id][registration_id] = minutes
+    ).values_list("id", "table_id", "registration_id", "minutes"):
+        if late_id not in upheld_late:
+            late[table_id][registration_id] = minutes
     counted = None if include_provisional else confirmed_tables(tournament)
     takeovers = substitutions.takeovers(tournament) if substituted else {}
     substitution_rule = substitutions.policy(tournament.settings)
@@ -814,7 +811,9 @@ def event_standings(tournament: Tournament, *, include_provisional: bool = False
                     wins=wins[wind],
                 )
             )
-    return compute_standings(lines, use_table_points=rules.uses_table_points, tie_break=rules.tie_break)
+    return compute_standings(
+        lines, use_table_points=rules.uses_table_points, tie_break=rules.tie_break, unranked=unranked
+    )
 
 
 def running_scores(table: Table) -> list[dict[str, Any]]:
@@ -861,39 +860,20 @@ class ScoringResults:
         }
 
     def table_progress(self, tables: Sequence[Table]) -> dict[int, TableProgress]:
-        """Each table's state and hands as :func:`table_state` reads them, counted in the database
-        (a few queries for any number of tables: the organiser's live pages poll this for every
-        table of the event, 1,000 on a 400-player event)."""
-        ids = [t.pk for t in tables]
-        rows = list(Table.objects.filter(pk__in=ids).values_list("pk", "finished_at", "round__tournament_id"))
-        limits = {
-            tournament.pk: tournament.rule_set.hands_allowed(tournament.hands_per_session)
-            for tournament in Tournament.objects.filter(pk__in={row[2] for row in rows})
-        }
-        hands = dict(
-            Hand.objects.filter(table__in=ids, is_current=True, voided=False)
-            .values("table")
-            .annotate(n=Count("id"))
-            .values_list("table", "n")
-        )
-        with_totals = set(
-            TableTotals.objects.filter(table__in=ids, is_current=True).values_list("table", flat=True)
-        )
+        loaded = Table.objects.filter(pk__in=[t.pk for t in tables]).select_related("round__tournament")
         last_entry = dict(
-            Hand.objects.filter(table__in=ids)
+            Hand.objects.filter(table__in=[t.pk for t in tables])
             .values("table")
             .annotate(last=Max("created_at"))
             .values_list("table", "last")
         )
         progress = {}
-        for pk, finished_at, tournament_id in rows:
-            limit = limits[tournament_id]
-            played = hands.get(pk, 0)
-            if pk in with_totals or finished_at is not None or (limit is not None and played >= limit):
-                state = "complete"
-            else:
-                state = "in play" if played else "not started"
-            progress[pk] = TableProgress(
-                state=state, hands=played, limit=limit, last_entry_at=last_entry.get(pk)
+        for table in loaded.prefetch_related(*result_prefetches()):
+            tournament = table.round.tournament
+            progress[table.pk] = TableProgress(
+                state=table_state(table),
+                hands=len(played_hands(table)),
+                limit=tournament.rule_set.hands_allowed(tournament.hands_per_session),
+                last_entry_at=last_entry.get(table.pk),
             )
         return progress

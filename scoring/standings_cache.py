@@ -120,6 +120,8 @@ STAMPEDE_LOCK_SECONDS = 30
 
 def _standing_dict(row: StandingRow, names: Mapping[str, str], table_points: bool) -> dict[str, Any]:
     data: dict[str, Any] = {"rank": row.rank, "player": row.player, "name": names.get(row.player, row.player)}
+    if row.status:
+        data["status"] = row.status  # out of the ranking by a ruling (MCR 77e-f, 89); rank is None
     if table_points:
         data["table_points"] = float(row.table_points or 0)
     data["score"] = row.score

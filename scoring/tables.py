@@ -12,8 +12,9 @@ def _points(value: Any) -> str:
 
 
 class StandingsTable(tables.Table):
-    rank = tables.Column(verbose_name="#", attrs={"td": {"class": "num"}})
+    rank = tables.Column(verbose_name="#", attrs={"td": {"class": "num"}}, default="—")
     name = tables.Column(verbose_name="Player", linkify=lambda record, table: table.player_url(record))
+    status = tables.Column(verbose_name="", orderable=False, default="")
     country = tables.Column(verbose_name="", orderable=False, default="")
     table_points = tables.Column(verbose_name="Table pts", attrs={"td": {"class": "num"}})
     score = tables.Column(verbose_name="Score", attrs={"td": {"class": "num"}})
@@ -35,6 +36,12 @@ class StandingsTable(tables.Table):
 
     def render_table_points(self, value: Any) -> str:
         return _points(value)
+
+    def render_status(self, value: str) -> str:
+        """Out of the ranking by a ruling (MCR rules 77e-f and 89): said in words, not left blank."""
+        from scoring.standings import UNRANKED_LABELS
+
+        return UNRANKED_LABELS.get(value, value)
 
 
 class ScoreStandingsTable(StandingsTable):

@@ -8,6 +8,7 @@ urlpatterns = [
     path("<slug:slug>/pins/", views.pins, name="pins"),
     path("<slug:slug>/pins/issue/", views.issue_pins, name="issue_pins"),
     path("<slug:slug>/pins/<str:code>/reissue/", views.reissue_pin, name="reissue_pin"),
+    path("<slug:slug>/appeals/", views.appeals_register, name="appeals_register"),
     path("<slug:slug>/prints/<slug:kind>/", views.event_print, name="event_print"),
     path("<slug:slug>/sessions/<int:number>/prints/", views.prints, name="prints"),
     path("<slug:slug>/sessions/<int:number>/prints/<slug:kind>/", views.session_print, name="session_print"),

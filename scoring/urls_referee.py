@@ -20,5 +20,9 @@ urlpatterns = [
     path(table + "blind-entry/", views.blind_entry, name="blind_entry"),
     path(table + "hands/<int:hand>/correct/", views.correct_hand, name="correct_hand"),
     path(table + "penalties/<int:penalty>/appeal/", views.appeal, name="appeal"),
+    path(table + "late/<int:penalty>/appeal/", views.appeal, {"subject": "late"}, name="appeal_late"),
+    path(table + "hands/<int:penalty>/appeal/", views.appeal, {"subject": "hand"}, name="appeal_hand"),
     path(table + "appeals/<int:appeal>/decide/", views.decide_appeal, name="decide_appeal"),
+    path("<slug:slug>/appeals/", views.appeals, name="appeals"),
+    path("<slug:slug>/appeals/<int:appeal>/decide/", views.decide_appeal, name="decide"),
 ]

@@ -137,3 +137,18 @@ def reissue_pin(request: HttpRequest, slug: str, code: str) -> HttpResponse:
     pin = confirmation.reissue_pin(registration, acting_user=request.user)
     messages.success(request, f"New PIN for {registration.player.name}: {pin}. The old one no longer works.")
     return redirect("manage:pins", slug=slug)
+
+
+@login_required
+def appeals_register(request: HttpRequest, slug: str) -> HttpResponse:
+    """The organiser's appeals register: every ruling (penalties, warnings, "may not win", loss of rank,
+    disqualification, lateness), the appeals against them (rule 94) and each decision, with who made
+    each; the same as the register PDF, on a page."""
+    from scoring import rulings
+
+    tournament = event_for(request, slug, Role.ORGANISER)
+    return render(
+        request,
+        "scoring/organiser/register.html",
+        {"tournament": tournament, "rows": rulings.register(tournament)},
+    )

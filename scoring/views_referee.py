@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.module_loading import import_string
 from django.views.decorators.http import require_POST
 
-from scoring import confirmation, services
+from scoring import confirmation, rulings, services
 from scoring.forms import (
     AppealForm,
     BlindEntryForm,
@@ -26,9 +27,9 @@ from scoring.forms import (
     TotalsForm,
     VoidForm,
 )
-from scoring.models import Appeal, Hand, Penalty
+from scoring.models import Appeal, Hand, LateArrival, Penalty
 from tournaments import clock as session_clock
-from tournaments.access import event_for, table_of
+from tournaments.access import appeals_event_for, event_for, table_of
 from tournaments.errors import ServiceError
 from tournaments.models import WINDS, Role, Table
 from tournaments.views_clock import clock_context
@@ -163,7 +164,10 @@ def _forms(table: Table, data: Any = None, which: str = "") -> dict[str, Any]:
         "hand_form": hand_form_for(table, data if which == "hand" else None),
         "totals_form": TotalsForm(data if which == "totals" else None, seats=_seat_choices(table)),
         "penalty_form": PenaltyForm(
-            data if which == "penalty" else None, players=players, catalogue=rules.penalty_catalogue()
+            data if which == "penalty" else None,
+            players=players,
+            catalogue=rules.penalty_catalogue(),
+            hand_word=rules.words.hand,
         ),
         "late_form": LateForm(data if which == "late" else None, players=players),
         "void_form": VoidForm(data if which == "void" else None),
@@ -195,6 +199,8 @@ def _render_table(
     context["totals_form"].initial.setdefault("expected_version", totals.version if totals else 0)
     blind_entry = context["blind_entry"]
     context["blind_form"].initial.setdefault("expected_version", blind_entry.version if blind_entry else 0)
+    context["penalty_form"].initial.setdefault("expected_position", len(table.penalties.all()))
+    context["penalty_form"].initial.setdefault("hand_number", context["next_number"])
     for key, value in rules.next_hand_initial(previous).items():
         context["hand_form"].initial.setdefault(key, value)
     return render(request, "scoring/referee/table.html", context, status=status)
@@ -269,22 +275,33 @@ def _save_totals(request: HttpRequest, table: Table, form: Any) -> str:
 
 def _save_penalty(request: HttpRequest, table: Table, form: Any) -> str:
     data = form.cleaned_data
-    registration = _registrations(table)[data["player"]]
+    registrations = _registrations(table)
+    registration = registrations[data["player"]]
+    receiver = registrations.get(data.get("paid_to_player") or "")
     if data.get("kind"):
-        services.add_catalogue_penalty(
-            table, registration, data["kind"], reason=data["reason"], acting_user=request.user
-        )
-    else:
-        services.add_penalty(
+        penalty = rulings.add_ruling(
             table,
             registration,
-            data["points"],
-            paid_to=data["paid_to"],
-            paid_to_player=_registrations(table).get(data.get("paid_to_player") or ""),
-            rule=data["rule"],
+            data["kind"],
+            hand_number=data.get("hand_number"),
+            tiles=data.get("tiles"),
+            paid_to_player=receiver,
             reason=data["reason"],
+            expected_position=data.get("expected_position"),
             acting_user=request.user,
         )
+        return f"Ruling recorded: {penalty.reason} ({penalty.rule})."
+    services.add_penalty(
+        table,
+        registration,
+        data["points"],
+        paid_to=data["paid_to"],
+        paid_to_player=receiver,
+        rule=data["rule"],
+        reason=data["reason"],
+        expected_position=data.get("expected_position"),
+        acting_user=request.user,
+    )
     return "Penalty recorded."
 
 
@@ -395,47 +412,107 @@ def correct_hand(request: HttpRequest, slug: str, number: int, table: int, hand:
     )
 
 
+def _ruling(table: Table, subject: str, pk: int) -> Penalty | LateArrival | Hand:
+    if subject == "penalty":
+        return get_object_or_404(Penalty, table=table, pk=pk)
+    if subject == "late":
+        return get_object_or_404(LateArrival, table=table, pk=pk)
+    if subject == "hand":
+        return get_object_or_404(Hand, table=table, number=pk, is_current=True, voided=False)
+    raise Http404("No such ruling.")
+
+
 @login_required
-def appeal(request: HttpRequest, slug: str, number: int, table: int, penalty: int) -> HttpResponse:
+def appeal(
+    request: HttpRequest, slug: str, number: int, table: int, penalty: int, subject: str = "penalty"
+) -> HttpResponse:
+    """File a written appeal against a ruling (MCR rule 94): a penalty, a lateness or a hand's result."""
     table_obj = _load_table(request, slug, number, table)
-    penalty_obj = get_object_or_404(Penalty, table=table_obj, pk=penalty)
-    form = AppealForm(request.POST or None)
+    ruling = _ruling(table_obj, subject, penalty)
+    tournament = table_obj.round.tournament
+    fee = rulings.appeal_fee(tournament)
+    form = AppealForm(request.POST or None, players=_player_choices(table_obj), fee=fee)
     if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
         try:
-            services.file_appeal(
-                penalty_obj,
-                minutes_after=form.cleaned_data["minutes_after"],
-                statement=form.cleaned_data["statement"],
+            rulings.file_appeal(
+                ruling,
+                statement=data["statement"],
+                signed_by=data["signed_by"],
+                appellant=_registrations(table_obj).get(data["appellant"]),
+                fee_received=data.get("fee_received", False),
                 acting_user=request.user,
             )
         except ServiceError as error:
             form.add_error(None, error.message)
         else:
-            messages.success(request, "Appeal filed.")
+            messages.success(request, "Appeal filed: the chief referee or the appeals committee decides it.")
             return redirect("referee:table", slug=slug, number=number, table=table)
+    deadline = ruling.created_at + timedelta(minutes=rulings.APPEAL_DEADLINE_MINUTES)
     return render(
         request,
         "scoring/referee/appeal.html",
-        {"tournament": table_obj.round.tournament, "table": table_obj, "penalty": penalty_obj, "form": form},
+        {
+            "tournament": tournament,
+            "table": table_obj,
+            "subject": subject,
+            "ruling": ruling,
+            "ruling_text": _ruling_text(ruling, tournament),
+            "deadline": deadline,
+            "fee": fee,
+            "form": form,
+        },
+    )
+
+
+def _ruling_text(ruling: Penalty | LateArrival | Hand, tournament: Any) -> str:
+    if isinstance(ruling, Penalty):
+        what = f"{ruling.points} points" if ruling.points else ruling.get_outcome_display().lower()
+        return f"{ruling.registration.player.name}: {what}, {ruling.rule} {ruling.reason}"
+    if isinstance(ruling, LateArrival):
+        return f"{ruling.registration.player.name} late {ruling.minutes} minutes"
+    return f"{tournament.words.hand.capitalize()} {ruling.number}: {services.describe_hand(ruling)}"
+
+
+@login_required
+def appeals(request: HttpRequest, slug: str) -> HttpResponse:
+    """The chief referee's page: every appeal of the event, pending ones first, each decided here."""
+    tournament = appeals_event_for(request, slug)
+    items = rulings.event_appeals(tournament)
+    items.sort(key=lambda a: (a.status != "pending", a.created_at))
+    return render(
+        request,
+        "scoring/referee/appeals.html",
+        {
+            "tournament": tournament,
+            "appeals": [
+                {"appeal": a, "text": rulings.describe_ruling(a), "own": a.ruled_by_id == request.user.pk}
+                for a in items
+            ],
+        },
     )
 
 
 @login_required
 @require_POST
-def decide_appeal(request: HttpRequest, slug: str, number: int, table: int, appeal: int) -> HttpResponse:
-    table_obj = _load_table(request, slug, number, table)
-    appeal_obj = get_object_or_404(Appeal, penalty__table=table_obj, pk=appeal)
+def decide_appeal(request: HttpRequest, slug: str, appeal: int, **_: Any) -> HttpResponse:
+    """Decide an appeal (chief referee or appeals committee only; never the ruling referee)."""
+    tournament = appeals_event_for(request, slug)
+    appeal_obj = get_object_or_404(Appeal, table__round__tournament=tournament, pk=appeal)
     form = DecisionForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Choose to uphold or deny the appeal.")
+        messages.error(request, "Not saved: choose to uphold or deny the appeal and give the reasons.")
     else:
         try:
-            services.decide_appeal(
+            rulings.decide_appeal(
                 appeal_obj,
                 form.cleaned_data["status"],
                 reasons=form.cleaned_data["reasons"],
+                revise=form.cleaned_data["revise"],
                 acting_user=request.user,
             )
         except ServiceError as error:
-            messages.error(request, error.message)
-    return redirect("referee:table", slug=slug, number=number, table=table)
+            messages.error(request, f"Not saved: {error.message}")
+        else:
+            messages.success(request, f"Appeal {form.cleaned_data['status']}: the decision is recorded.")
+    return redirect("referee:appeals", slug=slug)

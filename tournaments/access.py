@@ -18,6 +18,14 @@ class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
 
 
+IMPLIED: dict[str, frozenset[str]] = {
+    Role.REFEREE: frozenset({Role.CHIEF_REFEREE, Role.SCORER}),
+    Role.SCORER: frozenset({Role.REFEREE, Role.CHIEF_REFEREE}),
+}
+"""Roles that also give a role: a chief referee is a referee too, and a scorer (who enters and confirms
+results) uses the referee's table pages; organisers may do everything."""
+
+
 def has_role(user: User | AnonymousUser, tournament: Tournament, role: str) -> bool:
     """Organisers may do everything referees may; superusers may do everything."""
     if not user.is_authenticated:
@@ -25,7 +33,28 @@ def has_role(user: User | AnonymousUser, tournament: Tournament, role: str) -> b
     if user.is_superuser:
         return True
     roles = set(EventRole.objects.filter(tournament=tournament, user=user).values_list("role", flat=True))
-    return role in roles or Role.ORGANISER in roles
+    return role in roles or Role.ORGANISER in roles or bool(roles & IMPLIED.get(role, frozenset()))
+
+
+def can_decide_appeals(user: User | AnonymousUser, tournament: Tournament) -> bool:
+    """Rule 94: an appeal against a referee's judgment goes to the chief referee or to the appeals
+    committee (the organisers); a referee or scorer may not decide one."""
+    if not user.is_authenticated:
+        return False
+    if user.is_superuser:
+        return True
+    return EventRole.objects.filter(
+        tournament=tournament, user=user, role__in=(Role.CHIEF_REFEREE, Role.ORGANISER)
+    ).exists()
+
+
+def appeals_event_for(request: HttpRequest, slug: str) -> Tournament:
+    """The event, for a page that decides appeals (404 when absent, 403 for anyone but a chief referee
+    or an organiser)."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    if not can_decide_appeals(request.user, tournament):
+        raise PermissionDenied("Only the chief referee or the appeals committee decides appeals (rule 94).")
+    return tournament
 
 
 DRAFT_MESSAGE = "This event is not published yet."

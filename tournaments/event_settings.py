@@ -119,6 +119,18 @@ TEAM_SETTINGS: tuple[Setting, ...] = (
 )
 """Team standings (the public team page and the standings PDF): players with the same team name form
 a team; the team's total is the sum of its best N members' results, or of all of them."""
+APPEAL_SETTINGS: tuple[Setting, ...] = (
+    Setting(
+        key="appeals.fee",
+        label="Appeal fee (returned if the appeal is upheld, forfeited if denied)",
+        kind="int",
+        default=0,
+        minimum=0,
+        maximum=100_000,
+        help="MCR rule 94d: the book's fee is US$200 in cash; 0 for no fee.",
+        group="Appeals",
+    ),
+)
 STRUCTURAL = ("sessions", "hands_per_session", "session_minutes")
 """Keys the event JSON puts in ``settings`` for the event's own columns."""
 
@@ -130,6 +142,7 @@ def settings_fields(rules: str) -> tuple[Setting, ...]:
         *CLOCK_SETTINGS,
         *CONFIRMATION_SETTINGS,
         *TEAM_SETTINGS,
+        *APPEAL_SETTINGS,
     )
 
 

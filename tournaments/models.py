@@ -124,6 +124,8 @@ class Registration(models.Model):
 class Role(models.TextChoices):
     ORGANISER = "organiser", "Organiser"
     REFEREE = "referee", "Referee"
+    CHIEF_REFEREE = "chief_referee", "Chief referee (decides appeals, rule 94)"
+    SCORER = "scorer", "Scorer (enters and confirms results)"
 
 
 class EventRole(models.Model):

@@ -19,6 +19,7 @@ from typing import Any
 from scoring.exports.base import CSV, XLSX, Export, PrintError, safe_text
 from scoring.exports.data import registrations, table_result
 from scoring.services import is_confirmed, tables_with_results
+from scoring.standings import rank_text
 from scoring.standings_cache import cached_standings_rows
 from tournaments.models import Tournament
 
@@ -112,7 +113,7 @@ def ema_check(tournament: Tournament) -> EMACheck:
         last, first = split_name(name)
         check.rows.append(
             [
-                row["rank"],
+                rank_text(row),
                 person.player.ema_id,
                 last,
                 first,

@@ -7,6 +7,7 @@ from typing import Any
 
 from scoring.exports.base import Export, PDFDocument, PrintError, Styles, cell, grid_style, markup
 from scoring.exports.data import standings_status
+from scoring.rulings import describe_ruling, event_appeals
 from scoring.services import tables_with_results
 from tournaments.models import Tournament
 
@@ -43,8 +44,29 @@ class RegisterPDF(Export):
             ["Session", "Table", "Player", "Points", "Paid", "Rule", "Reason", "Entered", "Appeal"]
         ]
         appeal_rows: list[list[Any]] = [
-            ["Session", "Table", "Player", "Penalty", "Filed (min)", "Statement", "Decision", "Reasons"]
+            ["Session", "Table", "Ruling", "Ruled by", "Filed (min)", "Statement", "Decision", "Reasons"]
         ]
+        # Every appeal (rule 94): against a penalty, a lateness or a hand's result, with who decided.
+        for appeal in event_appeals(self.tournament):
+            decision = appeal.decision
+            decided = (
+                f"{decision.get_status_display()} by {decision.entered_by or 'import'}"
+                f"{f' ({decision.get_decided_as_display().lower()})' if decision.decided_as else ''}"
+                if decision
+                else "pending"
+            )
+            appeal_rows.append(
+                [
+                    str(appeal.table.round.number) if appeal.table else "",
+                    str(appeal.table.number) if appeal.table else "",
+                    Paragraph(markup(describe_ruling(appeal)), styles.cell),
+                    cell(str(appeal.ruled_by or ""), 76, 8),
+                    str(appeal.filed_minutes_after),
+                    Paragraph(markup(f"{appeal.statement} (signed: {appeal.signed_by or '-'})"), styles.cell),
+                    Paragraph(markup(decided), styles.cell),
+                    Paragraph(markup(decision.reasons if decision else ""), styles.cell),
+                ]
+            )
         late_rows: list[list[Any]] = [["Session", "Table", "Player", "Minutes late", "Effect"]]
         for table in tables:
             where = [str(table.round.number), str(table.number)]
@@ -55,7 +77,7 @@ class RegisterPDF(Export):
                     [
                         *where,
                         cell(f"{name} ({code})", 150, 8),
-                        str(penalty.points) if penalty.points else "warning",
+                        str(penalty.points) if penalty.points else penalty.get_outcome_display().lower(),
                         "each other" if penalty.paid_to == "each_other" else "deducted",
                         penalty.rule,
                         Paragraph(markup(penalty.reason), styles.cell),
@@ -63,19 +85,6 @@ class RegisterPDF(Export):
                         ", ".join(a.get_status_display() for a in appeals),
                     ]
                 )
-                for appeal in appeals:
-                    decision = appeal.decision
-                    appeal_rows.append(
-                        [
-                            *where,
-                            cell(f"{name} ({code})", 130, 8),
-                            f"{penalty.points} {penalty.rule}",
-                            str(appeal.filed_minutes_after),
-                            Paragraph(markup(appeal.statement), styles.cell),
-                            appeal.get_status_display(),
-                            Paragraph(markup(decision.reasons if decision else ""), styles.cell),
-                        ]
-                    )
             for item in table.late_arrivals.all():
                 code, name = names.get(item.registration_id, ("", ""))
                 lost = rules.late_points(item.minutes)
@@ -94,7 +103,7 @@ class RegisterPDF(Export):
         ]
         sections = [
             ("Penalties", penalty_rows, [40, 36, 154, 44, 56, 60, width - 540, 80, 70], (3, 0), (3, -1)),
-            ("Appeals", appeal_rows, [40, 36, 134, 80, 50, width - 530, 90, 180 - 0], (4, 0), (4, -1)),
+            ("Appeals", appeal_rows, [40, 36, 134, 80, 50, width - 530, 90, 180], (4, 0), (4, -1)),
             ("Lateness", late_rows, [40, 36, 210, 70, width - 356], (3, 0), (3, -1)),
         ]
         for title, rows, widths, right_from, right_to in sections:

@@ -21,6 +21,7 @@ from scoring.exports.base import (
     safe_text,
 )
 from scoring.exports.data import registrations, standings_status, team_standings
+from scoring.standings import rank_text
 from scoring.standings_cache import cached_standings_rows
 from tournaments.event_settings import team_best
 from tournaments.models import Tournament
@@ -51,7 +52,7 @@ class StandingsExport(Export):
     def body(self) -> list[list[Any]]:
         lines = []
         for row in self.rows:
-            line: list[Any] = [row["rank"], row["player"], row["name"]]
+            line: list[Any] = [rank_text(row), row["player"], row["name"]]
             if self.table_points:
                 line.append(row["table_points"])
             line.append(row["score"])
@@ -131,7 +132,7 @@ class StandingsPDF(StandingsExport):
         for row in self.rows:
             person = people.get(row["player"])
             line: list[Any] = [
-                str(row["rank"]),
+                str(rank_text(row)),
                 cell(row["name"], 166, 8),
                 person.player.country if person else "",
                 person.player.ema_id if person else "",

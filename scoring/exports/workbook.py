@@ -11,6 +11,7 @@ from typing import Any
 from scoring.exports.base import XLSX, Export, PrintError
 from scoring.exports.data import registrations, standings_status, table_result
 from scoring.services import hand_record, played_hands, tables_with_results
+from scoring.standings import rank_text
 from scoring.standings_cache import cached_standings_rows
 from tournaments.models import WINDS, Tournament
 
@@ -122,7 +123,7 @@ class EventWorkbook(Export):
         for row in rows:
             person = people.get(row["player"])
             line: list[Any] = [
-                row["rank"],
+                rank_text(row),
                 row["player"],
                 row["name"],
                 person.player.country if person else "",

@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 from scoring.rules.errors import HandInputError
 from scoring.rules.mcr import session as mcr
+from scoring.rules.rulings import Ruling
 from scoring.rules.settings import Setting
 
 SEATS = ("E", "S", "W", "N")
@@ -90,6 +91,13 @@ def check_totals(totals: Mapping[str, int]) -> dict[str, int]:
             code="totals_not_zero_sum",
         )
     return dict(totals)
+
+
+GENERAL_RULINGS: tuple[Ruling, ...] = (
+    Ruling("warning", "Tournament rules", "Warning", outcome="warning"),
+    Ruling("loss_of_rank", "Tournament rules", "Loss of rank", outcome="loss_of_rank"),
+    Ruling("disqualification", "Tournament rules", "Disqualification", outcome="disqualification"),
+)
 
 
 class RuleSet:
@@ -203,9 +211,10 @@ class RuleSet:
     def late_note(self) -> str:
         return "Recorded for the record; these rules set no points for lateness."
 
-    def penalty_catalogue(self) -> Sequence[Any]:
-        """The book's penalties the referee can pick (each with ``key``, ``rule``, ``label``)."""
-        return ()
+    def penalty_catalogue(self) -> Sequence[Ruling]:
+        """What the referee can rule, in this rule set's own words (``scoring.rules.rulings.Ruling``);
+        by default a warning and the two rulings every tournament has (loss of rank, disqualification)."""
+        return GENERAL_RULINGS
 
     # --- the session -----------------------------------------------------------------------------
 

@@ -38,7 +38,12 @@ def loaded(table):
 
 def test_a_new_nmjl_event_starts_with_the_sample_card_and_the_books_scheme(nmjl_table):
     settings = nmjl_table.round.tournament.settings
-    assert settings == {"card": "sample-2027", "scheme": {"preset": "book"}}
+    # ... and the visible choice for a dead hand in a wall game (docs/nmjl-rules.md argues the default).
+    assert settings == {
+        "card": "sample-2027",
+        "scheme": {"preset": "book"},
+        "dead_hand_in_wall_game": "wall_game",
+    }
 
 
 def test_an_nmjl_game_takes_its_value_from_the_card_and_scores_tournament_points(nmjl_table, referee):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scoring import services
+from scoring import rulings, services
 from scoring.models import Hand
 from scoring.services import HandEntry
 from tournaments.errors import ServiceError
@@ -100,18 +100,21 @@ def test_an_upheld_appeal_cancels_the_penalty(table, referee, organiser):
     )
     loaded = services.tables_with_results(table.round.tournament, table.round)[0]
     assert services.session_result(loaded).scores["N"] == -30
-    appeal = services.file_appeal(penalty, minutes_after=12, acting_user=referee)
-    services.decide_appeal(appeal, "upheld", acting_user=organiser)
+    appeal = rulings.file_appeal(penalty, statement="I did not", signed_by="Di", acting_user=referee)
+    rulings.decide_appeal(appeal, "upheld", reasons="The wall was misbuilt", acting_user=organiser)
     loaded = services.tables_with_results(table.round.tournament, table.round)[0]
     assert services.session_result(loaded).scores["N"] == 0
 
 
 def test_an_appeal_after_thirty_minutes_is_refused(table, referee):
-    # MCR rule 94a (line ~2466): within 30 minutes of the judgment.
+    # MCR rule 94a (line ~2400): within 30 minutes of the judgment, on the server's clock.
+    from datetime import timedelta
+
     seat = table.seats.get(wind="E")
     penalty = services.add_penalty(table, seat.registration, 5, paid_to="none", acting_user=referee)
+    later = penalty.created_at + timedelta(minutes=30, seconds=1)
     with pytest.raises(ServiceError) as error:
-        services.file_appeal(penalty, minutes_after=31, acting_user=referee)
+        rulings.file_appeal(penalty, statement="Unfair", signed_by="Ana", acting_user=referee, now=later)
     assert error.value.code == "appeal_too_late"
 
 

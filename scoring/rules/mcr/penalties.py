@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from scoring.rules.errors import HandInputError
+from scoring.rules.rulings import Ruling
 
 OUTCOMES = ("points", "warning", "forced_discard", "no_hu", "loss_of_rank", "disqualification")
 PAID_TO = ("each_other", "none", "opponent")
@@ -253,3 +254,22 @@ def check_winner_not_barred(winner: str | None, rulings: Iterable[tuple[str, str
         raise HandInputError(
             f"{winner} may not declare hu in this hand: {kind.label} ({kind.rule})", code="winner_barred"
         )
+
+
+def as_ruling(kind: PenaltyKind) -> Ruling:
+    """A catalogue kind in the shape every rule set offers the referee (``scoring.rules.rulings``)."""
+    return Ruling(
+        key=kind.key,
+        citation=kind.rule,
+        label=kind.label,
+        outcome="no_win" if kind.outcome == "no_hu" else kind.outcome,
+        paid_to="player" if kind.paid_to == "opponent" else kind.paid_to,
+        points=kind.points,
+        escalates=kind.escalates,
+        bars_win=kind.bars_hu,
+        per_tile=kind.per_tile,
+    )
+
+
+REFEREE_CATALOGUE: tuple[Ruling, ...] = tuple(as_ruling(kind) for kind in ALL_KINDS)
+"""Everything rules 77-91 let a referee rule, points penalties first."""

@@ -18,6 +18,7 @@ from scoring.rules.ruleset import (
     Winds,
     seat_of_player,
 )
+from scoring.rules.rulings import Ruling
 from scoring.rules.settings import Setting
 
 
@@ -139,10 +140,12 @@ class MCRRuleSet(RuleSet):
     def late_note(self) -> str:
         return "MCR rule 88: up to 10 min 10 points, up to 15 min 20 points, more: forfeit (0 table points)."
 
-    def penalty_catalogue(self) -> Sequence[Any]:
-        from scoring.rules.mcr.penalties import CATALOGUE
+    def penalty_catalogue(self) -> Sequence[Ruling]:
+        """Sloper's rules 77-91 (chapter 4): points penalties, warnings, "may not declare hu", loss of
+        rank and disqualification."""
+        from scoring.rules.mcr.penalties import REFEREE_CATALOGUE
 
-        return CATALOGUE
+        return REFEREE_CATALOGUE
 
     def score_session(self, hands, *, totals=None, penalties=(), late_minutes=None) -> SessionTotals:
         result = mcr.score_session(

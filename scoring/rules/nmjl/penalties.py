@@ -22,6 +22,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from scoring.rules.errors import HandInputError
+from scoring.rules.rulings import Ruling
 
 TABLE = "Tournament scoring table (line 1556)"
 POLICY = "Organiser's policy (line 1572)"
@@ -162,3 +163,43 @@ def payment(key: str, hand_value: int) -> int:
             f"the hand value must be a positive whole number, not {hand_value!r}", code="bad_value"
         )
     return penalty.times_value * hand_value
+
+
+TOURNAMENT_RULES = "Tournament rules"
+
+
+def referee_catalogue(policy: OrganiserPolicy | None = None) -> tuple[Ruling, ...]:
+    """What a tournament referee rules at an NMJL table, in the American game's words.
+
+    From the book's tournament table (line 1556): "Dead hand 0 points" (a dead hand may not win the game,
+    rules 92c-98b, each listed with its own rule). From the organiser's policy (line 1572): misnaming a
+    discard and throwing in the hand prematurely, at the points the event sets (0 until set). Throwing the
+    win to exposures and "not being in seat" are left out: the game form and the lateness form score them
+    already. Payments in hand values (rules 95c, 100) belong to home play, not tournament points. A warning,
+    loss of rank and disqualification are the tournament's own rulings."""
+    policy = policy or OrganiserPolicy()
+    rulings: list[Ruling] = [Ruling("warning", TOURNAMENT_RULES, "Warning", outcome="warning")]
+    for penalty in CATALOGUE:
+        if penalty.effect == "organiser_policy":
+            lost = -tournament_points(penalty.key, policy)
+            rulings.append(
+                Ruling(
+                    penalty.key,
+                    penalty.source,
+                    penalty.label,
+                    outcome="points" if lost else "warning",
+                    points=lost,
+                )
+            )
+        elif penalty.effect == "dead_hand" or penalty.key == "dead_hand":
+            label = (
+                penalty.label
+                if penalty.key == "dead_hand"
+                else f"Dead hand: {penalty.label[0].lower()}{penalty.label[1:]}"
+            )
+            rulings.append(Ruling(penalty.key, penalty.source, label, outcome="no_win", bars_win=True))
+    rulings += [
+        Ruling("loss_of_rank", TOURNAMENT_RULES, "Loss of rank in the tournament", outcome="loss_of_rank"),
+        Ruling("disqualification", TOURNAMENT_RULES, "Disqualification", outcome="disqualification"),
+    ]
+    return tuple(rulings)

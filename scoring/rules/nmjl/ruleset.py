@@ -7,6 +7,7 @@ data the organiser loads, seat rotation by the pivot rule 116.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from functools import cache, cached_property
 from typing import Any, ClassVar
 
@@ -22,6 +23,7 @@ from scoring.rules.ruleset import (
     seat_of_player,
     whole,
 )
+from scoring.rules.rulings import Ruling
 from scoring.rules.settings import Setting
 
 WON_BY = ("discard", "self_pick", "wall")
@@ -103,13 +105,68 @@ class NMJLRuleSet(RuleSet):
             to_form=lambda value: (value or {}).get("preset", "book") if isinstance(value, dict) else "book",
             from_form=lambda preset: {"preset": preset},
         ),
+        Setting(
+            key="dead_hand_in_wall_game",
+            label="A dead hand in a wall game scores",
+            kind="choice",
+            default="wall_game",
+            choices=(
+                (
+                    "wall_game",
+                    "the wall game's points, like the other players (rule 108; docs/nmjl-rules.md)",
+                ),
+                ("dead_hand", "the dead hand's points (0 in the book's table)"),
+            ),
+            help="The book's table (line 1556) gives both a wall game and a dead hand points; this decides "
+            "which one a player whose hand was declared dead gets when nobody wins.",
+            locked_after_results=True,
+            group="Tournament points",
+        ),
+        Setting(
+            key="seat_rotation",
+            label="Seat rotation at a table of four",
+            kind="choice",
+            default="official",
+            choices=(
+                (
+                    "official",
+                    "Rule 116: the pivot moves every second time the dice come to her; "
+                    "the dice stay with the seat (official)",
+                ),
+                (
+                    "pivot_deals",
+                    "Rule 117: the pivot deals first from her new seat (the author's recommendation)",
+                ),
+            ),
+            group="Seat rotation",
+        ),
+        Setting(
+            key="penalty_policy.misnamed_discard_mishap",
+            label="Misnaming a discard, when this results in a mishap (tournament points)",
+            kind="int",
+            default=0,
+            minimum=-10_000,
+            maximum=0,
+            help="The book leaves this to the organiser (line 1572); 0 records a warning.",
+            group="Penalties (organiser's policy)",
+        ),
+        Setting(
+            key="penalty_policy.premature_throw_in",
+            label="Throwing in the hand prematurely (tournament points)",
+            kind="int",
+            default=0,
+            minimum=-10_000,
+            maximum=0,
+            help="The book leaves this to the organiser (line 1572); 0 records a warning.",
+            group="Penalties (organiser's policy)",
+        ),
     )
 
     @classmethod
     def default_settings(cls) -> dict[str, Any]:
         """A new event gets the made-up sample card and the book's tournament scoring table (~line 1556)
         until the organiser loads the year's card."""
-        return {"card": "sample-2027", "scheme": {"preset": "book"}}
+        return {"card": "sample-2027", "scheme": {"preset": "book"}, "dead_hand_in_wall_game": "wall_game"}
 
     @cached_property
     def card(self):  # -> Card | None
@@ -119,7 +176,23 @@ class NMJLRuleSet(RuleSet):
     def scheme(self):  # -> TournamentScheme
         from scoring.rules.nmjl.tournament import TournamentScheme
 
-        return TournamentScheme.from_settings(self.settings.get("scheme"))
+        scheme = TournamentScheme.from_settings(self.settings.get("scheme"))
+        dead_in_wall = self.settings.get("dead_hand_in_wall_game")
+        if dead_in_wall in ("wall_game", "dead_hand"):  # the visible setting wins over the preset's
+            scheme = replace(scheme, wall_game_to_dead=dead_in_wall == "wall_game")
+        return scheme
+
+    @property
+    def dice_follow_pivot(self) -> bool:
+        """Rule 117 (lines 979-981) when the organiser chose it; rule 116's official reading otherwise."""
+        return self.settings.get("seat_rotation") == "pivot_deals"
+
+    def penalty_catalogue(self) -> Sequence[Ruling]:
+        """NMJL rulings in NMJL words: the book's tournament table (line 1556), the organiser's policy
+        (line 1572, the event's ``penalty_policy``), the dead hands of the official rules; never MCR's."""
+        from scoring.rules.nmjl.penalties import OrganiserPolicy, referee_catalogue
+
+        return referee_catalogue(OrganiserPolicy.from_settings(self.settings.get("penalty_policy")))
 
     def settings_problems(self) -> list[str]:
         try:
@@ -244,7 +317,11 @@ class NMJLRuleSet(RuleSet):
         """The deal passes to the right every game; the pivot rule (116) moves the starting East."""
         from scoring.rules.nmjl.rotation import winds_for_hand
 
-        return Winds(prevalent=None, seats=winds_for_hand(len(previous)))
+        return Winds(
+            prevalent=None,
+            seats=winds_for_hand(len(previous), dice_follow_pivot=self.dice_follow_pivot),
+            note="rule 117: the pivot deals first after she moves" if self.dice_follow_pivot else "",
+        )
 
     def initial_for(self, record: HandRecord, tiles: Any = None) -> dict[str, Any]:
         data = record.data

@@ -1,0 +1,153 @@
+"""Eight people pressing at once (issue 10): rulings, lateness and appeal decisions are recorded once, and
+escalation counts (MCR rules 79, 80, 83: a warning, then 5, 10, 20 ...) are read under the table's lock.
+Runs on whatever database the suite uses; CI reruns it on PostgreSQL (DATABASE_URL)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import OperationalError, connection
+
+from scoring import rulings, services
+from scoring.models import Appeal, AppealDecision, LateArrival, Penalty
+from tournaments import services as event_services
+from tournaments.errors import ServiceError
+from tournaments.models import Role, Table
+
+THREADS = 8
+
+
+def make_table() -> tuple[Table, Any, Any]:
+    organiser = get_user_model().objects.create_user("olga-race", password="pw-olga-123")
+    chief = get_user_model().objects.create_user("chief-race", password="pw-chief-123")
+    tournament = event_services.create_tournament(
+        event_services.EventDetails(name="Race Rulings", num_sessions=1, hands_per_session=4),
+        acting_user=organiser,
+    )
+    event_services.grant_role(tournament, chief, Role.CHIEF_REFEREE, acting_user=organiser)
+    event_services.set_seating_options(
+        tournament, substitute_policy="none", swiss=False, time_limit=0.5, acting_user=organiser
+    )
+    for n in range(4):
+        event_services.register_player(
+            tournament, event_services.PlayerRow(name=f"P{n}"), acting_user=organiser
+        )
+    event_services.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
+    return tournament.rounds.get(number=1).tables.get(), organiser, chief
+
+
+def patiently(call: Callable[[], Any]) -> Any:
+    """The suite's SQLite database is in memory with a shared cache, where a second writer is told
+    "database table is locked" at once instead of waiting (busy_timeout) as the real file database does;
+    a call refused that way changed nothing and is tried again. PostgreSQL waits on the row lock."""
+    for _ in range(1000):
+        try:
+            return call()
+        except OperationalError as error:
+            if "locked" not in str(error):
+                raise
+            time.sleep(0.005)
+    raise AssertionError("the database stayed locked")
+
+
+def at_once(call: Callable[[int], Any]) -> tuple[list[Any], list[str]]:
+    """Run ``call(i)`` in eight threads released together; what each returned, and refusals' codes."""
+    start = threading.Barrier(THREADS)
+    done: list[Any] = []
+    refused: list[str] = []
+    lock = threading.Lock()
+
+    def run(index: int) -> None:
+        try:
+            start.wait()
+            result = patiently(lambda: call(index))
+            with lock:
+                done.append(result)
+        except ServiceError as error:
+            with lock:
+                refused.append(error.code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(THREADS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert len(done) + len(refused) == THREADS
+    return done, refused
+
+
+@pytest.mark.django_db(transaction=True)
+def test_eight_referees_posting_the_same_ruling_record_it_once():
+    table, organiser, _ = make_table()
+    player = table.seats.get(wind="E").registration
+    done, refused = at_once(
+        lambda i: rulings.add_ruling(table, player, "late_pung", expected_position=0, acting_user=organiser)
+    )
+    assert len(done) == 1 and refused == ["already_recorded"] * (THREADS - 1)
+    assert Penalty.objects.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_eight_escalating_penalties_at_once_each_get_their_own_step():
+    # MCR rule 79 (line 2360): a warning first, then 5, 10, 20 and doubling for each repeat occurrence.
+    table, organiser, _ = make_table()
+    player = table.seats.get(wind="S").registration
+    done, refused = at_once(lambda i: rulings.add_ruling(table, player, "empty_call", acting_user=organiser))
+    assert refused == []
+    assert sorted(p.points for p in done) == [0, 5, 10, 20, 40, 80, 160, 320]
+    assert sorted(Penalty.objects.values_list("position", flat=True)) == list(range(THREADS))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_eight_posts_of_the_same_lateness_make_one_version():
+    table, organiser, _ = make_table()
+    player = table.seats.get(wind="W").registration
+    done, refused = at_once(lambda i: services.record_late(table, player, 12, acting_user=organiser))
+    assert refused == []
+    assert LateArrival.objects.count() == 1
+    assert {late.pk for late in done} == {LateArrival.objects.get().pk}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_eight_filings_and_eight_decisions_of_one_appeal_make_one_appeal_and_one_decision():
+    table, organiser, chief = make_table()
+    player = table.seats.get(wind="N").registration
+    referee = get_user_model().objects.create_user("ref-race", password="pw-ref-1234")
+    penalty = services.add_penalty(
+        table, player, 10, paid_to="each_other", rule="MCR 84a", acting_user=referee
+    )
+    filed, refused = at_once(
+        lambda i: rulings.file_appeal(penalty, statement="I was ready", signed_by="P3", acting_user=organiser)
+    )
+    assert refused == [] and Appeal.objects.count() == 1
+    appeal = Appeal.objects.get()
+    assert {a.pk for a in filed} == {appeal.pk}
+    deciders = [chief, organiser]
+    decided, refused = at_once(
+        lambda i: rulings.decide_appeal(appeal, "denied", reasons="Not ready", acting_user=deciders[i % 2])
+    )
+    assert refused == []
+    assert AppealDecision.objects.count() == 1
+    assert {d.pk for d in decided} == {AppealDecision.objects.get().pk}
+    # Eight different decisions at once: the first stands, the others are told it was decided.
+    other = rulings.file_appeal(
+        rulings.add_ruling(table, player, "late_pung", acting_user=referee),
+        statement="On time",
+        signed_by="P3",
+        acting_user=organiser,
+    )
+    statuses = ["upheld", "denied"]
+    decided, refused = at_once(
+        lambda i: rulings.decide_appeal(other, statuses[i % 2], reasons=f"Reason {i}", acting_user=chief)
+    )
+    assert AppealDecision.objects.filter(appeal=other).count() == 1
+    winner = AppealDecision.objects.get(appeal=other).status
+    assert len(decided) == THREADS // 2 and all(d.status == winner for d in decided)
+    assert refused == ["already_decided"] * (THREADS // 2)
