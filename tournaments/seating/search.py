@@ -17,8 +17,14 @@ from dataclasses import dataclass
 
 REPEAT_WEIGHT = 10**6
 """Cost of each meeting beyond the first of one pair."""
-WORST_WEIGHT = 10**4
-"""Cost of C(m-1, 2) for a pair meeting m times: pushes the worst pair down once repeats are fixed."""
+WORST_WEIGHT = 2 * REPEAT_WEIGHT + 10**4
+"""Cost of C(m-1, 2) for a pair meeting m times. A third meeting of one pair then costs more than three
+pairs meeting twice (4 000 000 + 10 000 against 3 000 000): a tournament director would rather three more
+pairs meet again than one pair sit together in all three sessions (12 players over 3 sessions: 9 repeated
+pairs, none three times, instead of 6 with three pairs together every time; see docs/seating.md). Once
+every pair has met, repeated pairs are fixed by the counting and this only spreads meetings evenly."""
+ANNEAL_FLOOR = 0.05 * 10**4
+"""The annealing's final temperature: low enough that no worsening move is accepted at the end."""
 TEAM_WEIGHT = 10**10
 CLUB_WEIGHT = 10**9
 
@@ -356,7 +362,7 @@ def anneal(
     budget: int,
     deadline: float,
     start_temperature: float = 2.0 * REPEAT_WEIGHT,
-    end_temperature: float = 0.05 * WORST_WEIGHT,
+    end_temperature: float = ANNEAL_FLOOR,
 ) -> SearchResult:
     """Simulated annealing over the same swaps, with geometric cooling over ``budget`` evaluations.
 

@@ -318,3 +318,15 @@ def test_odd_counts_seat_everyone_once_per_round_with_sit_outs_or_substitutes_sp
         assert max(counts) - min(counts) <= 1
     else:
         assert len(plan.substitutes) == 4 - n % 4
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_twelve_players_over_three_sessions_never_sit_one_pair_together_every_time(seed):
+    """Issue 16: "12 x 3 puts one pair together 3 times where 2 is enough". With three tables any two
+    rounds share at least 3 pairs, so worst pair 2 costs 9 repeated pairs against 6 with three pairs
+    together in all three sessions (docs/seating.md, "12 players over 3 rounds"); a third meeting of one
+    pair weighs more than three pairs meeting twice (``search.WORST_WEIGHT``), as a director would want."""
+    players = [SeatingPlayer(id=f"p{i}") for i in range(12)]
+    plan = plan_seating(players, 3, seed=seed, time_limit=0.5)
+    assert plan.quality.worst_pair == 2
+    assert plan.quality.repeated_pairs == 9  # the fewest with no pair three times (two-round bound)
