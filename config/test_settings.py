@@ -19,6 +19,9 @@ DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405
 # Requests in tests seat synchronously; tests/test_seating_jobs.py runs the background thread itself.
 SEATING_IN_BACKGROUND = False
 
+# A recorded hand shows on the next read of a public page (tests/test_page_cache.py tests the interval).
+PUBLIC_PAGE_MIN_SECONDS = 0
+
 # Login throttling would lock the test users out of client.login() (which passes no request):
 # config/tests/test_login_throttling.py turns it on to prove the lockout.
 AXES_ENABLED = False

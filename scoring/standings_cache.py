@@ -105,12 +105,19 @@ def cached_standings_rows(
     rows = cache.get(f"{base}:{version}")
     if rows is not None:
         return rows
-    if not cache.add(f"{base}:{version}:computing", 1, timeout=STAMPEDE_LOCK_SECONDS):
+    # One lock for every version: while results pour in (a new version every second), one worker at a
+    # time computes, instead of one per version at once.
+    locked = cache.add(f"{base}:computing", 1, timeout=STAMPEDE_LOCK_SECONDS)
+    if not locked:
         latest = cache.get(f"{base}:latest")
         if latest is not None:
             return latest
-    rows = standings_rows(tournament, include_provisional=include_provisional)
-    cache.set_many({f"{base}:{version}": rows, f"{base}:latest": rows}, timeout=3600)
+    try:
+        rows = standings_rows(tournament, include_provisional=include_provisional)
+        cache.set_many({f"{base}:{version}": rows, f"{base}:latest": rows}, timeout=3600)
+    finally:
+        if locked:
+            cache.delete(f"{base}:computing")
     return rows
 
 

@@ -168,3 +168,16 @@ def test_the_standings_fragment_carries_no_indentation(client, demo_event):
     assert "<table" in fragment
     assert not [line for line in fragment.splitlines() if line.startswith((" ", "\t"))]
     assert "\n\n" not in fragment
+
+
+def test_while_results_pour_in_a_page_is_rendered_at_most_every_few_seconds(
+    client, table, referee, settings, django_assert_num_queries
+):
+    settings.PUBLIC_PAGE_MIN_SECONDS = 60
+    url = reverse("public:results", args=[table.round.tournament.slug, 1])
+    old = _page(client.get(url))
+    record_hand(table, HandEntry(winner="E", discarder="S", fan=88), acting_user=referee)
+    with django_assert_num_queries(1):
+        assert _page(client.get(url)) == old  # rendered less than a minute ago: served again
+    settings.PUBLIC_PAGE_MIN_SECONDS = 0
+    assert "88" in _page(client.get(url)) != old

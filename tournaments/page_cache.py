@@ -4,13 +4,16 @@ A room of phones reading the results of a session, their own player page or the 
 rendering per change instead of one per request (the results page scores every table of the session).
 A page is keyed by the event's ``standings_version`` (bumped by every counted write in the write's own
 transaction) and the event's page generation (bumped by every audited write: ``touch_event_pages``,
-called by ``tournaments.audit.audit``), so a cached page is never older than the last change.
+called by ``tournaments.audit.audit``), so a cached page is never older than the last change by more than
+``PUBLIC_PAGE_MIN_SECONDS``.
 
 - Only anonymous readers without a session or messages cookie are served from the cache (a signed-in
   organiser sees their own menus); a page that set a cookie is never stored. The reader's own CSRF
   token (every page carries one for htmx) is put into the stored page as it is served.
-- No stampede: on a change, one worker takes the version's lock and renders; the others serve the
-  previous version meanwhile (as ``scoring.standings_cache`` does for the standings themselves).
+- No stampede: one worker at a time renders a page (its lock spans versions); the others serve the previous
+  version meanwhile (as ``scoring.standings_cache`` does for the standings themselves). While results pour
+  in (a new version every second), a page is rendered at most every ``PUBLIC_PAGE_MIN_SECONDS`` (settings:
+  2 s; 0 in the tests): phones polling every 30 s never notice, and the workers stay free.
 - Each stored page carries an ETag (a digest of its body): a poll with ``If-None-Match`` is answered 304.
 - Runs of whitespace around line breaks are folded into one line break before storing (the templates'
   indentation is most of a large table's bytes; pages with ``<pre>`` or ``<textarea>`` are kept as is).
@@ -115,7 +118,8 @@ def _entry(request: HttpRequest, response: HttpResponse) -> dict[str, Any]:
         html = compact_html(html)
     body = html.encode(response.charset)
     headers = {name: response[name] for name in STORED_HEADERS if response.has_header(name)}
-    return {"body": body, "headers": headers, "etag": '"' + hashlib.sha256(body).hexdigest()[:32] + '"'}
+    etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+    return {"body": body, "headers": headers, "etag": etag, "at": time.time()}
 
 
 def _respond(request: HttpRequest, entry: dict[str, Any]) -> HttpResponse:
@@ -137,6 +141,20 @@ def _respond(request: HttpRequest, entry: dict[str, Any]) -> HttpResponse:
     return response
 
 
+def _previous_or_none(base: str) -> dict[str, Any] | None:
+    """The page's previous version, to serve instead of rendering the new one now: while another worker
+    renders the page (its lock is taken), or when the previous one is younger than
+    ``PUBLIC_PAGE_MIN_SECONDS`` (while results pour in, a page renders at most that often). None: this
+    worker renders (it took the lock, or there is nothing older to serve)."""
+    latest = cache.get(f"{base}:latest")
+    if latest is None:
+        cache.add(f"{base}:lock", 1, timeout=LOCK_SECONDS)
+        return None
+    if time.time() - latest["at"] < getattr(settings, "PUBLIC_PAGE_MIN_SECONDS", 0):
+        return latest
+    return None if cache.add(f"{base}:lock", 1, timeout=LOCK_SECONDS) else latest
+
+
 def cached_page(view: View) -> View:
     """Serve an event's public page (a view taking ``slug``) from the shared cache per event version."""
 
@@ -156,16 +174,19 @@ def cached_page(view: View) -> View:
         base = f"page:{pk}:{created_at.timestamp()}:{language}:{htmx}:{where}"
         key = f"{base}:{standings_version}.{page_generation(pk)}"
         entry = cache.get(key)
-        if entry is None and not cache.add(f"{key}:lock", 1, timeout=LOCK_SECONDS):
-            entry = cache.get(f"{base}:latest")  # another worker renders this version: the previous one
+        if entry is None:
+            entry = _previous_or_none(base)
         if entry is not None:
             response = _respond(request, entry)
         else:
-            rendered = view(request, slug, *args, **kwargs)
-            if not isinstance(rendered, HttpResponse) or not _storable(request, rendered):
-                return rendered
-            entry = _entry(request, rendered)
-            cache.set_many({key: entry, f"{base}:latest": entry}, timeout=PAGE_SECONDS)
+            try:
+                rendered = view(request, slug, *args, **kwargs)
+                if not isinstance(rendered, HttpResponse) or not _storable(request, rendered):
+                    return rendered
+                entry = _entry(request, rendered)
+                cache.set_many({key: entry, f"{base}:latest": entry}, timeout=PAGE_SECONDS)
+            finally:
+                cache.delete(f"{base}:lock")
             response = _respond(request, entry)
         patch_vary_headers(response, ("Cookie",))
         return response

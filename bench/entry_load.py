@@ -1,0 +1,392 @@
+"""Referees saving hands while a hall of phones reads the public pages: the figures of issue 12.
+
+    .venv/bin/python bench/entry_load.py [--db sqlite|postgres|both] [--players 400] [--sessions 10]
+        [--duration 15] [--referees 8] [--readers 64] [--kill 0] [--quick]
+
+Each database gets a throw-away stack on loopback (bench/stack.py: its own PostgreSQL cluster or SQLite file,
+its own redis-server): the generated event (bench/make_event.py, the last two sessions seated but unplayed),
+the public gunicorn pool (4 workers x 2 threads) and the referees' pool (2 workers x 2 threads), as
+deploy/serve runs them behind nginx (deploy/nginx.conf routes /referee/ to the second). Then:
+
+1. throughput alone: wrk with ``--readers`` connections on /healthz (a trivial view), then on the cached
+   standings; the ratio is the target "cached standings >= 0.5 of a trivial view";
+2. entry alone: ``--referees`` referees (logged in, posting the hand form as the browser does) save hands
+   continuously for ``--duration`` seconds: save p50/p95;
+3. entry with readers: the same, while ``--readers`` connections (4 wrk processes, a quarter each) read the
+   standings, a session's results (all sessions in turn), players' pages (all players in turn) and the event
+   page: p50/p95 and errors per page, and the referees' saves beside step 2's.
+
+``--kill N`` (the fault run) instead kills the referees' gunicorn with SIGKILL (master and workers) N times
+during entry and starts it again; referees retry what was not answered. At the end every acknowledged hand
+must be stored exactly once and each table's hand numbers must run 1..n without a gap.
+
+Figures are printed against the targets (2 cores, 4 workers, 400 x 10: p95 <= 100 ms per page, ratio >= 0.5,
+saves within 20 % of unloaded and p95 <= 200 ms, 0 errors) with the load average: on a shared machine they
+are noisy. ``--quick`` is the CI version (40 players, 3 s phases).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from stack import PYTHON, ROOT, Browser, Stack, kill_group, load_line, percentile
+
+PUBLIC_WORKERS = 4
+STAFF_WORKERS = 2
+PASSWORD = "bench-referee-pw-1"
+
+WRK_SCRIPT = """
+local paths = {%s}
+local i = math.random(#paths)
+wrk.headers["Accept-Encoding"] = "gzip"
+request = function()
+  i = i %% #paths + 1
+  return wrk.format("GET", paths[i])
+end
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format("RESULT %%d %%.3f %%.3f %%.3f %%d %%d %%d\\n", summary.requests,
+    latency:percentile(50) / 1000, latency:percentile(95) / 1000, latency:percentile(99) / 1000,
+    e.status, e.connect + e.read + e.write + e.timeout, summary.duration))
+end
+"""
+
+
+@dataclass
+class Entry:
+    """What the referees did: save latencies by phase, acknowledged hands, errors."""
+
+    latencies: dict[str, list[float]] = field(default_factory=dict)
+    acknowledged: list[tuple[int, int, int]] = field(default_factory=list)
+    errors: int = 0
+    retries: int = 0
+    logged_in: int = 0
+    phase: str = "warm-up"
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+def wrk(
+    port: int, paths: list[str], connections: int, seconds: float, work: Path, name: str
+) -> subprocess.Popen:
+    script = work / f"{name}.lua"
+    script.write_text(WRK_SCRIPT % ", ".join(json.dumps(p) for p in paths))
+    return subprocess.Popen(
+        [
+            *("wrk", "-t1", f"-c{connections}", f"-d{seconds:.0f}s", "--timeout", "30s"),
+            *("-s", str(script), f"http://127.0.0.1:{port}/"),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+
+
+def wrk_result(process: subprocess.Popen) -> dict[str, float]:
+    out, _ = process.communicate()
+    line = next((row for row in out.splitlines() if row.startswith("RESULT")), None)
+    if line is None:
+        raise RuntimeError(out)
+    requests, p50, p95, p99, status, socket, micros = line.split()[1:]
+    seconds = int(micros) / 1e6
+    return {
+        "rps": int(requests) / seconds,
+        "p50": float(p50),
+        "p95": float(p95),
+        "p99": float(p99),
+        "errors": int(status) + int(socket),
+    }
+
+
+def referee(
+    index: int, port: int, slug: str, tables: list[tuple[int, int]], entry: Entry, stop: threading.Event
+):
+    """One referee: logs in, then saves hands table after table (16 each), as fast as the pages answer."""
+    browser = Browser(port)
+    while True:
+        try:
+            browser.login(f"bench-ref{index}", PASSWORD)
+            with entry.lock:
+                entry.logged_in += 1
+            break
+        except OSError:
+            time.sleep(0.2)
+    rng = random.Random(index)
+    for session, table in tables:
+        number = 1
+        while number <= 16 and not stop.is_set():
+            winner, discarder = rng.sample(["E", "S", "W", "N"], 2)
+            data = {
+                "how": "discard",
+                "winner": winner,
+                "discarder": discarder,
+                "fan": str(rng.choice([8, 8, 9, 12, 16, 24])),
+            }
+            data["expected_number"] = str(number)
+            path = f"/referee/{slug}/sessions/{session}/tables/{table}/hands/add/"
+            started = time.perf_counter()
+            try:
+                status, _, _ = browser.request("POST", path, data)
+            except OSError:  # the server died under us (the fault run): not acknowledged, post it again
+                with entry.lock:
+                    entry.retries += 1
+                time.sleep(0.2)
+                continue
+            elapsed = (time.perf_counter() - started) * 1000
+            with entry.lock:
+                if status == 302:
+                    entry.acknowledged.append((session, table, number))
+                    entry.latencies.setdefault(entry.phase, []).append(elapsed)
+                    number += 1
+                elif status == 422:  # refused as a repeat: the earlier, unanswered post was stored
+                    number += 1
+                else:
+                    entry.errors += 1
+                    number += 1
+        if stop.is_set():
+            return
+
+
+def wait_logged_in(entry: Entry, referees: int) -> None:
+    """Logins hash passwords (slow on purpose): start measuring once every referee is in."""
+    deadline = time.monotonic() + 300
+    while entry.logged_in < referees and time.monotonic() < deadline:
+        time.sleep(0.1)
+
+
+def make_stack(db: str, args: argparse.Namespace, port: int) -> tuple[Stack, str, int]:
+    stack = Stack(db, port=port)
+    slug = f"bench-{args.players}"
+    event = stack.work / "event.json"
+    played = args.sessions - 2
+    subprocess.run(
+        [
+            PYTHON,
+            "bench/make_event.py",
+            f"--players={args.players}",
+            f"--sessions={args.sessions}",
+            f"--played={played}",
+            f"--slug={slug}",
+            f"--output={event}",
+        ],
+        cwd=ROOT,
+        check=True,
+        stderr=subprocess.DEVNULL,
+    )
+    stack.prepare(event)
+    stack.shell(
+        "from django.contrib.auth import get_user_model\n"
+        "from tournaments import services\n"
+        "from tournaments.models import Role, Tournament\n"
+        f"t = Tournament.objects.get(slug={slug!r})\n"
+        f"for i in range({args.referees}):\n"
+        f"    u = get_user_model().objects.create_user(f'bench-ref{{i}}', password={PASSWORD!r})\n"
+        "    services.grant_role(t, u, Role.REFEREE, acting_user=None)\n"
+    )
+    return stack, slug, played
+
+
+def run(db: str, args: argparse.Namespace, port: int) -> bool:
+    print(f"\n=== {db}: {args.players} players x {args.sessions} sessions; {load_line()}")
+    t0 = time.perf_counter()
+    stack, slug, played = make_stack(db, args, port)
+    ok = True
+    try:
+        stack.gunicorn(port, workers=PUBLIC_WORKERS, threads=2)
+        staff = stack.gunicorn(port + 1, workers=STAFF_WORKERS, threads=2, name="mahjong-staff")
+        print(
+            f"set-up {time.perf_counter() - t0:.0f} s; public pool {PUBLIC_WORKERS}x2 on :{port}, "
+            f"referees' pool {STAFF_WORKERS}x2 on :{port + 1}, cache {stack.env.get('CACHE_URL', 'per process')}"
+        )
+        tables = args.players // 4
+        pages = {
+            "standings": [f"/e/{slug}/standings/"],
+            "results": [f"/e/{slug}/results/{n}/" for n in range(1, args.sessions + 1)],
+            "player": [f"/e/{slug}/players/p{n}/" for n in range(1, args.players + 1)],
+            "event": [f"/e/{slug}/"],
+        }
+        browser = Browser(port)
+        for paths in pages.values():  # warm: every page once
+            for path in paths:
+                browser.request("GET", path)
+        if args.kill:
+            return fault_run(stack, staff, slug, played, tables, args, port)
+
+        # 1. throughput alone
+        d = args.duration
+        trivial = wrk_result(wrk(port, ["/healthz"], args.readers, d, stack.work, "trivial"))
+        standings = wrk_result(wrk(port, pages["standings"], args.readers, d, stack.work, "standings"))
+        ratio = standings["rps"] / trivial["rps"]
+        print(f"\nalone, {args.readers} connections, {d} s each ({load_line()}):")
+        print(
+            f"  trivial view   {trivial['rps']:8.0f} req/s  p50 {trivial['p50']:6.1f} ms  p95 {trivial['p95']:6.1f} ms"
+        )
+        print(
+            f"  standings      {standings['rps']:8.0f} req/s  p50 {standings['p50']:6.1f} ms  p95 {standings['p95']:6.1f} ms"
+        )
+        print(f"  ratio {ratio:.2f} (target >= 0.5) {'ok' if ratio >= 0.5 else 'MISSED'}")
+        ok &= ratio >= 0.5
+
+        # 2. entry alone, 3. entry with readers
+        entry = Entry()
+        stop = threading.Event()
+        assignment = [
+            [
+                (s, t)
+                for s in range(played + 1, args.sessions + 1)
+                for t in range(1, tables + 1)
+                if t % args.referees == i
+            ]
+            for i in range(args.referees)
+        ]
+        threads = [
+            threading.Thread(
+                target=referee, args=(i, port + 1, slug, assignment[i], entry, stop), daemon=True
+            )
+            for i in range(args.referees)
+        ]
+        for thread in threads:
+            thread.start()
+        wait_logged_in(entry, args.referees)
+        time.sleep(1)
+        entry.phase = "alone"
+        time.sleep(d)
+        entry.phase = "readers"
+        share = max(1, args.readers // 4)
+        readers = {name: wrk(port, paths, share, d, stack.work, name) for name, paths in pages.items()}
+        figures = {name: wrk_result(process) for name, process in readers.items()}
+        entry.phase = "after"
+        stop.set()
+        for thread in threads:
+            thread.join(timeout=60)
+        print(
+            f"\n{args.referees} referees saving continuously (pool :{port + 1}), then with {share * 4} readers "
+            f"(pool :{port}), {d} s each ({load_line()}):"
+        )
+        for name, r in figures.items():
+            good = r["p95"] <= 100 and r["errors"] == 0 and r["rps"] > 0
+            ok &= good
+            print(
+                f"  {name:10} {r['rps']:7.0f} req/s  p50 {r['p50']:6.1f} ms  p95 {r['p95']:6.1f} ms  "
+                f"p99 {r['p99']:6.1f} ms  errors {r['errors']}  (p95 <= 100 ms: {'ok' if good else 'MISSED'})"
+            )
+        alone, loaded = entry.latencies.get("alone", []), entry.latencies.get("readers", [])
+        a50, a95, l50, l95 = (
+            percentile(alone, 50),
+            percentile(alone, 95),
+            percentile(loaded, 50),
+            percentile(loaded, 95),
+        )
+        print(f"  saves alone    {len(alone) / d:6.1f}/s  p50 {a50:6.1f} ms  p95 {a95:6.1f} ms")
+        print(
+            f"  saves + readers{len(loaded) / d:6.1f}/s  p50 {l50:6.1f} ms  p95 {l95:6.1f} ms  errors {entry.errors}"
+        )
+        within = l50 <= 1.2 * a50 and l95 <= 200 and entry.errors == 0
+        ok &= within
+        print(
+            f"  saves within 20 % of unloaded (p50) and p95 <= 200 ms, 0 errors: {'ok' if within else 'MISSED'}"
+        )
+        return ok
+    finally:
+        stack.stop()
+
+
+def fault_run(
+    stack: Stack, staff, slug: str, played: int, tables: int, args: argparse.Namespace, port: int
+) -> bool:
+    entry = Entry()
+    stop = threading.Event()
+    assignment = [
+        [
+            (s, t)
+            for s in range(played + 1, args.sessions + 1)
+            for t in range(1, tables + 1)
+            if t % args.referees == i
+        ]
+        for i in range(args.referees)
+    ]
+    threads = [
+        threading.Thread(target=referee, args=(i, port + 1, slug, assignment[i], entry, stop), daemon=True)
+        for i in range(args.referees)
+    ]
+    for thread in threads:
+        thread.start()
+    wait_logged_in(entry, args.referees)
+    gap = args.duration / (args.kill + 1)
+    for kill in range(args.kill):
+        time.sleep(gap)
+        kill_group(staff)
+        print(
+            f"  kill -9 #{kill + 1} of the referees' gunicorn after {len(entry.acknowledged)} acknowledged hands"
+        )
+        time.sleep(0.5)
+        staff = stack.gunicorn(port + 1, workers=STAFF_WORKERS, threads=2, name="mahjong-staff")
+    time.sleep(gap)
+    stop.set()
+    for thread in threads:
+        thread.join(timeout=60)
+    stored = json.loads(
+        stack.shell(
+            "import json\n"
+            "from scoring.models import Hand\n"
+            f"rows = Hand.objects.filter(table__round__tournament__slug={slug!r}, table__round__number__gt={played},"
+            " is_current=True, voided=False).values_list('table__round__number', 'table__number', 'number')\n"
+            "print(json.dumps(list(rows)))\n"
+        )
+    )
+    stored_set = [tuple(row) for row in stored]
+    duplicates = len(stored_set) - len(set(stored_set))
+    lost = sorted(set(entry.acknowledged) - set(stored_set))
+    by_table: dict[tuple[int, int], list[int]] = {}
+    for session, table, number in stored_set:
+        by_table.setdefault((session, table), []).append(number)
+    gaps = [key for key, numbers in by_table.items() if sorted(numbers) != list(range(1, len(numbers) + 1))]
+    print(
+        f"  {len(entry.acknowledged)} hands acknowledged, {len(stored_set)} stored, {entry.retries} posts retried, "
+        f"{entry.errors} errors; lost {len(lost)}, stored twice {duplicates}, tables with gaps {len(gaps)} "
+        f"({load_line()})"
+    )
+    ok = not lost and not duplicates and not gaps and entry.errors == 0
+    print(f"  every acknowledged hand stored exactly once, gap-free: {'ok' if ok else 'FAILED'}")
+    return ok
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--db", choices=["sqlite", "postgres", "both"], default="both")
+    parser.add_argument("--players", type=int, default=400)
+    parser.add_argument("--sessions", type=int, default=10)
+    parser.add_argument("--duration", type=float, default=15, help="seconds per phase")
+    parser.add_argument("--referees", type=int, default=8)
+    parser.add_argument("--readers", type=int, default=64)
+    parser.add_argument("--kill", type=int, default=0, help="fault run: kill -9 the referees' pool N times")
+    parser.add_argument("--port", type=int, default=18300)
+    parser.add_argument("--quick", action="store_true", help="CI: 40 players, 4 sessions, 3 s phases")
+    args = parser.parse_args()
+    if args.quick:
+        args.players, args.sessions, args.duration = 40, 4, 3
+    dbs = ["sqlite", "postgres"] if args.db == "both" else [args.db]
+    results = [run(db, args, args.port + 10 * n) for n, db in enumerate(dbs)]
+    print(
+        "\nall targets met"
+        if all(results)
+        else "\nsome targets missed (see above; figures depend on the load)"
+    )
+    if args.kill and not all(results):
+        sys.exit(1)  # data safety is not a matter of load: a lost hand fails the run
+
+
+if __name__ == "__main__":
+    tempfile.tempdir = tempfile.gettempdir()
+    main()

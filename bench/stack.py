@@ -1,0 +1,265 @@
+"""A throw-away production stack on loopback for the benchmarks and the two-server test: its own PostgreSQL
+cluster (or a SQLite file) and its own redis-server in a temporary directory, on private ports, gunicorn pools
+and background workers started from this checkout, and a small HTTP client that logs in and posts forms
+as a referee's browser does. Nothing outside the temporary directory is touched; everything stops at the end.
+"""
+
+from __future__ import annotations
+
+import glob
+import http.client
+import os
+import re
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from http.cookies import SimpleCookie
+from pathlib import Path
+from urllib.parse import urlencode
+
+ROOT = Path(__file__).resolve().parent.parent
+HOST = "127.0.0.1"  # loopback only, by design
+PYTHON = sys.executable
+GUNICORN = str(Path(PYTHON).parent / "gunicorn")
+
+
+def load_line() -> str:
+    """The machine's load, to print with every figure (the machine may be shared)."""
+    one, five, _ = os.getloadavg()
+    return f"load average {one:.2f} (5 min {five:.2f}) on {os.cpu_count()} cores"
+
+
+class Stack:
+    """PostgreSQL (``db="postgres"``) or SQLite, Redis, and the app's processes, all on private ports."""
+
+    def __init__(self, db: str, *, port: int, redis: bool = True) -> None:
+        self.db = db
+        self.port = port
+        self.work = Path(tempfile.mkdtemp(prefix="mahjong-stack."))
+        os.chmod(self.work, 0o755)
+        self.processes: list[subprocess.Popen] = []
+        self.pg_data: Path | None = None
+        self.pg_bin = ""
+        self.env = {
+            **os.environ,
+            "DEBUG": "0",
+            "SECRET_KEY": secrets.token_urlsafe(50),
+            "ALLOWED_HOSTS": HOST,
+            "SECURE_SSL_REDIRECT": "0",
+            "SECURE_COOKIES": "0",
+            "AXES_ENABLED": "0",  # many logins from one address in a few seconds
+            "BACKGROUND_WORKER": "1",
+            "GUNICORN_ACCESS_LOG": "/dev/null",
+            "STATIC_ROOT": str(self.work / "static"),
+            "LOG_LEVEL": "ERROR",
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+        }
+        self.env.pop("DATABASE_URL", None)
+        self.env.pop("CACHE_URL", None)
+        if db == "postgres":
+            self._start_postgres(port + 90)
+        else:
+            self.env["DATABASE_URL"] = f"sqlite:///{self.work / 'db.sqlite3'}"
+        if redis:
+            self._start_redis(port + 91)
+
+    # --- services -------------------------------------------------------------------------------------
+    def _start_postgres(self, pg_port: int) -> None:
+        bins = sorted(glob.glob("/usr/lib/postgresql/*/bin"))
+        if not bins:
+            sys.exit("PostgreSQL is not installed (apt-get install postgresql)")
+        self.pg_bin = bins[-1]
+        self.pg_data = self.work / "pg"
+        self.pg_data.mkdir()
+        as_postgres = os.geteuid() == 0
+        if as_postgres:
+            shutil.chown(self.pg_data, "postgres")
+        self._pg(f"{self.pg_bin}/initdb -D {self.pg_data} -A trust -U postgres", as_postgres)
+        options = f"-p {pg_port} -k /tmp -c listen_addresses={HOST} -c fsync=on -c max_connections=200"
+        self._pg(
+            f"{self.pg_bin}/pg_ctl -D {self.pg_data} -l {self.pg_data}/server.log -o '{options}' -w start",
+            as_postgres,
+        )
+        self._pg(f"{self.pg_bin}/createdb -h {HOST} -p {pg_port} -U postgres mahjong", as_postgres)
+        self.env["DATABASE_URL"] = f"postgres://postgres@{HOST}:{pg_port}/mahjong"
+        self._pg_as = as_postgres
+
+    @staticmethod
+    def _pg(command: str, as_postgres: bool) -> None:
+        argv = ["su", "postgres", "-s", "/bin/sh", "-c", command] if as_postgres else ["sh", "-c", command]
+        subprocess.run(argv, check=True, stdout=subprocess.DEVNULL)
+
+    def _start_redis(self, redis_port: int) -> None:
+        if shutil.which("redis-server") is None:
+            print("redis-server not found: each process keeps its own cache")
+            return
+        self.processes.append(
+            subprocess.Popen(
+                [
+                    "redis-server",
+                    "--port",
+                    str(redis_port),
+                    "--bind",
+                    HOST,
+                    "--save",
+                    "",
+                    "--appendonly",
+                    "no",
+                ],
+                stdout=subprocess.DEVNULL,
+                cwd=self.work,
+            )
+        )
+        for _ in range(50):
+            if (
+                subprocess.run(["redis-cli", "-p", str(redis_port), "ping"], capture_output=True).returncode
+                == 0
+            ):
+                break
+            time.sleep(0.1)
+        self.env["CACHE_URL"] = f"redis://{HOST}:{redis_port}/0"
+
+    # --- the app --------------------------------------------------------------------------------------
+    def manage(self, *command: str, quiet: bool = True) -> str:
+        done = subprocess.run(
+            [PYTHON, "manage.py", *command],
+            cwd=ROOT,
+            env=self.env,
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        return done.stdout if quiet else print(done.stdout) or done.stdout
+
+    def shell(self, code: str) -> str:
+        """Run Python in the app (Django 5.2's shell, without its automatic imports and their banner)."""
+        return self.manage("shell", "--no-imports", "-c", code)
+
+    def prepare(self, event_file: Path) -> None:
+        self.manage("migrate", "--noinput")
+        self.manage("collectstatic", "--noinput")
+        self.manage("import_event", str(event_file), "--replace")
+
+    def gunicorn(
+        self, port: int, *, workers: int, threads: int = 2, name: str = "mahjong"
+    ) -> subprocess.Popen:
+        env = {**self.env, "GUNICORN_ERROR_LOG": str(self.work / f"gunicorn-{port}.log")}
+        process = subprocess.Popen(
+            [
+                *(GUNICORN, "-c", "config/gunicorn_config.py", "--bind", f"{HOST}:{port}"),
+                *("--workers", str(workers), "--threads", str(threads), "--name", name),
+            ],
+            cwd=ROOT,
+            env=env,
+            start_new_session=True,  # kill -9 of the whole group in the fault run
+        )
+        self.processes.append(process)
+        wait_for(port, process, self.work / f"gunicorn-{port}.log")
+        return process
+
+    def worker(self, name: str) -> subprocess.Popen:
+        log = (self.work / f"worker-{name}.log").open("w")
+        process = subprocess.Popen(
+            [PYTHON, "manage.py", "run_worker", "--poll", "0.2", "--name", name],
+            cwd=ROOT,
+            env=self.env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        self.processes.append(process)
+        return process
+
+    def stop(self) -> None:
+        for process in reversed(self.processes):  # the app first, Redis last
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        if self.pg_data is not None:
+            self._pg(f"{self.pg_bin}/pg_ctl -D {self.pg_data} -m fast -w stop", self._pg_as)
+        shutil.rmtree(self.work, ignore_errors=True)
+
+
+def kill_group(process: subprocess.Popen) -> None:
+    """kill -9 of a gunicorn master and all its workers (a power cut, as far as the app is concerned)."""
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+
+
+def wait_for(port: int, process: subprocess.Popen, log: Path) -> None:
+    for _ in range(240):
+        try:
+            conn = http.client.HTTPConnection(HOST, port, timeout=2)
+            conn.request("GET", "/healthz")
+            if conn.getresponse().status == 200:
+                return
+        except OSError:
+            pass
+        if process.poll() is not None:
+            sys.exit(log.read_text() if log.exists() else "gunicorn did not start")
+        time.sleep(0.25)
+    sys.exit(f"nothing answers on port {port}")
+
+
+class Browser:
+    """One person's browser, kept-alive connection and cookies: logs in, reads pages, posts forms."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.cookies: dict[str, str] = {}
+        self.conn: http.client.HTTPConnection | None = None
+
+    def request(self, method: str, path: str, body: dict[str, str] | None = None) -> tuple[int, str, str]:
+        """Status, Location and body; a broken connection raises OSError (the caller decides to retry)."""
+        headers = {"Host": HOST, "Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
+        data = None
+        if body is not None:
+            data = urlencode({**body, "csrfmiddlewaretoken": self.cookies.get("csrftoken", "")})
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+            headers["X-CSRFToken"] = self.cookies.get("csrftoken", "")
+            headers["Referer"] = f"http://{HOST}:{self.port}{path}"
+        if self.conn is None:
+            self.conn = http.client.HTTPConnection(HOST, self.port, timeout=60)
+        elif self.conn.sock is not None and self._idle() > 4:
+            self.conn.close()  # gunicorn closes idle kept-alive connections after 5 s
+        self.last_used = time.monotonic()
+        try:
+            self.conn.request(method, path, body=data, headers=headers)
+            response = self.conn.getresponse()
+            text = response.read().decode("utf-8", "replace")
+        except (OSError, http.client.HTTPException):
+            self.conn.close()
+            self.conn = None
+            raise
+        for header in response.headers.get_all("Set-Cookie") or []:
+            cookie = SimpleCookie()
+            cookie.load(header)
+            for key, morsel in cookie.items():
+                self.cookies[key] = morsel.value
+        return response.status, response.headers.get("Location", ""), text
+
+    def _idle(self) -> float:
+        return time.monotonic() - getattr(self, "last_used", 0.0)
+
+    def login(self, username: str, password: str) -> None:
+        self.request("GET", "/accounts/login/")
+        status, _, text = self.request(
+            "POST", "/accounts/login/", {"username": username, "password": password}
+        )
+        if status != 302:
+            raise RuntimeError(
+                f"login of {username} failed: HTTP {status} {re.sub(r'<[^>]+>', ' ', text)[:300]}"
+            )
+
+
+def percentile(values: list[float], pct: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(pct / 100 * (len(ordered) - 1)))]
