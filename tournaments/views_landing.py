@@ -9,7 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from tournaments import results
-from tournaments.models import Table, Tournament
+from tournaments.models import Role, Table, Tournament
 from tournaments.roles import roles_of
 
 
@@ -69,7 +69,7 @@ def my_tables(request: HttpRequest) -> HttpResponse:
         items.append(
             {
                 "tournament": tournament,
-                "roles": sorted(roles.in_event(tournament)),
+                "roles": [label for value, label in Role.choices if value in roles.in_event(tournament)],
                 "session": _session_in_play(tournament, mine),
             }
         )

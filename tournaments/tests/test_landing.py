@@ -116,3 +116,16 @@ def test_a_referee_cannot_revoke_roles(client, event, organiser, referee):
     client.force_login(referee)
     assert client.post(reverse("manage:revoke_role", args=[event.slug, role.pk])).status_code == 403
     assert EventRole.objects.filter(pk=role.pk).exists()
+
+
+@pytest.mark.parametrize("role", [Role.CHIEF_REFEREE, Role.SCORER])
+def test_a_chief_referee_or_scorer_lands_on_my_tables_with_their_role_named(
+    client, event, organiser, stranger, role
+):
+    services.grant_role(event, stranger, role, acting_user=organiser)
+    response = login(client, "sam", "pw-sam-123")
+    assert response.redirect_chain[-1][0] == reverse("referee:my_tables")
+    page = response.content.decode()
+    assert reverse("referee:table", args=[event.slug, 1, 1]) in page
+    assert reverse("manage:dashboard") not in page  # no organiser menu
+    assert f"Your role: {role.label}" in page
