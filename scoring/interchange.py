@@ -15,7 +15,18 @@ from typing import Any, TypeGuard
 from django.db import transaction
 
 from scoring import services
-from scoring.models import Appeal, AppealStatus, Confirmation, ConfirmedBy, PaidTo, Penalty, TableTotals
+from scoring.models import (
+    Appeal,
+    AppealStatus,
+    AppealSubject,
+    Confirmation,
+    ConfirmedBy,
+    Hand,
+    LateArrival,
+    PaidTo,
+    Penalty,
+    TableTotals,
+)
 from scoring.rules import registry
 from scoring.rules.errors import HandInputError
 from scoring.rules.ruleset import HandRecord, RuleSet
@@ -64,6 +75,13 @@ def export_event(tournament: Tournament) -> dict[str, Any]:
         tables_by_round.setdefault(table.round.number, []).append(table)
     rounds = []
     appeals = []
+    hand_appeals: dict[int, list[Appeal]] = {}
+    for appeal in (
+        Appeal.objects.filter(table__round__tournament=tournament, subject=AppealSubject.HAND)
+        .prefetch_related("decisions")
+        .order_by("pk")
+    ):
+        hand_appeals.setdefault(appeal.table_id or 0, []).append(appeal)
     for round_ in tournament.rounds.order_by("number"):
         tables = []
         for table in tables_by_round.get(round_.number, []):
@@ -96,6 +114,7 @@ def export_event(tournament: Tournament) -> dict[str, Any]:
                     else p.paid_to,
                     "rule": p.rule,
                     "reason": p.reason,
+                    **_ruling_doc(p),
                 }
                 for p in penalties
             ]
@@ -103,6 +122,15 @@ def export_event(tournament: Tournament) -> dict[str, Any]:
                 {"player": code_of[late.registration_id], "minutes": late.minutes}
                 for late in sorted(table.late_arrivals.all(), key=lambda item: code_of[item.registration_id])
             ]
+            # Appeals against lateness and against a hand's result (docs/rulings.md): "late" names the
+            # player, "hand" the hand's number, instead of "penalty".
+            for late in table.late_arrivals.all():
+                for appeal in sorted(late.appeals.all(), key=lambda a: a.pk):
+                    appeals.append(
+                        _appeal_doc(round_.number, table.number, appeal, late=code_of[late.registration_id])
+                    )
+            for appeal in hand_appeals.get(table.pk, []):
+                appeals.append(_appeal_doc(round_.number, table.number, appeal, hand=appeal.hand_number))
             for index, penalty in enumerate(penalties):
                 for appeal in sorted(penalty.appeals.all(), key=lambda a: a.pk):
                     appeals.append(
@@ -161,6 +189,61 @@ class _Checker:
             else:
                 self.add(f"{path}[{index}]", "must be an object")
         return found
+
+
+RULING_OUTCOMES = ("points", "warning", "forced_discard", "no_win", "loss_of_rank", "disqualification")
+"""``scoring.rules.rulings.OUTCOMES``: what a penalty's optional ``outcome`` may say (docs/rulings.md)."""
+
+
+def _appeal_doc(round_number: int, table_number: int, appeal: Appeal, **target: Any) -> dict[str, Any]:
+    return {
+        "round": round_number,
+        "table": table_number,
+        **target,
+        "status": appeal.status,
+        "filed_minutes_after": appeal.filed_minutes_after,
+    }
+
+
+def _appeal_target(table: Table, doc: Mapping[str, Any], registrations: Mapping[str, Any]) -> dict[str, Any]:
+    """What an imported appeal is against: a penalty (by index), a lateness (by player) or a hand."""
+    if "late" in doc:
+        late = LateArrival.objects.get(table=table, registration=registrations[doc["late"]], is_current=True)
+        return {
+            "table": table,
+            "subject": AppealSubject.LATENESS,
+            "late_arrival": late,
+            "appellant": late.registration,
+            "ruling_at": late.created_at,
+        }
+    if "hand" in doc:
+        hand = Hand.objects.get(table=table, number=doc["hand"], is_current=True)
+        return {
+            "table": table,
+            "subject": AppealSubject.HAND,
+            "hand_number": hand.number,
+            "ruling_at": hand.created_at,
+        }
+    penalty = table.penalties.order_by("position")[doc["penalty"]]
+    return {
+        "table": table,
+        "penalty": penalty,
+        "appellant": penalty.registration,
+        "ruling_at": penalty.created_at,
+    }
+
+
+def _ruling_doc(penalty: Penalty) -> dict[str, Any]:
+    """A ruling's optional keys (docs/rulings.md): written only when they say more than the points, so an
+    event with plain penalties exports as before."""
+    doc: dict[str, Any] = {}
+    if penalty.outcome not in ("points", "warning"):
+        doc["outcome"] = penalty.outcome
+    if penalty.kind:
+        doc["kind"] = penalty.kind
+    if penalty.bars_win and penalty.hand_number:
+        doc["hand"] = penalty.hand_number
+    return doc
 
 
 def _scalar(value: Any) -> Any:
@@ -278,6 +361,8 @@ def validate_event(doc: Any) -> list[str]:
             check.add(path, error.message)
     round_numbers: set[int] = set()
     penalties_at: dict[tuple[int, int], int] = {}
+    late_at: dict[tuple[int, int], set[Any]] = {}
+    hands_at: dict[tuple[int, int], int] = {}
     for rpath, round_ in check.objects(doc.get("rounds", []), "rounds"):
         number = round_.get("number")
         if not _is_int(number) or not 1 <= number <= MAX_ROUND:
@@ -318,16 +403,35 @@ def validate_event(doc: Any) -> list[str]:
             if _is_int(tnumber):
                 listed = table.get("penalties", [])
                 penalties_at[number, tnumber] = len(listed) if isinstance(listed, list) else 0
+                late = table.get("late", [])
+                late_at[number, tnumber] = (
+                    {item.get("player") for item in late if isinstance(item, Mapping)}
+                    if isinstance(late, list)
+                    else set()
+                )
+                hands = table.get("hands", [])
+                hands_at[number, tnumber] = len(hands) if isinstance(hands, list) else 0
     for apath, appeal in check.objects(doc.get("appeals", []), "appeals"):
         at: tuple[Any, Any] = (_scalar(appeal.get("round")), _scalar(appeal.get("table")))
         if at not in penalties_at:
             check.add(apath, f"there is no table {at[1]!r} in round {at[0]!r}")
             continue
-        index = appeal.get("penalty")
-        if not _is_int(index) or not 0 <= index < penalties_at[at]:
-            check.add(
-                f"{apath}.penalty", f"must be the index of one of that table's {penalties_at[at]} penalties"
-            )
+        targets = [key for key in ("penalty", "late", "hand") if key in appeal]
+        if len(targets) > 1:
+            check.add(apath, "names one ruling: a penalty, a lateness (late) or a hand, not several")
+        elif "late" in appeal:
+            if not isinstance(appeal["late"], str) or appeal["late"] not in late_at[at]:
+                check.add(f"{apath}.late", "must be a player listed late at that table")
+        elif "hand" in appeal:
+            if not _is_int(appeal["hand"]) or not 1 <= appeal["hand"] <= hands_at[at]:
+                check.add(f"{apath}.hand", f"must be the number of one of that table's {hands_at[at]} hands")
+        else:
+            index = appeal.get("penalty")
+            if not _is_int(index) or not 0 <= index < penalties_at[at]:
+                check.add(
+                    f"{apath}.penalty",
+                    f"must be the index of one of that table's {penalties_at[at]} penalties",
+                )
         if appeal.get("status") not in AppealStatus.values:
             check.add(f"{apath}.status", f"must be one of {', '.join(AppealStatus.values)}")
         minutes = appeal.get("filed_minutes_after", 0)
@@ -401,6 +505,12 @@ def _check_table_results(
                 services.check_penalty(penalty["points"], paid_to)
             except ServiceError as error:
                 check.add(ppath, error.message)
+        if "outcome" in penalty and penalty["outcome"] not in RULING_OUTCOMES:
+            check.add(f"{ppath}.outcome", f"must be one of {', '.join(RULING_OUTCOMES)}")
+        if "hand" in penalty and (not _is_int(penalty["hand"]) or not 1 <= penalty["hand"] <= 1000):
+            check.add(f"{ppath}.hand", "must be the number of the hand the ruling bars a win in (1 to 1000)")
+        if "kind" in penalty and (not isinstance(penalty["kind"], str) or len(penalty["kind"]) > 40):
+            check.add(f"{ppath}.kind", "must be a catalogue key of at most 40 characters")
     late_players: set[str] = set()
     for lpath, item in check.objects(table.get("late", []), f"{tpath}.late"):
         if _scalar(item.get("player")) not in wind_of:
@@ -461,24 +571,22 @@ def import_event(doc: Any, *, replace: bool = False, acting_user: User = None) -
         n: Round.objects.create(tournament=tournament, number=n)
         for n in range(1, tournament.num_sessions + 1)
     }
-    penalty_index: dict[tuple[int, int], list[Penalty]] = {}
+    table_index: dict[tuple[int, int], Table] = {}
     for round_doc in rounds_doc:
         round_ = rounds[round_doc["number"]]
         for table_doc in round_doc.get("tables", []):
             table = _import_table(round_, table_doc, registrations, acting_user)
-            penalty_index[round_.number, table.number] = list(table.penalties.order_by("position"))
+            table_index[round_.number, table.number] = table
         if round_doc.get("tables"):
             from django.utils import timezone
 
             round_.seated_at = timezone.now()
             round_.save(update_fields=["seated_at"])
     for appeal_doc in doc.get("appeals", []):
-        penalty = penalty_index[appeal_doc["round"], appeal_doc["table"]][appeal_doc["penalty"]]
         appeal = Appeal.objects.create(
-            table=penalty.table,
-            penalty=penalty,
-            appellant=penalty.registration,
-            ruling_at=penalty.created_at,
+            **_appeal_target(
+                table_index[appeal_doc["round"], appeal_doc["table"]], appeal_doc, registrations
+            ),
             filed_minutes_after=appeal_doc.get("filed_minutes_after", 0),
         )
         if appeal_doc["status"] != AppealStatus.PENDING:
@@ -539,6 +647,9 @@ def _import_table(
             rule=str(penalty.get("rule", "")),
             reason=str(penalty.get("reason", "")),
             acting_user=acting_user,
+            outcome=penalty.get("outcome"),
+            kind=str(penalty.get("kind", "")),
+            hand_number=penalty.get("hand"),
         )
     for late in table_doc.get("late", []):
         services.store_late(table, registrations[late["player"]], late["minutes"], acting_user=acting_user)

@@ -378,8 +378,12 @@ def store_penalty(
     reason: str,
     acting_user: User,
     paid_to_player: Registration | None = None,
+    outcome: str | None = None,
+    kind: str = "",
+    hand_number: int | None = None,
 ) -> Penalty:
-    """Append a checked penalty to the table's list (the table's lock is held)."""
+    """Append a checked penalty to the table's list (the table's lock is held); ``outcome``, ``kind`` and
+    ``hand_number`` (a ruling that bars a win in that hand) come from an imported ruling."""
     position = table.penalties.filter(is_current=True).count()
     return Penalty.supersede(
         table=table,
@@ -390,7 +394,10 @@ def store_penalty(
         paid_to_player=paid_to_player if paid_to == PaidTo.PLAYER else None,
         rule=rule[:40],
         reason=reason[:300],
-        outcome="points" if points else "warning",
+        outcome=outcome or ("points" if points else "warning"),
+        kind=kind[:40],
+        bars_win=hand_number is not None,
+        hand_number=hand_number,
         acting_user=acting_user,
     )
 

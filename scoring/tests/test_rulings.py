@@ -397,3 +397,40 @@ def test_the_register_pdf_lists_appeals_of_any_ruling_and_who_decided(table, ref
     text = pdf_text(EVENT_PRINTS["register"](table.round.tournament).render()[2])
     for expected in ["hand 1", "late 5 min", "<b>Self-drawn", "Traffic jam", "Denied by chiara", "pending"]:
         assert expected in text, expected
+
+
+def test_rulings_and_appeals_of_any_ruling_survive_the_event_json(event, table, referee, chief):
+    """docs/rulings.md: a penalty's optional outcome, kind and hand; appeals naming a lateness or a hand."""
+    import copy
+
+    from scoring.interchange import export_event, import_event, validate_event
+
+    services.record_hand(table, HandEntry(winner="S", discarder="E", fan=8), acting_user=referee)
+    rulings.add_ruling(table, seat(table, "E"), "see_wall_tile", hand_number=2, acting_user=referee)
+    rulings.add_ruling(table, seat(table, "W"), "disqualification", acting_user=referee)
+    late = services.record_late(table, seat(table, "N"), 12, acting_user=referee)
+    rulings.decide_appeal(
+        rulings.file_appeal(late, statement="Clock", signed_by="Di", acting_user=referee),
+        "upheld",
+        reasons="Late start",
+        acting_user=chief,
+    )
+    rulings.file_appeal(
+        table.hands.get(number=1), statement="Self-drawn", signed_by="Bo", acting_user=referee
+    )
+    first = export_event(event)
+    listed = first["rounds"][0]["tables"][0]["penalties"]
+    assert (
+        listed[0]["outcome"] == "no_win" and listed[0]["hand"] == 2 and listed[0]["kind"] == "see_wall_tile"
+    )
+    assert listed[1]["outcome"] == "disqualification"
+    assert {"late", "hand"} <= {key for appeal in first["appeals"] for key in appeal}
+    bad = copy.deepcopy(first)
+    bad["appeals"][0]["hand"] = 99
+    bad["rounds"][0]["tables"][0]["penalties"][0]["outcome"] = "banished"
+    problems = validate_event(bad)
+    assert any("appeals[0]" in p and "names one ruling" in p for p in problems)
+    assert any("penalties[0].outcome" in p for p in problems)
+    again = export_event(import_event(copy.deepcopy(first), replace=True))
+    assert again["appeals"] == first["appeals"]
+    assert again["rounds"][0]["tables"][0]["penalties"] == listed
