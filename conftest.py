@@ -21,10 +21,13 @@ def _fresh_cache():
         yield
         return
     from django.core.cache import cache
+    from django.utils import translation
 
     cache.clear()
     yield
     cache.clear()
+    # LocaleMiddleware leaves the last request's language active in the thread: back to English.
+    translation.activate(settings.LANGUAGE_CODE)
 
 
 @pytest.fixture

@@ -37,6 +37,7 @@ urlpatterns = [
     ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("start/", views_landing.landing, name="landing"),
+    path("i18n/", include("django.conf.urls.i18n")),  # set_language: the switch in every page's footer
     path("", include(public)),
     path("manage/", include(manage)),
     path("referee/", include(referee)),

@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils.cache import patch_vary_headers
+from django.utils.translation import get_language
 
 from scoring.standings_cache import standings_cache_key
 from tournaments.models import Tournament
@@ -25,9 +26,10 @@ def poll_seconds() -> int:
 
 
 def version_key(tournament: Tournament, *parts: object) -> str:
-    """A key naming one page's fragment at the event's current standings version."""
+    """A key naming one page's fragment at the event's current standings version, in the page's language
+    (each language has its own copy and ETag)."""
     rest = ":".join(str(part) for part in parts)
-    return f"{standings_cache_key(tournament)}:{tournament.standings_version}:{rest}"
+    return f"{standings_cache_key(tournament)}:{tournament.standings_version}:{rest}:{get_language()}"
 
 
 def etag_for(key: str) -> str:

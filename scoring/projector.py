@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Prefetch
+from django.utils.translation import gettext
 
 from scoring.standings_cache import SessionProgress, cached_standings_rows, session_progress
 from tournaments import clock as session_clock
@@ -25,13 +26,18 @@ class Status:
 
     @property
     def text(self) -> str:
+        """In the page's language."""
         if self.session is None:
-            return "Before the first session"
+            return gettext("Before the first session")
         if self.final:
-            return f"After session {self.session} (final)"
-        return (
-            f"After session {self.session} (provisional: {self.confirmed} of {self.tables} tables confirmed)"
-        )
+            return gettext("After session %(number)s (final)") % {"number": self.session}
+        return gettext(
+            "After session %(number)s (provisional: %(confirmed)s of %(tables)s tables confirmed)"
+        ) % {
+            "number": self.session,
+            "confirmed": self.confirmed,
+            "tables": self.tables,
+        }
 
 
 def status(progress: list[SessionProgress]) -> Status:
@@ -68,7 +74,7 @@ def next_seating(tournament: Tournament, progress: list[SessionProgress]) -> dic
     )
     rows = sorted(
         (
-            {"name": seat.registration.player.name, "table": table.number, "wind": seat.get_wind_display()}
+            {"name": seat.registration.player.name, "table": table.number, "wind": seat.wind}
             for table in tables
             for seat in table.seats.all()
         ),

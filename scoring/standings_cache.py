@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext
+
 from scoring.services import event_standings
 from scoring.standings import StandingRow
 from tournaments.models import Tournament
@@ -45,9 +47,13 @@ def progress_lines(progress: list[SessionProgress]) -> list[tuple[str, str]]:
     lines = []
     final = [p.number for p in progress if p.final]
     if final:
-        lines.append(("final", f"After session {final[-1]} (final)."))
+        lines.append(("final", gettext("After session %(number)s (final).") % {"number": final[-1]}))
     lines.extend(
-        ("in-play", f"Session {p.number} in play: {p.confirmed} of {p.tables} tables confirmed.")
+        (
+            "in-play",
+            gettext("Session %(number)s in play: %(confirmed)s of %(tables)s tables confirmed.")
+            % {"number": p.number, "confirmed": p.confirmed, "tables": p.tables},
+        )
         for p in progress
         if p.in_play
     )

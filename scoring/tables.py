@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import django_tables2 as tables
+from django.utils.translation import gettext_lazy as _
 
 
 def _points(value: Any) -> str:
@@ -13,11 +14,11 @@ def _points(value: Any) -> str:
 
 class StandingsTable(tables.Table):
     rank = tables.Column(verbose_name="#", attrs={"td": {"class": "num"}}, default="—")
-    name = tables.Column(verbose_name="Player", linkify=lambda record, table: table.player_url(record))
+    name = tables.Column(verbose_name=_("Player"), linkify=lambda record, table: table.player_url(record))
     status = tables.Column(verbose_name="", orderable=False, default="")
     country = tables.Column(verbose_name="", orderable=False, default="")
-    table_points = tables.Column(verbose_name="Table pts", attrs={"td": {"class": "num"}})
-    score = tables.Column(verbose_name="Score", attrs={"td": {"class": "num"}})
+    table_points = tables.Column(verbose_name=_("Table pts"), attrs={"td": {"class": "num"}})
+    score = tables.Column(verbose_name=_("Score"), attrs={"td": {"class": "num"}})
 
     class Meta:
         attrs = {"class": "standings"}

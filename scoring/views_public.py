@@ -13,7 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModif
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 from django_tables2 import RequestConfig
 
 from scoring.charts import ChartPoint, progress_chart
@@ -126,7 +126,10 @@ def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     provisional = clean.GET.get("provisional") == "1" and (
         not blind_entry_on(tournament) or has_role(request.user, tournament, Role.ORGANISER)
     )  # under blind double entry only the organiser previews unconfirmed figures
-    key = f"standings-html:{standings_cache_key(tournament)}:{tournament.standings_version}:{sort}:{int(provisional)}"
+    key = (
+        f"standings-html:{standings_cache_key(tournament)}:{tournament.standings_version}:{sort}:{int(provisional)}"
+        f":{get_language()}"  # each language has its own copy
+    )
     etag = '"' + hashlib.sha256(key.encode()).hexdigest()[:32] + '"'
     # GZipMiddleware weakens the ETag it sends ("W/..."), so compare without the weak marker.
     if request.htmx and request.headers.get("If-None-Match", "").removeprefix("W/") == etag:

@@ -7,6 +7,7 @@ from functools import lru_cache
 
 from django.conf import settings as django_settings
 from django.db import models
+from django.utils.translation import gettext
 
 from players.models import Player
 from scoring.rules import registry
@@ -164,7 +165,7 @@ class Round(models.Model):
         constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="unique_round_number")]
 
     def __str__(self) -> str:
-        return f"Session {self.number}"
+        return gettext("Session %(number)s") % {"number": self.number}  # in the page's language
 
 
 class Table(models.Model):

@@ -53,7 +53,7 @@ def seating(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "name": s.registration.player.name,
             "code": s.registration.code,
             "table": t.number,
-            "wind": s.get_wind_display(),
+            "wind": s.wind,  # named in the page's language by the template (wind_name)
         }
         for t in tables
         for s in t.seats.all()

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from scoring.rules import vocabulary
 from scoring.rules.errors import HandInputError
 from scoring.rules.mcr import session as mcr
 from scoring.rules.rulings import Ruling
@@ -122,6 +123,11 @@ class RuleSet:
     """The side rankings the event's public page offers (keys of ``scoring.rules.side``)."""
     hand_value_unit: ClassVar[str] = "points"
     """What ``hand_value`` counts ("fan" or "points"); the pages word it."""
+    translations: ClassVar[Mapping[str, Mapping[str, str]]] = {}
+    """This rule set's words in other languages (``{"zh-hans": {"hand": "盘", ...}}``), keyed by the English
+    word: its label, ``words.hand`` and ``words.hands``. Missing words read in English."""
+    fan_names: ClassVar[Mapping[str, Mapping[str, str]]] = {}
+    """Each language's names of this rule set's scoring elements, keyed by the English name."""
 
     def __init__(self, settings: Mapping[str, Any] | None = None) -> None:
         self.settings = dict(settings or {})
@@ -149,6 +155,31 @@ class RuleSet:
     def tie_break(self) -> str:
         value = self.settings.get("tie_break", "shared")
         return value if value in self.tie_breaks else "shared"
+
+    # --- words in the reader's language (``language``: a language code such as "zh-hans") ---------
+
+    def word(self, english: str, language: str | None) -> str:
+        """One of this rule set's words in ``language``, else in English: its label, or "hand", "hands" and
+        "session", which read as the rule set's own words (NMJL: "game", "games", "round")."""
+        if english in ("hand", "hands", "session"):
+            english = getattr(self.words, english)
+        language = vocabulary.language_of(language)
+        own = self.translations.get(language, {})
+        return own.get(english) or vocabulary.COMMON_WORDS.get(language, {}).get(english, english)
+
+    def label_in(self, language: str | None) -> str:
+        return self.word(self.label, language)
+
+    def fan_label(self, name: str, language: str | None) -> str:
+        """A scoring element (an MCR fan) by its name in ``language``: "Big Four Winds" is "大四喜"."""
+        return self.fan_names.get(vocabulary.language_of(language), {}).get(name, name)
+
+    def tile_label(self, code: str, language: str | None) -> str:
+        """A tile's name for a picture's text alternative: "5s" is "Five of Bamboo" / "五条"."""
+        return vocabulary.tile_label(code, language)
+
+    def wind_label(self, letter: str, language: str | None) -> str:
+        return vocabulary.wind_label(letter, language)
 
     # --- hands -----------------------------------------------------------------------------------
 

@@ -233,7 +233,7 @@ def test_side_rankings_count_only_confirmed_tables_and_show_the_best_hand_with_i
     page = client.get(url).content.decode()
     best = page[page.index('id="side-best_hand"') : page.index('id="side-hands_won"')]
     assert name_at(table, "S") in best and f'<td class="num">{fan}</td>' in best
-    assert "Pure Straight 16" in best and 'alt="9 characters"' in best
+    assert "Pure Straight 16" in best and 'alt="Nine of Characters"' in best
     assert "session 1, table 1, hand 1" in best
     won = page[page.index('id="side-hands_won"') : page.index('id="side-self_drawn"')]
     assert won.index(name_at(table, "W")) < won.index(name_at(table, "S"))
@@ -289,4 +289,4 @@ def test_the_demo_events_best_hands_show_their_tiles_and_fans(client, demo_event
     # fixtures/demo-mcr.json: 64 fan points claimed for each (a lower claim stands, MCR rule 65b).
     assert best.count('<td class="num">64</td>') == 2
     assert "Little Three Dragons 64" in best and "Little Four Winds 64" in best
-    assert 'alt="Red Dragon"' in best and 'alt="North"' in best
+    assert 'alt="Red Dragon"' in best and 'alt="North Wind"' in best

@@ -240,8 +240,8 @@ def test_the_public_results_show_the_tiles_of_a_hand(client, event, table, refer
     response = client.get(reverse("public:results", args=[event.slug, 1]))
     text = response.content.decode()
     assert response.status_code == 200
-    assert 'alt="3 characters"' in text
-    assert 'alt="9 bamboo"' in text
+    assert 'alt="Three of Characters"' in text
+    assert 'alt="Nine of Bamboo"' in text
     assert "/static/tiles/9s.svg" in text
     assert "won on" in text
 

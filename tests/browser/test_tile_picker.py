@@ -98,7 +98,7 @@ def test_the_referee_enters_the_tiles_and_the_hand_is_saved_with_them(page, live
 
     page.goto(f"{base}/e/test-open/results/1/")
     page.click("text=1 hands")
-    assert page.locator('.tiles-display img[alt="9 bamboo"]').count() == 2
+    assert page.locator('.tiles-display img[alt="Nine of Bamboo"]').count() == 2
     page.screenshot(path=str(artifact("tile-picker-results.png")), full_page=True)
 
 

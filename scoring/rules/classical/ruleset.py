@@ -186,13 +186,26 @@ def next_east(previous: Sequence[HandRecord]) -> str:
 class BabcockRuleSet(ClassicalRuleSet):
     code = "babcock"
     label = "Classical: Babcock 1923"
+    translations: ClassVar[Mapping[str, Mapping[str, str]]] = {
+        "zh-hans": {"Classical: Babcock 1923": "古典规则：Babcock 1923"}
+    }
 
 
 class Chinese1920sRuleSet(ClassicalRuleSet):
     code = "chinese-1920s"
     label = "Classical: 1920s Chinese rule book"
+    translations: ClassVar[Mapping[str, Mapping[str, str]]] = {
+        "zh-hans": {
+            "Classical: 1920s Chinese rule book": "古典规则：1920年代中国规则书",
+            "hand": "盘",
+            "hands": "盘",
+        }
+    }
 
 
 class FosterRuleSet(ClassicalRuleSet):
     code = "foster"
     label = "Classical: Foster 1923"
+    translations: ClassVar[Mapping[str, Mapping[str, str]]] = {
+        "zh-hans": {"Classical: Foster 1923": "古典规则：Foster 1923"}
+    }

@@ -11,6 +11,7 @@ from typing import Any, ClassVar
 
 from scoring.rules.errors import HandInputError
 from scoring.rules.mcr import session as mcr
+from scoring.rules.mcr.fan_names import FAN_NAMES
 from scoring.rules.ruleset import (
     HandRecord,
     RuleSet,
@@ -40,6 +41,10 @@ class MCRRuleSet(RuleSet):
     rounds are played, whichever happens first."""
     side_rankings: ClassVar[tuple[str, ...]] = ("best_hand", "hands_won", "self_drawn")
     hand_value_unit: ClassVar[str] = "fan"
+    translations: ClassVar[Mapping[str, Mapping[str, str]]] = {
+        "zh-hans": {"Chinese Official (MCR)": "国标麻将（MCR）"}
+    }
+    fan_names: ClassVar[Mapping[str, Mapping[str, str]]] = FAN_NAMES
     scoresheet_note = (
         "[E] marks each player's seat wind in the hand (MCR rules 74-75). Discarder pays basic + 8, "
         "the others 8; self-drawn: all pay basic + 8 (rule 67)."

@@ -78,6 +78,9 @@ class NMJLRuleSet(RuleSet):
     code = "nmjl"
     label = "American (NMJL)"
     words = Vocabulary(hand="game", hands="games", session="round")
+    translations: ClassVar[Mapping[str, Mapping[str, str]]] = {
+        "zh-hans": {"American (NMJL)": "美式麻将（NMJL）"}
+    }
     hand_form = "scoring.forms.NMJLGameForm"
     settings_template = "scoring/settings/_nmjl.html"
     side_rankings: ClassVar[tuple[str, ...]] = ("games_won", "jokerless_wins")

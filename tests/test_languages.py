@@ -1,0 +1,125 @@
+"""English and Simplified Chinese on the public pages (issue 15): chosen from the browser's Accept-Language
+or the switch at the foot of every page (a cookie), an unsupported language reads English, never an error;
+fan names, tiles and winds in the page's language."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.urls import reverse
+
+pytestmark = pytest.mark.django_db
+
+PURE_STRAIGHT: dict[str, Any] = {
+    "concealed": ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "4p", "5p", "6p", "9s"],
+    "melds": [],
+    "win_tile": "9s",
+    "self_drawn": False,
+    "seat_wind": "S",
+    "prevalent_wind": "E",
+    "flowers": 0,
+}
+
+
+def test_a_browser_asking_for_chinese_gets_the_standings_in_chinese(client, demo_event):
+    response = client.get(
+        reverse("public:standings", args=[demo_event.slug]), HTTP_ACCEPT_LANGUAGE="zh-CN,zh;q=0.9"
+    )
+    text = response.content.decode()
+    assert response.status_code == 200
+    assert '<html lang="zh-hans">' in text
+    assert "<h1>排名</h1>" in text
+    assert "标准分" in text  # MCR table points (rule 71)
+    assert "Standings" not in text
+
+
+def test_a_browser_asking_for_english_or_an_unsupported_language_gets_english(client, demo_event):
+    for header in ("en-GB,en;q=0.9", "fr-FR,fr;q=0.9", "xx-invalid;;q=abc", ""):
+        response = client.get(
+            reverse("public:standings", args=[demo_event.slug]), HTTP_ACCEPT_LANGUAGE=header
+        )
+        text = response.content.decode()
+        assert response.status_code == 200, header
+        assert '<html lang="en">' in text
+        assert "<h1>Standings</h1>" in text
+        assert "排名" not in text
+
+
+def test_the_switch_remembers_the_choice_in_a_cookie(client, demo_event):
+    standings = reverse("public:standings", args=[demo_event.slug])
+    page = client.get(standings).content.decode()
+    assert f'action="{reverse("set_language")}"' in page
+    assert 'value="zh-hans"' in page and "简体中文" in page
+
+    response = client.post(reverse("set_language"), {"language": "zh-hans", "next": standings})
+    assert response.status_code == 302
+    assert response["Location"] == standings
+    assert response.cookies[settings.LANGUAGE_COOKIE_NAME].value == "zh-hans"
+    # The cookie wins over the browser's own preference.
+    text = client.get(standings, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "<h1>排名</h1>" in text
+
+    client.post(reverse("set_language"), {"language": "en", "next": standings})
+    assert "<h1>Standings</h1>" in client.get(standings).content.decode()
+
+
+def test_switching_to_an_unsupported_language_changes_nothing_and_is_no_error(client, demo_event):
+    standings = reverse("public:standings", args=[demo_event.slug])
+    response = client.post(reverse("set_language"), {"language": "klingon", "next": standings})
+    assert response.status_code == 302
+    assert settings.LANGUAGE_COOKIE_NAME not in response.cookies
+    assert "<h1>Standings</h1>" in client.get(standings).content.decode()
+    # An outside address as "next" is not followed.
+    response = client.post(reverse("set_language"), {"language": "zh-hans", "next": "https://evil.example/"})
+    assert response["Location"] == "/"
+
+
+def test_the_cached_standings_are_kept_per_language(client, demo_event):
+    standings = reverse("public:standings", args=[demo_event.slug])
+    english = client.get(standings, HTTP_ACCEPT_LANGUAGE="en", HTTP_HX_REQUEST="true")
+    chinese = client.get(standings, HTTP_ACCEPT_LANGUAGE="zh-hans", HTTP_HX_REQUEST="true")
+    assert "Player" in english.content.decode() and "选手" not in english.content.decode()
+    assert "选手" in chinese.content.decode()
+    assert english["ETag"] != chinese["ETag"]
+
+
+def test_every_public_page_reads_in_chinese(client, demo_event):
+    code = demo_event.registrations.first().code
+    pages = {
+        reverse("public:home"): "赛事",
+        reverse("public:event", args=[demo_event.slug]): "座位表",
+        reverse("public:seating", args=[demo_event.slug, 1]): "查找您的座位",
+        reverse("public:results", args=[demo_event.slug, 1]): "成绩：第1轮",
+        reverse("public:player", args=[demo_event.slug, code]): "对手",
+        reverse("public:projector", args=[demo_event.slug]): "标准分",
+    }
+    for url, words in pages.items():
+        response = client.get(url, HTTP_ACCEPT_LANGUAGE="zh-hans")
+        assert response.status_code == 200, url
+        assert words in response.content.decode(), url
+
+
+def test_a_hands_tiles_and_fans_are_named_in_the_pages_language(client, event, table, referee):
+    from scoring import services
+
+    services.record_hand(
+        table, services.HandEntry(winner="E", discarder="S", fan=22, tiles=PURE_STRAIGHT), acting_user=referee
+    )
+    url = reverse("public:results", args=[event.slug, 1])
+    english = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'alt="Nine of Bamboo"' in english
+    assert 'alt="One of Characters"' in english
+    assert "Pure Straight 16" in english  # rule 95 no. 28
+    chinese = client.get(url, HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert 'alt="九条"' in chinese
+    assert 'alt="一万"' in chinese
+    assert "清龙 16" in chinese
+    assert "和牌张" in chinese
+
+
+def test_an_unknown_page_is_a_friendly_page_in_chinese(client):
+    response = client.get("/no-such-event/standings/", HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert response.status_code == 404
+    assert "没有这个页面" in response.content.decode()
