@@ -50,12 +50,9 @@ def status(progress: list[SessionProgress]) -> Status:
 
 
 def seating_published(round_: Round) -> bool:
-    """Whether a session's seating may be shown in the hall: once it has been seated (the release
-    controls of issue 13 may add a draft state; this is the one place to ask)."""
-    published = getattr(round_, "seating_published", None)
-    if isinstance(published, bool):
-        return published
-    return round_.seated_at is not None
+    """Whether a session's seating may be shown in the hall: seated, and published by the organiser
+    (release controls, issue 13: ``tournaments.release``)."""
+    return round_.seated_at is not None and round_.seating_published_at is not None
 
 
 def next_seating(tournament: Tournament, progress: list[SessionProgress]) -> dict[str, Any] | None:

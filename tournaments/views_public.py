@@ -89,7 +89,12 @@ def find(request: HttpRequest, slug: str) -> HttpResponse:
             for registration in tournament.registrations.select_related("player").order_by("player__name")
             if not registration.is_substitute and matches(words, registration.player.name, registration.code)
         ]
-    latest = tournament.rounds.exclude(seated_at=None).order_by("-number").first()
+    latest = (
+        tournament.rounds.exclude(seated_at=None)
+        .exclude(seating_published_at=None)  # a draft seating is not shown (issue 13)
+        .order_by("-number")
+        .first()
+    )
     seats: dict[int, Seat] = {}
     if latest is not None and found:
         seats = {

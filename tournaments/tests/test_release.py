@@ -166,3 +166,20 @@ def test_imported_and_demo_events_stay_published(demo_event, client):
     assert demo_event.published_at is not None
     assert all(r.seating_published_at and r.results_published_at for r in demo_event.rounds.all())
     assert client.get(reverse("public:results", args=[demo_event.slug, 1])).status_code == 200
+
+
+def test_the_projector_shows_the_next_seating_only_once_published(client, draft, organiser):
+    release.publish_event(draft, True, acting_user=organiser)
+    name = draft.rounds.get(number=1).seats.first().registration.player.name
+    url = reverse("public:projector", args=[draft.slug])
+    assert name not in client.get(url).content.decode()
+    release.publish_session(draft.rounds.get(number=1), "seating", True, acting_user=organiser)
+    assert name in client.get(url).content.decode()
+
+
+def test_the_seat_finder_shows_no_draft_seat(client, draft, organiser):
+    release.publish_event(draft, True, acting_user=organiser)
+    url = reverse("public:find", args=[draft.slug]) + "?q=Ana"
+    assert "Session 1" not in client.get(url).content.decode()
+    release.publish_session(draft.rounds.get(number=1), "seating", True, acting_user=organiser)
+    assert "Session 1" in client.get(url).content.decode()
