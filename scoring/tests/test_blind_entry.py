@@ -193,3 +193,38 @@ def test_the_organiser_chooses_who_confirms_on_the_settings_page(client, event, 
     assert response.status_code == 302
     event.refresh_from_db()
     assert event.settings["confirmation"] == {"by": "players", "blind_entry": True}
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"total_E": "x", "total_S": "0", "total_W": "0", "total_N": "0"},
+        {"total_E": "9" * 40, "total_S": "0", "total_W": "0", "total_N": "0"},
+        {"total_E": "1", "total_S": "0", "total_W": "0", "total_N": "0"},
+        {"h1_E": "5", "total_E": "0", "total_S": "0", "total_W": "0", "total_N": "0"},
+        {"expected_version": "-1"},
+        {},
+    ],
+)
+def test_bad_second_entries_are_refused_with_a_message_and_nothing_stored(
+    client, blind_event, table, referee, second, data
+):
+    complete(table, referee)
+    client.force_login(second)
+    url = reverse("referee:blind_entry", args=[blind_event.slug, 1, 1])
+    response = client.post(url, data)
+    assert response.status_code == 422
+    assert "errorlist" in response.content.decode()
+    assert not BlindEntry.objects.exists()
+    assert not services.is_confirmed(table, fresh=True)
+
+
+def test_a_pin_too_long_or_a_reissue_for_an_unknown_player_is_refused(
+    client, event, table, referee, organiser
+):
+    complete(table, referee)
+    client.force_login(referee)
+    response = client.post(reverse("referee:sign_table", args=[event.slug, 1, 1]), {"pin": "1" * 5000})
+    assert response.status_code == 422
+    client.force_login(organiser)
+    assert client.post(reverse("manage:reissue_pin", args=[event.slug, "nobody"])).status_code == 404
