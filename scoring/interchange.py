@@ -405,7 +405,7 @@ def validate_event(doc: Any) -> list[str]:
                 penalties_at[number, tnumber] = len(listed) if isinstance(listed, list) else 0
                 late = table.get("late", [])
                 late_at[number, tnumber] = (
-                    {item.get("player") for item in late if isinstance(item, Mapping)}
+                    {_scalar(item.get("player")) for item in late if isinstance(item, Mapping)}
                     if isinstance(late, list)
                     else set()
                 )
