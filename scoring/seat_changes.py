@@ -192,12 +192,23 @@ def substitute_seat(
 
 @transaction.atomic
 def substitute_new_player(
-    table: Table, absent_code: str, name: str, *, acting_user: User, reason: str = ""
+    table: Table,
+    absent_code: str,
+    name: str,
+    *,
+    acting_user: User,
+    reason: str = "",
+    joins_event: bool = False,
 ) -> Substitution:
-    """Register a new player and let them take over the seat, both or neither."""
+    """Register someone new and let them take over the seat, both or neither. By default they are
+    registered as a substitute (a reserve: never ranked, not seated in later sessions); with
+    ``joins_event`` as a player of the event from now on."""
     from tournaments import services as event_services
 
     incoming = event_services.register_player(
         table.round.tournament, event_services.PlayerRow(name=name), acting_user=acting_user
     )
+    if not joins_event:
+        Registration.objects.filter(pk=incoming.pk).update(is_substitute=True)
+        incoming.is_substitute = True
     return substitute_seat(table, absent_code, incoming, acting_user=acting_user, reason=reason)

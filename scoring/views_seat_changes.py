@@ -69,7 +69,12 @@ def substitute(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         reason = request.POST.get("reason", "")
         if new_name:
             done = seat_changes.substitute_new_player(
-                seat.table, absent, new_name, acting_user=request.user, reason=reason
+                seat.table,
+                absent,
+                new_name,
+                acting_user=request.user,
+                reason=reason,
+                joins_event=request.POST.get("joins_event") == "on",
             )
         else:
             found = Registration.objects.filter(

@@ -58,6 +58,7 @@ def test_the_organiser_substitutes_and_fixes_seats_from_the_page(client, event, 
     assert "Reserve Rita plays E at table 1 from hand 2" in done
     substitution = Substitution.objects.get()
     assert substitution.seat.registration == south and substitution.from_hand == 2
+    assert substitution.substitute.is_substitute  # a reserve: not ranked, not seated in later sessions
     refused = client.post(
         reverse("manage:substitute", args=[event.slug, 1]),
         {"absent": east.code, "substitute": south.code},
