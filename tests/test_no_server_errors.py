@@ -74,6 +74,11 @@ FIELDS = [
     "first",
     "action",
     "plan",
+    "q",
+    "register_anyway",
+    "withdrawn",
+    "published",
+    "after",
 ]
 posts = st.dictionaries(st.sampled_from(FIELDS), junk, max_size=10)
 FORMS = st.sampled_from(
@@ -111,6 +116,15 @@ ORGANISER_URLS = [
     ("manage:upload_seating", ("slug",)),
     ("manage:substitute", ("slug", 1)),
     ("manage:fix_seats", ("slug", 1)),
+    ("manage:desk_check_in", ("slug",)),
+    ("manage:edit_player", ("slug", "code")),
+    ("manage:withdraw", ("slug", "code")),
+    ("manage:revoke_role", ("slug", 999999)),
+    ("manage:publish_event", ("slug",)),
+    ("manage:publish_session", ("slug", 1, "seating")),
+    ("manage:publish_session", ("slug", 2, "results")),
+    ("manage:publish_session", ("slug", 1, "nonsense")),
+    ("manage:freeze_standings", ("slug",)),
 ]
 
 
@@ -148,3 +162,33 @@ def test_correction_and_appeal_pages_never_answer_500(client, table, referee, da
     ]:
         response = client.post(url, data)
         assert response.status_code in {200, 302, 403, 422}, url
+
+
+DESK_URLS = [
+    target
+    for target in ORGANISER_URLS
+    if target[0].split(":")[1]
+    in {
+        "add_player",
+        "desk_check_in",
+        "edit_player",
+        "withdraw",
+        "revoke_role",
+        "publish_event",
+        "publish_session",
+        "freeze_standings",
+        "check_in",
+    }
+]
+
+
+@FUZZ
+@given(data=posts, target=st.sampled_from(DESK_URLS))
+def test_the_desk_and_release_forms_never_answer_500(client, event, organiser, data, target):
+    """Issue 13: the registration desk and the release controls answer bad input with a message."""
+    client.force_login(organiser)
+    values = {"slug": event.slug, "code": event.registrations.first().code}
+    name, args = target
+    url = reverse(name, args=[values.get(a, a) if isinstance(a, str) else a for a in args])
+    response = client.post(url, data)
+    assert response.status_code in {200, 302, 404, 422}, url

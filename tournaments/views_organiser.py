@@ -180,6 +180,10 @@ def session(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "quality": seating_report(tournament),
             "seating_settings": seating_bridge.settings_of(tournament),
             "job": _job_context(tournament),
+            "release_parts": [
+                ("seating", round_.seating_published_at),
+                ("results", round_.results_published_at),
+            ],
         },
     )
 

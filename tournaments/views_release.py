@@ -18,6 +18,7 @@ from tournaments.models import Role
 
 class PublishForm(forms.Form):
     published = forms.BooleanField(required=False)
+    back = forms.ChoiceField(choices=[("event", "event"), ("session", "session")], required=False)
 
 
 class FreezeForm(forms.Form):
@@ -62,6 +63,8 @@ def publish_session(request: HttpRequest, slug: str, number: int, part: str) -> 
     else:
         state = "published" if published else "a draft again"
         messages.success(request, f"Session {number} {part}: {state}.")
+    if form.cleaned_data.get("back") == "session":
+        return redirect("manage:session", slug=slug, number=number)
     return redirect("manage:event", slug=slug)
 
 

@@ -183,3 +183,15 @@ def test_the_seat_finder_shows_no_draft_seat(client, draft, organiser):
     assert "Session 1" not in client.get(url).content.decode()
     release.publish_session(draft.rounds.get(number=1), "seating", True, acting_user=organiser)
     assert "Session 1" in client.get(url).content.decode()
+
+
+def test_the_session_page_publishes_its_seating_and_comes_back(client, draft, organiser):
+    client.force_login(organiser)
+    url = reverse("manage:session", args=[draft.slug, 1])
+    assert "Publish session 1 seating" in client.get(url).content.decode()
+    response = client.post(
+        reverse("manage:publish_session", args=[draft.slug, 1, "seating"]),
+        {"published": "true", "back": "session"},
+    )
+    assert response["Location"] == url
+    assert draft.rounds.get(number=1).seating_published_at is not None
