@@ -282,3 +282,19 @@ def test_the_public_clock_fragment_shows_the_session_in_play(event, organiser, c
     page = client.get(reverse("public:clock", args=[event.slug])).content.decode()
     assert "Session 1: 4 hands or 120 minutes" in page
     assert 'role="timer"' in page
+
+
+def test_the_clock_settings_are_a_group_of_the_settings_page_and_save(event, organiser, client):
+    client.force_login(organiser)
+    page = client.get(reverse("manage:settings", args=[event.slug])).content.decode()
+    assert "Session clock" in page
+    url = reverse("manage:save_settings", args=[event.slug, "session-clock"])
+    data = {"session-clock-clock__last_hand_minutes": "8", "session-clock-clock__slow_minutes": "12"}
+    response = client.post(url, data)
+    assert response.status_code == 302
+    event.refresh_from_db()
+    assert clock.clock_settings(event) == {"last_hand_minutes": 8, "slow_minutes": 12}
+    refused = client.post(url, {**data, "session-clock-clock__last_hand_minutes": "-1"})
+    assert refused.status_code == 422
+    event.refresh_from_db()
+    assert clock.clock_settings(event)["last_hand_minutes"] == 8

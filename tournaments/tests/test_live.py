@@ -95,3 +95,29 @@ def test_live_fragments_are_for_organisers_only(event, referee, stranger, client
         client.force_login(user)
         assert client.get(reverse("manage:live", args=[event.slug])).status_code == 403
         assert client.get(reverse("manage:session_live", args=[event.slug, 1])).status_code == 403
+
+
+def test_progress_counted_in_the_database_agrees_with_each_tables_state(
+    demo_event, event, referee, organiser
+):
+    """The live pages count states with a few queries; they must read every table as ``table_state``."""
+    from tournaments.models import Table
+
+    first, second = event.rounds.get(number=1).tables.order_by("number")
+    services.record_hand(first, HandEntry(winner=None), acting_user=referee)
+    services.record_hand(first, HandEntry(winner=None), acting_user=referee)
+    services.void_last_hand(first, acting_user=referee)
+    services.record_hand(second, HandEntry(winner=None), acting_user=referee)
+    services.set_table_finished(second, True, acting_user=referee)
+    tables = list(Table.objects.all())
+    progress = services.ScoringResults().table_progress(tables)
+    states = set()
+    for tournament in (demo_event, event):
+        for loaded in services.tables_with_results(tournament):
+            line = progress[loaded.pk]
+            assert (line.state, line.hands) == (
+                services.table_state(loaded),
+                len(services.played_hands(loaded)),
+            )
+            states.add(line.state)
+    assert states == {"complete", "in play", "not started"}
