@@ -13,6 +13,7 @@ from django.utils.translation import gettext
 from scoring.standings_cache import SessionProgress, cached_standings_rows, session_progress
 from tournaments import clock as session_clock
 from tournaments.models import Round, Seat, Table, Tournament
+from tournaments.release import counted_rounds
 
 
 @dataclass(frozen=True)
@@ -40,9 +41,11 @@ class Status:
         }
 
 
-def status(progress: list[SessionProgress]) -> Status:
-    """The last session with results decides: final when every one of its tables is confirmed."""
-    played = [p for p in progress if p.started or p.confirmed]
+def status(progress: list[SessionProgress], counted: set[int] | None = None) -> Status:
+    """The last session the public standings count decides (``counted``: the sessions whose results
+    are published, up to a frozen session; all when None): final when every one of its tables is
+    confirmed."""
+    played = [p for p in progress if (p.started or p.confirmed) and (counted is None or p.number in counted)]
     if not played:
         return Status(None, False, 0, 0)
     last = played[-1]
@@ -89,7 +92,7 @@ def projector_context(tournament: Tournament) -> dict[str, Any]:
     return {
         "tournament": tournament,
         "rows": cached_standings_rows(tournament),
-        "status": status(progress),
+        "status": status(progress, counted_rounds(tournament)),
         "clock": clock if clock is not None and clock["reading"].started else None,
         "seating": next_seating(tournament, progress),
     }

@@ -18,7 +18,7 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
@@ -26,7 +26,7 @@ from django.views.decorators.http import require_POST
 
 from tournaments import clock as session_clock
 from tournaments import live, results
-from tournaments.access import HtmxHttpRequest, event_for, public_event, round_of, table_of
+from tournaments.access import DRAFT_MESSAGE, HtmxHttpRequest, event_for, has_role, round_of, table_of
 from tournaments.errors import ServiceError
 from tournaments.models import Role, Round, Seat, SessionClock, Table, Tournament
 
@@ -78,9 +78,12 @@ def _whole(value: str | None) -> int | None:
 
 
 def clock_fragment(request: HttpRequest, slug: str) -> HttpResponse:
-    """The clock for anyone: one session's (``?session=N``, default the last started) and one table's
+    """The clock for anyone once the event is published (for its staff before): one session's (``?session=N``, default the last started) and one table's
     (``?table=M``, its extra time added). Small, so phones may poll it."""
-    tournament = public_event(slug)
+    tournament = get_object_or_404(Tournament, slug=slug)
+    if not tournament.is_published and not has_role(request.user, tournament, Role.REFEREE):
+        # A draft event's clock is for its staff only (their pages poll it before the event is public).
+        raise Http404(DRAFT_MESSAGE)
     number = _whole(request.GET.get("session"))
     round_ = round_of(tournament, number) if number is not None else session_clock.current_round(tournament)
     context: dict[str, Any] = {"clock": None}

@@ -11,6 +11,7 @@ from scoring.services import HandEntry
 from scoring.standings_cache import SessionProgress
 from tournaments import clock
 from tournaments import services as event_services
+from tournaments.release import publish_session
 
 pytestmark = pytest.mark.django_db
 
@@ -41,11 +42,33 @@ def test_the_projector_shows_the_next_seating_and_the_clock(event, organiser, re
     assert "Session 1: 4 hands or 90 minutes" in fragment
     assert "find your table" not in fragment  # session 1 has started; session 2 is not seated
     assert "After session 1 (provisional: 0 of 2 tables confirmed)" in fragment
+    publish_session(event.rounds.get(number=2), "seating", False, acting_user=organiser)
     event_services.generate_seating(event.rounds.get(number=2), acting_user=organiser)
+    # A draft seating stays off the screen until the organiser publishes it.
+    assert (
+        "find your table" not in client.get(reverse("public:projector", args=[event.slug])).content.decode()
+    )
+    publish_session(event.rounds.get(number=2), "seating", True, acting_user=organiser)
     assert (
         "Session 2: find your table"
         in client.get(reverse("public:projector", args=[event.slug])).content.decode()
     )
+
+
+def test_after_session_n_counts_only_published_results(event, organiser, referee, client):
+    table = event.rounds.get(number=1).tables.get(number=1)
+    services.record_hand(table, HandEntry(winner=None), acting_user=referee)
+    assert (
+        "After session 1 (provisional"
+        in client.get(reverse("public:projector", args=[event.slug])).content.decode()
+    )
+    publish_session(event.rounds.get(number=1), "results", False, acting_user=organiser)
+    assert (
+        "Before the first session"
+        in client.get(reverse("public:projector", args=[event.slug])).content.decode()
+    )
+    progress = [SessionProgress(1, 8, 8, 8), SessionProgress(2, 8, 8, 8)]
+    assert status(progress, {1}).text == "After session 1 (final)"
 
 
 def test_the_projectors_page_time_is_bounded(event, client):

@@ -16,6 +16,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def clocked_event():
     from tournaments import clock, services
     from tournaments.models import SessionClock
+    from tournaments.release import publish_everything
 
     organiser = get_user_model().objects.create_user("olga", password="pw-olga-123")
     tournament = services.create_tournament(
@@ -31,6 +32,7 @@ def clocked_event():
     services.generate_seating(round_, acting_user=organiser)
     services.update_settings(tournament, {"clock.last_hand_minutes": 1}, acting_user=organiser)
     clock.start_clock(round_, 30, acting_user=organiser)
+    publish_everything(tournament, acting_user=organiser)  # the public pages show the clock
     # 29 minutes and 57 seconds gone: three seconds to time, in the "last hand" minute.
     SessionClock.objects.update(started_at=timezone.now() - timedelta(minutes=29, seconds=57))
     return tournament

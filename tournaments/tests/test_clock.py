@@ -298,3 +298,25 @@ def test_the_clock_settings_are_a_group_of_the_settings_page_and_save(event, org
     assert refused.status_code == 422
     event.refresh_from_db()
     assert clock.clock_settings(event)["last_hand_minutes"] == 8
+
+
+def test_a_draft_events_clock_is_for_its_staff_only(organiser, referee, stranger, client):
+    """Nothing of a draft event is public (release controls), but its referees' pages poll the clock."""
+    tournament = event_services.create_tournament(
+        event_services.EventDetails(name="Draft Open", slug="draft-open", num_sessions=1, session_minutes=60),
+        acting_user=organiser,
+    )
+    event_services.grant_role(tournament, referee, Role.REFEREE, acting_user=organiser)
+    for name in ["Ann", "Bea", "Cat", "Dot"]:
+        event_services.register_player(tournament, event_services.PlayerRow(name=name), acting_user=organiser)
+    round_ = tournament.rounds.get(number=1)
+    event_services.generate_seating(round_, acting_user=organiser)
+    clock.start_clock(round_, 60, acting_user=organiser)
+    url = reverse("public:clock", args=[tournament.slug]) + "?session=1&table=1"
+    assert client.get(url).status_code == 404
+    client.force_login(stranger)
+    assert client.get(url).status_code == 404
+    client.force_login(referee)
+    response = client.get(url)
+    assert response.status_code == 200
+    assert "Session 1, table 1" in response.content.decode()
