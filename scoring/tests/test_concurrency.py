@@ -250,3 +250,32 @@ def test_eight_phones_posting_the_same_hand_form_at_once_save_it_once(event, tab
         if response.status_code == 422:
             assert "Not saved: Hand 1 was already entered" in response.content.decode()
     assert Hand.objects.filter(table=table).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_confirmations_racing_corrections_never_leave_a_corrected_result_confirmed_unseen(
+    table, referee, referees
+):
+    """Four referees confirm while four others correct hand 1: whatever the order, a confirmation in
+    force was given after the last correction (each correction withdraws the one before it)."""
+    complete(table, referee)
+    hand = Hand.objects.get(table=table, number=1)
+
+    def act(i: int) -> Any:
+        if i < 4:
+            return services.confirm_table(fresh(table), acting_user=referees[i])
+        return services.correct_hand(
+            hand, HandEntry(winner="S", discarder="E", fan=8 + i), acting_user=referees[i]
+        )
+
+    at_once(act)
+    log = list(AuditEntry.objects.order_by("id").values_list("action", flat=True))
+    assert log.count("correct_hand") == 4
+    last_correction = max(i for i, action in enumerate(log) if action == "correct_hand")
+    confirmed = services.is_confirmed(table, fresh=True)
+    confirmations_after = [a for a in log[last_correction:] if a == "confirm_table"]
+    assert confirmed == bool(confirmations_after)
+    assert Confirmation.objects.filter(table=table, is_current=True, voided=False).count() == int(confirmed)
+    # every confirmation given before a correction was withdrawn by it, and the log says so
+    withdrawn = Confirmation.objects.filter(table=table, voided=True).count()
+    assert log.count("unconfirm_table") == withdrawn == log.count("confirm_table") - int(confirmed)
