@@ -50,7 +50,7 @@ class RegisterPDF(Export):
         for appeal in event_appeals(self.tournament):
             decision = appeal.decision
             decided = (
-                f"{decision.get_status_display()} by {decision.entered_by or 'import'}"
+                f"{decision.status.capitalize()} by {decision.entered_by or 'import'}"
                 f"{f' ({decision.get_decided_as_display().lower()})' if decision.decided_as else ''}"
                 if decision
                 else "pending"

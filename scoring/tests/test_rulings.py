@@ -434,3 +434,35 @@ def test_rulings_and_appeals_of_any_ruling_survive_the_event_json(event, table, 
     again = export_event(import_event(copy.deepcopy(first), replace=True))
     assert again["appeals"] == first["appeals"]
     assert again["rounds"][0]["tables"][0]["penalties"] == listed
+
+
+def test_the_nmjl_referee_page_offers_dead_hands_and_the_policy_never_mcr_rules(client, organiser, referee):
+    # NMJL chapter 3: the tournament table (line 1556) and the organiser's policy (line 1572).
+    event = event_services.create_tournament(
+        event_services.EventDetails(name="Card Open", rules="nmjl", num_sessions=1, hands_per_session=4),
+        acting_user=organiser,
+    )
+    event_services.grant_role(event, referee, Role.REFEREE, acting_user=organiser)
+    event_services.set_seating_options(
+        event, substitute_policy="none", swiss=False, time_limit=0.5, acting_user=organiser
+    )
+    for name in ["Ana", "Bo", "Cy", "Di"]:
+        event_services.register_player(event, event_services.PlayerRow(name=name), acting_user=organiser)
+    event_services.generate_seating(event.rounds.get(number=1), acting_user=organiser)
+    client.force_login(referee)
+    page = client.get(reverse("referee:table", args=[event.slug, 1, 1])).content.decode()
+    form = page[page.index("penalties/add/") : page.index("Record penalty")]
+    assert "Dead hand" in form and "NMJL rule 93" in form and "line 1572" in form
+    assert "MCR" not in form and " hu" not in form
+    table = event.rounds.get(number=1).tables.get()
+    east = seat(table, "E")
+    rulings.add_ruling(table, east, "picking_ahead", hand_number=1, acting_user=referee)
+    with pytest.raises(ServiceError) as error:
+        services.record_hand(
+            table,
+            HandEntry(
+                winner="E", discarder="S", data={"won_by": "discard", "value": 25, "winner_exposures": 0}
+            ),
+            acting_user=referee,
+        )
+    assert error.value.code == "winner_barred" and "may not win game 1" in error.value.message
