@@ -88,6 +88,16 @@ def session_progress(tournament: Tournament) -> list[SessionProgress]:
     ]
 
 
+def public_progress(tournament: Tournament, progress: list[SessionProgress]) -> list[SessionProgress]:
+    """Only the sessions the public standings count: results published, and not after the session the
+    standings are frozen at (release controls, ``tournaments.release``), so "after session N" never
+    speaks of a session the standings leave out."""
+    from tournaments.release import counted_rounds
+
+    counted = counted_rounds(tournament)
+    return [p for p in progress if p.number in counted]
+
+
 def standings_cache_key(tournament: Tournament) -> str:
     """Identifies one event for the standings caches; the creation time keeps a replaced event
     (import --replace may reuse the row id) from ever reading its predecessor's cache."""

@@ -35,6 +35,7 @@ from scoring.side_rankings import (
 from scoring.standings_cache import (
     cached_standings_rows,
     progress_lines,
+    public_progress,
     session_progress,
     standings_cache_key,
 )
@@ -153,7 +154,7 @@ def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
                     "table": table,
                     "tournament": tournament,
                     "provisional": provisional,
-                    "progress": progress_lines(session_progress(tournament)),
+                    "progress": progress_lines(public_progress(tournament, session_progress(tournament))),
                 },
                 request=clean,
             )

@@ -195,3 +195,13 @@ def test_the_session_page_publishes_its_seating_and_comes_back(client, draft, or
     )
     assert response["Location"] == url
     assert draft.rounds.get(number=1).seating_published_at is not None
+
+
+def test_the_standings_never_say_after_a_session_they_leave_out(client, draft, organiser, referee):
+    release.publish_event(draft, True, acting_user=organiser)
+    for table in draft.rounds.get(number=1).tables.all():
+        play_and_confirm(table, referee, organiser)
+    url = reverse("public:standings", args=[draft.slug])
+    assert "After session 1" not in client.get(url).content.decode()  # its results are a draft
+    release.publish_session(draft.rounds.get(number=1), "results", True, acting_user=organiser)
+    assert "After session 1 (final)" in client.get(url).content.decode()
