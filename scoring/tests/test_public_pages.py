@@ -271,13 +271,13 @@ def test_the_player_page_shows_place_at_table_rank_after_each_session_penalties_
     confirm_table(table, acting_user=organiser)
     page = client.get(url).content.decode()
     row = page[page.index('data-session="1"') : page.index("</tr>", page.index('data-session="1"'))]
-    cells = re.findall(r'<td class="num">([^<]*)</td>', row)
+    cells = re.findall(r'<td class="num"[^>]*>([^<]*)</td>', row)
     assert cells[-2] == "4"  # last at the table: -28 - 10 (penalty, rule 83)
     assert "slow play" in page and "MCR 83" in page and "Session 1: 10 points" in page
     assert '<svg class="chart"' in page and "<script" not in page[page.index("<svg") : page.index("</svg>")]
     south_page = client.get(reverse("public:player", args=[tournament.slug, south.code])).content.decode()
     row = south_page[south_page.index('data-session="1"') :]
-    assert re.findall(r'<td class="num">([^<]*)</td>', row)[2:4] == [
+    assert re.findall(r'<td class="num"[^>]*>([^<]*)</td>', row)[2:4] == [
         "1",
         "1",
     ]  # first at the table, first overall
