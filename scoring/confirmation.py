@@ -18,6 +18,7 @@ from scoring.models import BlindEntry, Confirmation, ConfirmedBy, PinAttempt, Pl
 from scoring.rules.errors import HandInputError
 from scoring.rules.ruleset import check_totals
 from scoring.rules.settings import lookup
+from tournaments.archive import check_open
 from tournaments.audit import AuditAction, User, acting, audit
 from tournaments.errors import ServiceError
 from tournaments.models import WINDS, Registration, Table, Tournament
@@ -90,6 +91,8 @@ def issue_pins(tournament: Tournament, *, acting_user: User) -> dict[int, str]:
     registration's PIN. Issuing twice gives nobody a second PIN."""
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
     have = pins_for(locked)
+    if locked.archived_at is not None:
+        return have  # read-only: its slips print the PINs it has
     missing = locked.registrations.exclude(pk__in=have)
     issued = 0
     for registration in missing:
@@ -104,7 +107,7 @@ def issue_pins(tournament: Tournament, *, acting_user: User) -> dict[int, str]:
 def reissue_pin(registration: Registration, *, acting_user: User) -> str:
     """A new PIN for a player who lost theirs or whose PIN was seen; the old one stops working at once.
     Logged (without the PIN itself)."""
-    Tournament.objects.select_for_update().get(pk=registration.tournament_id)
+    check_open(Tournament.objects.select_for_update().get(pk=registration.tournament_id))
     pin = _store_pin(registration, acting_user=acting_user)
     audit(
         registration.tournament,

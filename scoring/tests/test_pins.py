@@ -207,3 +207,20 @@ def test_the_referees_list_of_tables_marks_those_waiting_for_confirmation(
     services.confirm_table(table, acting_user=organiser)
     page = client.get(url).content.decode()
     assert "to confirm" not in page and "confirmed" in page
+
+
+def test_an_archived_event_takes_no_signature_and_no_new_pin(event, table, referee, organiser):
+    from tournaments.archive import set_archived
+
+    complete(table, referee)
+    pins = seated_pins(table)
+    set_archived(event, True, acting_user=organiser)
+    event.refresh_from_db()
+    with pytest.raises(ServiceError) as error:
+        sign_with_pin(table, pins["E"], acting_user=referee)
+    assert error.value.code == "archived"
+    with pytest.raises(ServiceError) as error:
+        reissue_pin(table.seats.get(wind="E").registration, acting_user=organiser)
+    assert error.value.code == "archived"
+    assert issue_pins(event, acting_user=None) == confirmation.pins_for(event)
+    assert not Signature.objects.exists()
