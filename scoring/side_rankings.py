@@ -16,7 +16,8 @@ from scoring.rules.side import SideHand, SideRanking, side_rankings
 from scoring.services import confirmed_tables
 from scoring.standings_cache import cached_standings_rows, standings_cache_key
 from tournaments.event_settings import team_best
-from tournaments.models import Seat, Tournament
+from tournaments.models import Seat, Table, Tournament
+from tournaments.release import counted_rounds
 
 SIDE_TITLES = {
     "best_hand": _("Best single hand"),
@@ -46,16 +47,27 @@ def _version_key(tournament: Tournament, what: str) -> str:
 
 def counted_hands(tournament: Tournament) -> list[SideHand]:
     """Every current hand won at a confirmed table, with its winner's registration code (substitutes
-    fill seats but are not ranked, so their wins are left out). Three queries."""
-    counted = confirmed_tables(tournament)
+    fill seats but are not ranked, so their wins are left out; so are withdrawn players). Five queries."""
+    # Only sessions the public standings count: results published, not after a frozen session (issue 13).
+    counted = confirmed_tables(tournament) & set(
+        Table.objects.filter(
+            round__tournament=tournament, round__number__in=counted_rounds(tournament)
+        ).values_list("id", flat=True)
+    )
     if not counted:
         return []
     winners = {
         (table_id, wind): code
-        for table_id, wind, code, substitute in Seat.objects.filter(table_id__in=counted).values_list(
-            "table_id", "wind", "registration__code", "registration__is_substitute"
+        for table_id, wind, code, substitute, withdrawn_at in Seat.objects.filter(
+            table_id__in=counted
+        ).values_list(
+            "table_id",
+            "wind",
+            "registration__code",
+            "registration__is_substitute",
+            "registration__withdrawn_at",
         )
-        if not substitute
+        if not substitute and withdrawn_at is None  # withdrawn players are not ranked either
     }
     hands = []
     for table_id, round_number, table_number, number, winner, discarder, fan, data, tiles in (

@@ -205,3 +205,13 @@ def test_the_standings_never_say_after_a_session_they_leave_out(client, draft, o
     assert "After session 1" not in client.get(url).content.decode()  # its results are a draft
     release.publish_session(draft.rounds.get(number=1), "results", True, acting_user=organiser)
     assert "After session 1 (final)" in client.get(url).content.decode()
+
+
+def test_side_rankings_count_only_published_sessions(draft, organiser, referee):
+    from scoring.side_rankings import counted_hands
+
+    release.publish_event(draft, True, acting_user=organiser)
+    play_and_confirm(draft.rounds.get(number=1).tables.get(number=1), referee, organiser)
+    assert counted_hands(draft) == []
+    release.publish_session(draft.rounds.get(number=1), "results", True, acting_user=organiser)
+    assert len(counted_hands(draft)) == 4
