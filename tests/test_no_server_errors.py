@@ -125,6 +125,12 @@ ORGANISER_URLS = [
     ("manage:publish_session", ("slug", 2, "results")),
     ("manage:publish_session", ("slug", 1, "nonsense")),
     ("manage:freeze_standings", ("slug",)),
+    ("manage:clock", ("slug", 1, "start")),
+    ("manage:clock", ("slug", 1, "extend")),
+    ("manage:clock", ("slug", 1, "table")),
+    ("manage:clock", ("slug", 1, "pause")),
+    ("manage:clock", ("slug", 2, "resume")),
+    ("manage:clock", ("slug", 1, "nonsense")),
 ]
 
 

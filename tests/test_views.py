@@ -22,6 +22,8 @@ def public_urls(slug: str) -> list[str]:
         reverse("public:side", args=[slug]),
         reverse("public:find", args=[slug]) + "?q=ana",
         reverse("public:projector", args=[slug]),
+        reverse("public:clock", args=[slug]),
+        reverse("public:clock", args=[slug]) + "?session=1&table=1",
         reverse("public:standings_download", args=[slug, "csv"]),
         reverse("public:standings_download", args=[slug, "xlsx"]),
         reverse("public:standings_download", args=[slug, "pdf"]),
@@ -32,6 +34,8 @@ def organiser_urls(slug: str) -> list[str]:
     return [
         reverse("manage:dashboard"),
         reverse("manage:event", args=[slug]),
+        reverse("manage:live", args=[slug]),
+        reverse("manage:session_live", args=[slug, 1]),
         reverse("manage:players", args=[slug]),
         reverse("manage:session", args=[slug, 1]),
     ]

@@ -289,8 +289,7 @@ class SessionClock(models.Model):
 
     Stored as moments, never as a ticking number: the time left is worked out from them whenever it is
     read (``tournaments.clock``), so every page and every worker agrees. Every change is a service call
-    with an audit entry (``tournaments.clock``); ``version`` counts them so polling pages can say "not
-    changed"."""
+    with an audit entry (``tournaments.clock``); ``version`` counts the changes."""
 
     round = models.OneToOneField(Round, on_delete=models.CASCADE, related_name="clock")
     minutes = models.PositiveSmallIntegerField(help_text="The session's planned length")

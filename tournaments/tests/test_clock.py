@@ -320,3 +320,10 @@ def test_a_draft_events_clock_is_for_its_staff_only(organiser, referee, stranger
     response = client.get(url)
     assert response.status_code == 200
     assert "Session 1, table 1" in response.content.decode()
+
+
+def test_the_referees_list_of_tables_loads_the_clock(event, organiser, referee, client):
+    clock.start_clock(event.rounds.get(number=1), 90, acting_user=organiser)
+    client.force_login(referee)
+    page = client.get(reverse("referee:index", args=[event.slug])).content.decode()
+    assert f'hx-get="{reverse("public:clock", args=[event.slug])}"' in page
