@@ -148,6 +148,13 @@ def test_my_tables_on_a_360_px_phone(narrow, live_server, desk_event):
     services.register_player(desk_event, services.PlayerRow(name="Hu Lin"), acting_user=organiser)
     services.generate_seating(desk_event.rounds.get(number=1), acting_user=organiser)
     base = live_server.url
+    # The organiser's session page, with its release box, fits the phone too.
+    log_in(narrow, base, "olga", "pw-olga-123")
+    narrow.goto(f"{base}/manage/desk-open/sessions/1/")
+    narrow.get_by_role("button", name="Publish session 1 seating").click()
+    narrow.wait_for_selector("text=Session 1 seating: published.")
+    assert no_sideways_scroll(narrow)
+    narrow.context.clear_cookies()
     log_in(narrow, base, "rick", "pw-rick-123")
     assert narrow.url.endswith("/referee/")  # a referee lands on their tables
     assert "Session 1" in narrow.inner_text("main")

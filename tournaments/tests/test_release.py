@@ -215,3 +215,12 @@ def test_side_rankings_count_only_published_sessions(draft, organiser, referee):
     assert counted_hands(draft) == []
     release.publish_session(draft.rounds.get(number=1), "results", True, acting_user=organiser)
     assert len(counted_hands(draft)) == 4
+
+
+def test_my_events_marks_drafts(client, draft, organiser):
+    client.force_login(organiser)
+    page = client.get(reverse("manage:dashboard")).content.decode()
+    assert 'Draft Cup</a> <span class="state draft">draft</span>' in page
+    release.publish_event(draft, True, acting_user=organiser)
+    page = client.get(reverse("manage:dashboard")).content.decode()
+    assert 'Draft Cup</a> <span class="state complete">public</span>' in page
