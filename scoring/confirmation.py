@@ -21,7 +21,7 @@ from scoring.rules.settings import lookup
 from tournaments.archive import check_open
 from tournaments.audit import AuditAction, User, acting, audit
 from tournaments.errors import ServiceError
-from tournaments.models import WINDS, Registration, Table, Tournament
+from tournaments.models import WINDS, Registration, Substitution, Table, Tournament
 
 PIN_DIGITS = 6
 PIN_TRIES = 5
@@ -143,6 +143,35 @@ def _refused_recently(table: Table) -> int:
     return PinAttempt.objects.filter(table=table, created_at__gte=timezone.now() - PIN_WINDOW).count()
 
 
+def seat_signers(table: Table) -> tuple[dict[int, str], dict[int, Registration]]:
+    """Who may sign for each seat: its player and anyone who substituted for them in the session (a
+    player who left ill cannot sign; the substitute signs the seat's score). Returns each signer's
+    seat and registration (prefetched seats)."""
+    seat_of: dict[int, str] = {}
+    players: dict[int, Registration] = {}
+    for seat in table.seats.all():
+        seat_of[seat.registration_id] = seat.wind
+        players[seat.registration_id] = seat.registration
+    for substitution in Substitution.objects.filter(seat__table=table).select_related(
+        "seat", "substitute__player"
+    ):
+        seat_of.setdefault(substitution.substitute_id, substitution.seat.wind)
+        players.setdefault(substitution.substitute_id, substitution.substitute)
+    return seat_of, players
+
+
+def signing_status(table: Table, signed_ids: set[int]) -> tuple[list[str], list[str]]:
+    """Names of those who signed, and of the seats' players still to sign (every seat signs once)."""
+    seat_of, players = seat_signers(table)
+    done_seats = {seat_of[r] for r in signed_ids if r in seat_of}
+    signed = sorted((players[r].player.name for r in signed_ids if r in players), key=str.casefold)
+    waiting = sorted(
+        (seat.registration.player.name for seat in table.seats.all() if seat.wind not in done_seats),
+        key=str.casefold,
+    )
+    return signed, waiting
+
+
 def sign_with_pin(table: Table, pin: str, *, acting_user: User) -> SignResult:
     """A player at the table signs its complete result with their PIN (rule 72); when every seated
     player has signed, the table is confirmed (``ConfirmedBy.PLAYERS``). A wrong PIN, or the PIN of a
@@ -169,7 +198,7 @@ def sign_with_pin(table: Table, pin: str, *, acting_user: User) -> SignResult:
                 "Only a complete table's result can be signed: enter its last hand or mark it complete.",
                 code="not_complete",
             )
-        seated = {seat.registration_id: seat.registration for seat in loaded.seats.all()}
+        seat_of, players = seat_signers(loaded)
         owner = (
             PlayerPin.objects.filter(tournament=tournament, is_current=True, pin=pin).first() if pin else None
         )
@@ -177,7 +206,7 @@ def sign_with_pin(table: Table, pin: str, *, acting_user: User) -> SignResult:
             owner is None or owner.registration_id not in signatures(table)
         ):
             raise ServiceError("This table's result is already confirmed.", code="already_confirmed")
-        if owner is None or owner.registration_id not in seated:
+        if owner is None or owner.registration_id not in seat_of:
             PinAttempt.objects.create(table=table)
             refusal = ServiceError(
                 "That PIN belongs to a player who is not at this table; each player signs with their own PIN."
@@ -186,7 +215,7 @@ def sign_with_pin(table: Table, pin: str, *, acting_user: User) -> SignResult:
                 code="pin_not_at_table" if owner is not None else "wrong_pin",
             )
         else:
-            registration = seated[owner.registration_id]
+            registration = players[owner.registration_id]
             already = signatures(table)
             if registration.pk not in already:
                 Signature.supersede(table=table, registration=registration, acting_user=acting_user)
@@ -198,16 +227,13 @@ def sign_with_pin(table: Table, pin: str, *, acting_user: User) -> SignResult:
                     f"Session {table.round.number} table {table.number}: signed by {registration.player.name}",
                     code=registration.code,
                 )
+            signed, waiting = signing_status(loaded, already)
             confirmed = False
-            if set(seated) <= already and not services.is_confirmed(table, fresh=True):
+            if not waiting and not services.is_confirmed(table, fresh=True):
                 services.confirm_table(table, acting_user=acting_user, how=ConfirmedBy.PLAYERS)
                 confirmed = True
-            order = sorted(seated.values(), key=lambda r: r.player.name.casefold())
             return SignResult(
-                name=registration.player.name,
-                signed=[r.player.name for r in order if r.pk in already],
-                waiting=[r.player.name for r in order if r.pk not in already],
-                confirmed=confirmed,
+                name=registration.player.name, signed=signed, waiting=waiting, confirmed=confirmed
             )
     raise refusal  # the refused try is committed above, so it counts towards the limit
 

@@ -75,17 +75,17 @@ def _confirmation_context(table: Table, viewer: Any, state: str) -> dict[str, An
     blind = confirmation.blind_entry_on(tournament)
     entry = confirmation.current_blind_entry(table) if blind else None
     entered = viewer is not None and viewer.pk in services._entered_by(table)
-    signed = confirmation.signatures(table) if confirmation.players_sign(tournament) else set()
-    names = sorted(
-        ((seat.registration.player.name, seat.registration_id in signed) for seat in table.seats.all()),
-        key=lambda item: item[0].casefold(),
+    signed, waiting = (
+        confirmation.signing_status(table, confirmation.signatures(table))
+        if confirmation.players_sign(tournament) and state == "complete" and not confirmed
+        else ([], [])
     )
     return {
         "confirmation": confirmed,
         "referees_confirm": confirmation.referees_confirm(tournament) and (not blind or entry is not None),
         "players_sign": confirmation.players_sign(tournament),
-        "signed": [name for name, done in names if done],
-        "waiting": [name for name, done in names if not done],
+        "signed": signed,
+        "waiting": waiting,
         "blind": blind,
         "blind_entry": entry,
         "differences": confirmation.differences(table, entry) if entry is not None and not confirmed else [],

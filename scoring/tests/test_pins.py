@@ -224,3 +224,26 @@ def test_an_archived_event_takes_no_signature_and_no_new_pin(event, table, refer
     assert error.value.code == "archived"
     assert issue_pins(event, acting_user=None) == confirmation.pins_for(event)
     assert not Signature.objects.exists()
+
+
+def test_a_substitute_signs_for_the_seat_of_a_player_who_left(event, table, referee, organiser):
+    """Rule 72: each player signs his score; a player who left ill cannot, so the seat's substitute
+    signs it, and the seat needs no second signature."""
+    from scoring.seat_changes import substitute_seat
+
+    services.record_hand(table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee)
+    north = table.seats.get(wind="N").registration
+    spare = event_services.register_player(
+        event, event_services.PlayerRow(name="Spare"), acting_user=organiser
+    )
+    substitute_seat(table, north.code, spare, acting_user=organiser)
+    for _ in range(3):
+        services.record_hand(table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee)
+    pins = issue_pins(event, acting_user=None)
+    for wind in "ESW":
+        sign_with_pin(table, pins[table.seats.get(wind=wind).registration_id], acting_user=referee)
+    result = sign_with_pin(table, pins[spare.pk], acting_user=referee)
+    assert result.confirmed and "Spare" in result.signed
+    with pytest.raises(ServiceError) as error:  # confirmed: the absent player's PIN changes nothing
+        sign_with_pin(table, pins[north.pk], acting_user=referee)
+    assert error.value.code == "already_confirmed"
