@@ -115,7 +115,7 @@ def test_a_disqualified_player_is_listed_unranked_at_the_bottom_and_the_others_c
     ]
 
 
-def test_the_standings_page_and_player_page_say_disqualified(client, event, table, referee):
+def test_the_standings_page_and_player_page_say_disqualified(client, event, table, referee, organiser):
     services.record_hand(table, HandEntry(winner="E", discarder="S", fan=40), acting_user=referee)
     east = seat(table, "E")
     rulings.add_ruling(table, east, "disqualification", acting_user=referee)
@@ -130,6 +130,11 @@ def test_the_standings_page_and_player_page_say_disqualified(client, event, tabl
     rows = standings_rows(event, include_provisional=True)
     assert rows[-1]["player"] == east.code and rows[-1]["rank"] is None
     assert rows[-1]["status"] == "disqualification"
+    for other in event.rounds.get(number=1).tables.all():  # the player page counts confirmed tables only
+        services.set_table_finished(other, True, acting_user=referee)
+        services.confirm_table(other, acting_user=organiser)
+    player_page = client.get(reverse("public:player", args=[event.slug, east.code])).content.decode()
+    assert "Disqualified" in player_page and "not ranked" in player_page
 
 
 # --- escalation ---------------------------------------------------------------------------------------
