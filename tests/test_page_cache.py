@@ -3,6 +3,7 @@ every anonymous reader, never a page older than the last change, 304 for an unch
 
 from __future__ import annotations
 
+import gzip
 import re
 
 import pytest
@@ -184,3 +185,16 @@ def test_while_results_pour_in_a_page_is_rendered_at_most_every_few_seconds(
         assert _page(client.get(url)) == old  # rendered less than a minute ago: served again
     settings.PUBLIC_PAGE_MIN_SECONDS = 0
     assert "88" in _page(client.get(url)) != old
+
+
+def test_a_cached_page_is_sent_compressed_to_a_phone_that_accepts_gzip(client, table):
+    url = reverse("public:results", args=[table.round.tournament.slug, 1])
+    plain = client.get(url)
+    compressed = client.get(url, headers={"Accept-Encoding": "gzip, br"})
+    assert compressed["Content-Encoding"] == "gzip" and "Accept-Encoding" in compressed["Vary"]
+    assert _page_text(gzip.decompress(compressed.content)) == _page(plain)
+    assert len(compressed.content) < len(plain.content) / 2
+
+
+def _page_text(body: bytes) -> str:
+    return re.sub(r'"X-CSRFToken": "[A-Za-z0-9]+"', "", body.decode())
