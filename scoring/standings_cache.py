@@ -88,6 +88,19 @@ def session_progress(tournament: Tournament) -> list[SessionProgress]:
     ]
 
 
+def frozen_lines(tournament: Tournament) -> list[tuple[str, str]]:
+    """The line that says the public standings are frozen (release controls), else nothing."""
+    if tournament.standings_frozen_after is None:
+        return []
+    return [
+        (
+            "frozen",
+            gettext("Standings after session %(number)s, frozen until the prize-giving.")
+            % {"number": tournament.standings_frozen_after},
+        )
+    ]
+
+
 def public_progress(tournament: Tournament, progress: list[SessionProgress]) -> list[SessionProgress]:
     """Only the sessions the public standings count: results published, and not after the session the
     standings are frozen at (release controls, ``tournaments.release``), so "after session N" never

@@ -34,6 +34,7 @@ from scoring.side_rankings import (
 )
 from scoring.standings_cache import (
     cached_standings_rows,
+    frozen_lines,
     progress_lines,
     public_progress,
     session_progress,
@@ -154,7 +155,8 @@ def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
                     "table": table,
                     "tournament": tournament,
                     "provisional": provisional,
-                    "progress": progress_lines(public_progress(tournament, session_progress(tournament))),
+                    "progress": frozen_lines(tournament)
+                    + progress_lines(public_progress(tournament, session_progress(tournament))),
                 },
                 request=clean,
             )

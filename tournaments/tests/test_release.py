@@ -224,3 +224,11 @@ def test_my_events_marks_drafts(client, draft, organiser):
     release.publish_event(draft, True, acting_user=organiser)
     page = client.get(reverse("manage:dashboard")).content.decode()
     assert 'Draft Cup</a> <span class="state complete">public</span>' in page
+
+
+def test_the_public_standings_say_they_are_frozen(client, draft, organiser):
+    release.publish_event(draft, True, acting_user=organiser)
+    url = reverse("public:standings", args=[draft.slug])
+    assert "frozen until the prize-giving" not in client.get(url).content.decode()
+    release.freeze_standings(draft, 1, acting_user=organiser)
+    assert "Standings after session 1, frozen until the prize-giving." in client.get(url).content.decode()
