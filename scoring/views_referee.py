@@ -12,6 +12,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.module_loading import import_string
+from django.utils.translation import get_language
 from django.views.decorators.http import require_POST
 
 from scoring import confirmation, rulings, services
@@ -143,7 +144,7 @@ def _table_context(table: Table, viewer: Any = None, **forms: Any) -> dict[str, 
         "late": list(table.late_arrivals.all()),
         "wind_names": WIND_NAMES,
         "late_note": rules.late_note(),
-        "hand_word": rules.words.hand,
+        "hand_word": rules.word("hand", get_language()),  # in the page's language
         "last_number": rows[-1]["hand"].number if rows else 0,
         **_confirmation_context(table, viewer, state),
         **forms,

@@ -16,6 +16,7 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from scoring.rules.errors import HandInputError
@@ -33,13 +34,20 @@ MAX_LENGTH = 4000  # a full hand with every flag is under 600 characters
 def breakdown(raw: str) -> dict[str, Any]:
     """The partial's context for the posted ``tiles`` text: ``error`` (a sentence) or the scored hand."""
     if not raw.strip():
-        return {"error": "No tiles yet: pick the tiles of the winning hand."}
+        return {"error": gettext("No tiles yet: pick the tiles of the winning hand.")}
     if len(raw) > MAX_LENGTH:
-        return {"error": f"The tiles are too long to be one hand ({len(raw)} characters)."}
+        return {
+            "error": gettext("The tiles are too long to be one hand (%(length)s characters).")
+            % {"length": len(raw)}
+        }
     try:
         data = json.loads(raw)
     except (ValueError, RecursionError):
-        return {"error": "The tiles could not be read (they are not JSON); enter them again or clear them."}
+        return {
+            "error": gettext(
+                "The tiles could not be read (they are not JSON); enter them again or clear them."
+            )
+        }
     try:
         if isinstance(data, dict) and data.get("win_tile") is None:
             # While the tiles are being picked, a fifth copy or a bad set matters more than the winning tile
@@ -48,12 +56,17 @@ def breakdown(raw: str) -> dict[str, Any]:
         summary = calculator.score_request(data)
         result = calculator.calculate(parse_hand(data))
     except HandInputError as error:
-        hint = " (choose the winning tile)" if error.message == "missing field 'win_tile'" else ""
-        return {"error": f"Not a valid hand: {error.message}{hint}.", "code": error.code}
+        hint = gettext("(choose the winning tile)") if error.message == "missing field 'win_tile'" else ""
+        # The engine's own words name the problem (the pure rules carry no translations).
+        text = gettext("Not a valid hand: %(problem)s.") % {"problem": f"{error.message} {hint}".strip()}
+        return {"error": text, "code": error.code}
     except Exception:
         # The calculator is meant to raise HandInputError only; a bug must not become a 500 at the table.
         logger.exception("fan calculator failed on %r", raw)
-        return {"error": "These tiles could not be scored; enter the fan points by hand.", "code": "internal"}
+        return {
+            "error": gettext("These tiles could not be scored; enter the fan points by hand."),
+            "code": "internal",
+        }
     flowers = data.get("flowers", 0)
     basic = summary["total"]  # rule 66 (line 3225): the basic score counts one point per flower
     return {
@@ -74,6 +87,6 @@ def breakdown(raw: str) -> dict[str, Any]:
 @require_POST
 def fan_breakdown(request: HttpRequest, slug: str) -> HttpResponse:
     """POST ``tiles`` (the hand's JSON): the fan breakdown partial, or the error, for the tile picker."""
-    event_for(request, slug, Role.REFEREE)
-    context = breakdown(request.POST.get("tiles", ""))
+    tournament = event_for(request, slug, Role.REFEREE)
+    context = {**breakdown(request.POST.get("tiles", "")), "rule_set": tournament.rule_set}
     return render(request, PARTIAL, context, status=422 if "error" in context else 200)

@@ -6,11 +6,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import template
-from django.utils.translation import get_language, pgettext_lazy
+from django.utils.translation import get_language, gettext, pgettext_lazy
 
 from scoring.rules import vocabulary
 from scoring.rules.ruleset import RuleSet
+from scoring.rules.tiles import TILE_CODES
 
 register = template.Library()
 
@@ -71,10 +74,64 @@ STATES = {
     "complete": pgettext_lazy("table state", "complete"),
     "confirmed": pgettext_lazy("table state", "confirmed"),
     "provisional": pgettext_lazy("table state", "provisional"),
+    "pending": pgettext_lazy("appeal state", "pending"),
+    "upheld": pgettext_lazy("appeal state", "upheld"),
+    "denied": pgettext_lazy("appeal state", "denied"),
 }
 
 
 @register.filter
 def state_label(state: str) -> str:
-    """A table's state ("not started", "in play", "complete", ...) in the page's language."""
+    """A table's state ("not started", "in play", "complete", ...) or an appeal's ("pending", "upheld",
+    "denied") in the page's language."""
     return str(STATES.get(state, state))
+
+
+@register.simple_tag
+def tile_picker_words() -> dict[str, Any]:
+    """The tile picker's words in the page's language (static/js/tile-picker.js reads them as JSON):
+    each tile's name, the hint for each kind of set, and its messages with {placeholders}."""
+    language = get_language()
+    return {
+        "names": {code: vocabulary.tile_label(code, language) for code in TILE_CODES},
+        "hints": {
+            "concealed": gettext("Click tiles to add them to the concealed part (without the winning tile)."),
+            "chow": gettext(
+                "Click the lowest tile of the chow (1 to 7 of a suit): the chow of three is added."
+            ),
+            "pung": gettext("Click a tile: its pung (three alike) is added as a declared set."),
+            "kong": gettext("Click a tile: its exposed kong (four alike) is added."),
+            "ckong": gettext("Click a tile: its concealed kong (four alike) is added."),
+            "win": gettext("Click the winning tile (it is not part of the concealed tiles above)."),
+        },
+        "phrases": {
+            "unreadable": gettext("Could not read the typed tiles: {error}."),
+            "one_win_tile": gettext("The winning tile is one tile, not {count}."),
+            "chow_start": gettext(
+                "A chow is three consecutive tiles of one suit, so it cannot start on {tile}: "
+                "click its lowest tile (1 to 7 of characters, dots or bamboo)."
+            ),
+            "remove": gettext("Remove {tile}"),
+            "remove_set": gettext("Remove the {kind} of {tiles}"),
+            "remove_win": gettext("Remove {tile} (winning tile)"),
+            "chow": vocabulary.meld_label("chow", language),
+            "pung": vocabulary.meld_label("pung", language),
+            "concealed_kong": gettext("concealed kong"),
+            "exposed_kong": gettext("exposed kong"),
+            "none": gettext("none"),
+            "not_chosen": gettext("not chosen"),
+            "count": gettext("({count} of {needed})"),
+            "claim_above": gettext(
+                "The tiles score {tiles} fan points (flowers included), not {typed}: a winner may not claim "
+                "more (rule 65a); correct the fan points or the tiles before saving."
+            ),
+            "claim_below": gettext(
+                "The tiles score {tiles} fan points (flowers included); {typed} is a lower claim, which "
+                "stands if the winner makes it (rule 65b)."
+            ),
+            "open": gettext("Enter the tiles"),
+            "close": gettext("Do not enter the tiles"),
+            "saved_note": gettext("the tiles are saved with the hand"),
+            "optional_note": gettext("optional: the fans are worked out for you"),
+        },
+    }

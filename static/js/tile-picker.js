@@ -32,6 +32,23 @@
   };
   var FLAGS = ["self_drawn", "last_of_kind", "kong_related", "last_wall_tile"];
 
+  // The page's language: tile names, hints and messages from <script type="application/json" id="tp-words">
+  // (templates/scoring/referee/_tile_picker.html); English above and below when it is absent.
+  var WORDS = {};
+  var source = document.getElementById("tp-words");
+  if (source) {
+    try { WORDS = JSON.parse(source.textContent) || {}; } catch (e) { WORDS = {}; }
+  }
+  Object.keys(WORDS.names || {}).forEach(function (code) { NAMES[code] = WORDS.names[code]; });
+  Object.keys(WORDS.hints || {}).forEach(function (key) { HINTS[key] = WORDS.hints[key]; });
+
+  // A phrase in the page's language, its {placeholders} filled in.
+  function t(key, english, values) {
+    var text = (WORDS.phrases && WORDS.phrases[key]) || english;
+    Object.keys(values || {}).forEach(function (name) { text = text.split("{" + name + "}").join(values[name]); });
+    return text;
+  }
+
   function order(code) {
     return CODES.indexOf(code);
   }
@@ -133,7 +150,7 @@
       var input = $("tp-text");
       var parsed = parseCompact(input.value);
       if (parsed.error) {
-        say("Could not read the typed tiles: " + parsed.error + ".", true);
+        say(t("unreadable", "Could not read the typed tiles: {error}.", { error: parsed.error }), true);
         return;
       }
       var tiles = parsed.tiles;
@@ -141,7 +158,7 @@
         hand.concealed = hand.concealed.concat(tiles).sort(function (a, b) { return order(a) - order(b); });
       } else if (target === "win") {
         if (tiles.length !== 1) {
-          say("The winning tile is one tile, not " + tiles.length + ".", true);
+          say(t("one_win_tile", "The winning tile is one tile, not {count}.", { count: tiles.length }), true);
           return;
         }
         hand.win = tiles[0];
@@ -162,8 +179,8 @@
         hand.concealed.sort(function (a, b) { return order(a) - order(b); });
       } else if (target === "chow") {
         if (code[1] === "z" || n > 7) {
-          say("A chow is three consecutive tiles of one suit, so it cannot start on " + NAMES[code] +
-              ": click its lowest tile (1 to 7 of characters, dots or bamboo).", true);
+          say(t("chow_start", "A chow is three consecutive tiles of one suit, so it cannot start on {tile}: " +
+              "click its lowest tile (1 to 7 of characters, dots or bamboo).", { tile: NAMES[code] }), true);
           return;
         }
         hand.melds.push({ type: "chow", tiles: [code, n + 1 + code[1], n + 2 + code[1]] });
@@ -199,18 +216,20 @@
       melds.textContent = "";
       win.textContent = "";
       hand.concealed.forEach(function (code, i) {
-        var b = tileElement(code, "button", "Remove " + NAMES[code]);
+        var b = tileElement(code, "button", t("remove", "Remove {tile}", { tile: NAMES[code] }));
         b.addEventListener("click", function () { hand.concealed.splice(i, 1); refocus("tp-concealed", i); });
         concealed.appendChild(b);
       });
       hand.melds.forEach(function (meld, i) {
-        var kind = meld.type === "kong" ? (meld.concealed ? "concealed kong" : "exposed kong") : meld.type;
+        var kindKey = meld.type === "kong" ? (meld.concealed ? "concealed_kong" : "exposed_kong") : meld.type;
+        var kind = t(kindKey, kindKey.replace("_", " "));
         var group = document.createElement("button");
         group.type = "button";
         group.className = "tp-meld";
-        group.setAttribute("aria-label", "Remove the " + kind + " of " + meld.tiles.map(function (c) {
-          return NAMES[c] || c;
-        }).join(", "));
+        group.setAttribute("aria-label", t("remove_set", "Remove the {kind} of {tiles}", {
+          kind: kind,
+          tiles: meld.tiles.map(function (c) { return NAMES[c] || c; }).join(", "),
+        }));
         meld.tiles.forEach(function (code) { group.appendChild(tileElement(code, "span")); });
         var caption = document.createElement("small");
         caption.textContent = kind;
@@ -218,16 +237,24 @@
         group.addEventListener("click", function () { hand.melds.splice(i, 1); refocus("tp-melds", i); });
         melds.appendChild(group);
       });
-      if (!hand.melds.length) melds.innerHTML = '<span class="muted">none</span>';
+      if (!hand.melds.length) {
+        var none = document.createElement("span");
+        none.className = "muted";
+        none.textContent = t("none", "none");
+        melds.appendChild(none);
+      }
       if (hand.win) {
-        var w = tileElement(hand.win, "button", "Remove " + NAMES[hand.win] + " (winning tile)");
+        var w = tileElement(hand.win, "button", t("remove_win", "Remove {tile} (winning tile)", { tile: NAMES[hand.win] }));
         w.addEventListener("click", function () { hand.win = null; refocus("tp-win", 0); });
         win.appendChild(w);
       } else {
-        win.innerHTML = '<span class="muted">not chosen</span>';
+        var notChosen = document.createElement("span");
+        notChosen.className = "muted";
+        notChosen.textContent = t("not_chosen", "not chosen");
+        win.appendChild(notChosen);
       }
       var needed = Math.max(0, 13 - 3 * hand.melds.length);
-      $("tp-count").textContent = "(" + hand.concealed.length + " of " + needed + ")";
+      $("tp-count").textContent = t("count", "({count} of {needed})", { count: hand.concealed.length, needed: needed });
       // How many of each tile the hand holds: the palette shows it, and dims a tile once all four are used.
       var used = {};
       hand.concealed.concat(hand.win ? [hand.win] : []).forEach(function (c) { used[c] = (used[c] || 0) + 1; });
@@ -348,11 +375,12 @@
         warning.textContent = "";
         return;
       }
+      var values = { tiles: lastBasic, typed: typed };
       warning.textContent = parseInt(typed, 10) > lastBasic
-        ? "The tiles score " + lastBasic + " fan points (flowers included), not " + typed +
-          ": a winner may not claim more (rule 65a); correct the fan points or the tiles before saving."
-        : "The tiles score " + lastBasic + " fan points (flowers included); " + typed +
-          " is a lower claim, which stands if the winner makes it (rule 65b).";
+        ? t("claim_above", "The tiles score {tiles} fan points (flowers included), not {typed}: a winner may not " +
+            "claim more (rule 65a); correct the fan points or the tiles before saving.", values)
+        : t("claim_below", "The tiles score {tiles} fan points (flowers included); {typed} is a lower claim, " +
+            "which stands if the winner makes it (rule 65b).", values);
       warning.hidden = false;
     }
 
@@ -360,10 +388,10 @@
       if (state) buildPalette();
       panel.hidden = !state;
       toggle.setAttribute("aria-expanded", state ? "true" : "false");
-      toggle.textContent = state ? "Do not enter the tiles" : "Enter the tiles";
+      toggle.textContent = state ? t("close", "Do not enter the tiles") : t("open", "Enter the tiles");
       $("tp-toggle-note").textContent = state
-        ? "the tiles are saved with the hand"
-        : "optional: the fans are worked out for you";
+        ? t("saved_note", "the tiles are saved with the hand")
+        : t("optional_note", "optional: the fans are worked out for you");
     }
 
     toggle.addEventListener("click", function () {

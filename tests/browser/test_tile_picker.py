@@ -9,11 +9,13 @@ import pytest
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PURE_STRAIGHT = ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "4p", "5p", "6p", "9s"]
-NAMES = {"m": "characters", "p": "dots", "s": "bamboo"}
+NAMES = {"m": "Characters", "p": "Dots", "s": "Bamboo"}
+NUMBERS = ("One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine")
 
 
 def name(code: str) -> str:
-    return f"{code[0]} {NAMES[code[1]]}"
+    """A tile as the picker names it in English (scoring/rules/vocabulary.py): "Four of Dots"."""
+    return f"{NUMBERS[int(code[0]) - 1]} of {NAMES[code[1]]}"
 
 
 def artifact(file: str) -> Path:
@@ -66,7 +68,7 @@ def test_the_referee_enters_the_tiles_and_the_hand_is_saved_with_them(page, live
     assert page.input_value("input[name=fan]") == "22"
 
     # Taking a tile out gives the error in the page; putting it back scores again.
-    page.get_by_role("button", name="Remove 4 dots").click()
+    page.get_by_role("button", name="Remove Four of Dots").click()
     page.wait_for_selector("#fan-breakdown >> text=wrong tile count")
     page.get_by_role("button", name="Concealed", exact=True).click()
     add(page, "4p")
@@ -75,7 +77,7 @@ def test_the_referee_enters_the_tiles_and_the_hand_is_saved_with_them(page, live
     # A chow cannot start on an 8; the hint says so and nothing is added.
     page.get_by_role("button", name="New chow").click()
     add(page, "8m")
-    assert "cannot start on 8 characters" in page.locator("#tp-hint").inner_text()
+    assert "cannot start on Eight of Characters" in page.locator("#tp-hint").inner_text()
     assert page.locator("#tp-melds .tp-meld").count() == 0
 
     # A typed fan that disagrees with the tiles is flagged; agreeing again clears the warning.
@@ -176,12 +178,12 @@ def test_the_picker_works_from_the_keyboard(page, live_server, event):
     page.locator("#tp-toggle").focus()
     page.keyboard.press("Enter")
     assert page.locator("#tp-panel").is_visible()
-    palette_tile = page.locator("#tp-palette").get_by_role("button", name="3 dots", exact=True)
+    palette_tile = page.locator("#tp-palette").get_by_role("button", name="Three of Dots", exact=True)
     palette_tile.focus()
     page.keyboard.press("Enter")
     page.keyboard.press("Space")
     assert page.locator("#tp-concealed .tile").count() == 2
-    page.get_by_role("button", name="Remove 3 dots").first.focus()
+    page.get_by_role("button", name="Remove Three of Dots").first.focus()
     page.keyboard.press("Enter")
     assert page.locator("#tp-concealed .tile").count() == 1
     # The focus stays in the hand, on the tile left, so the next key press removes it too.
