@@ -141,6 +141,12 @@ def _table_context(table: Table, viewer: Any = None, **forms: Any) -> dict[str, 
         "limit": rules.hands_allowed(tournament.hands_per_session),
         "totals": next((t for t in table.totals_versions.all() if t.is_current), None),
         "penalties": list(table.penalties.all()),
+        # Rulings that bar a player from winning the hand about to be entered (scoring.rulings).
+        "barred": [
+            p
+            for p in table.penalties.all()
+            if p.bars_win and p.hand_number == next_index + 1 and not p.cancelled
+        ],
         "late": list(table.late_arrivals.all()),
         "wind_names": WIND_NAMES,
         "late_note": rules.late_note(),

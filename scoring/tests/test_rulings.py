@@ -471,3 +471,13 @@ def test_the_nmjl_referee_page_offers_dead_hands_and_the_policy_never_mcr_rules(
             acting_user=referee,
         )
     assert error.value.code == "winner_barred" and "may not win game 1" in error.value.message
+
+
+def test_the_table_page_warns_who_may_not_win_the_hand_about_to_be_entered(client, table, referee):
+    rulings.add_ruling(table, seat(table, "N"), "empty_hu", hand_number=1, acting_user=referee)
+    client.force_login(referee)
+    page = client.get(reverse("referee:table", args=[table.round.tournament.slug, 1, 1])).content.decode()
+    assert f'data-barred="{seat(table, "N").code}"' in page and "may not win hand 1" in page
+    services.record_hand(table, HandEntry(winner=None), acting_user=referee)
+    page = client.get(reverse("referee:table", args=[table.round.tournament.slug, 1, 1])).content.decode()
+    assert "data-barred=" not in page  # hand 2 is not barred
