@@ -24,7 +24,14 @@ from scoring.live import fragment_response, poll_seconds, vary_on_htmx, version_
 from scoring.models import Penalty
 from scoring.projector import projector_context
 from scoring.rules.side import BEST_HAND, BestHandRow
-from scoring.services import is_confirmed, running_scores, session_result, table_state, tables_with_results
+from scoring.services import (
+    is_confirmed,
+    running_scores,
+    session_result,
+    table_state,
+    table_with_results,
+    tables_with_results,
+)
 from scoring.side_rankings import (
     SIDE_TITLES,
     SIDE_VALUES,
@@ -244,8 +251,12 @@ def player_context(tournament: Tournament, registration: Registration) -> dict[s
         ]
         result = by_round.get(round_.number)
         place = None
-        if result is not None:
+        if result is not None and mine is not None:
             others = [session_scores.get((o.registration.code, round_.number)) for o in mates]
+            if None in others:
+                # A substitute sat here (not in the standings): score the table itself (rare, a few queries).
+                scores = session_result(table_with_results(mine.table)).scores
+                others = [scores[o.wind] for o in mates]
             place = place_at_table(result["score"], [score for score in others if score is not None])
         after = history.get(round_.number)
         sessions.append(

@@ -290,3 +290,38 @@ def test_the_demo_events_best_hands_show_their_tiles_and_fans(client, demo_event
     assert best.count('<td class="num">64</td>') == 2
     assert "Little Three Dragons 64" in best and "Little Four Winds 64" in best
     assert 'alt="Red Dragon"' in best and 'alt="North Wind"' in best
+
+
+def test_a_substitutes_score_counts_for_the_place_at_the_table(client, organiser, referee):
+    from tournaments.models import Role
+
+    tournament = event_services.create_tournament(
+        event_services.EventDetails(name="Sub Open", slug="sub-open", num_sessions=1, hands_per_session=4),
+        acting_user=organiser,
+    )
+    event_services.grant_role(tournament, referee, Role.REFEREE, acting_user=organiser)
+    event_services.set_seating_options(
+        tournament, substitute_policy="substitutes", swiss=False, time_limit=0.5, acting_user=organiser
+    )
+    for name in ["Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gus"]:
+        event_services.register_player(tournament, event_services.PlayerRow(name=name), acting_user=organiser)
+    event_services.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
+    from tournaments.release import publish_everything
+
+    tournament = publish_everything(tournament, acting_user=organiser)
+    seat = next(
+        s
+        for t in tournament.rounds.get(number=1).tables.all()
+        for s in t.seats.select_related("registration")
+        if s.registration.is_substitute
+    )
+    table = seat.table
+    # The substitute self-draws 88: the three others pay 96 each (MCR rule 67) and share second place,
+    # splitting the table points of places 2 to 4: (2 + 1 + 0) / 3 = 1 (rule 71).
+    finish(table, referee, organiser, [HandEntry(winner=seat.wind, fan=88)])
+    other = table.seats.exclude(registration__is_substitute=True).select_related("registration").first()
+    page = client.get(
+        reverse("public:player", args=[tournament.slug, other.registration.code])
+    ).content.decode()
+    row = page[page.index('data-session="1"') :]
+    assert re.findall(r'<td class="num"[^>]*>([^<]*)</td>', row)[:3] == ["-96", "1", "2"]
