@@ -211,6 +211,12 @@ def record_hand(
         raise ServiceError("This table is marked complete; reopen it to add hands.", code="table_finished")
     limit = event_rules(tournament).hands_allowed(tournament.hands_per_session)
     played = table.hands.filter(is_current=True, voided=False).count()
+    if expected_number is not None and expected_number != played + 1:
+        # Checked before the session's limit: a repeated post of the last hand says what happened.
+        raise ServiceError(
+            f"Hand {expected_number} was already entered; the page was out of date and nothing was added.",
+            code="already_entered",
+        )
     if limit is not None and played >= limit:
         raise ServiceError(
             f"The session allows {limit} hands and {played} are entered.", code="too_many_hands"
@@ -218,11 +224,6 @@ def record_hand(
     refusal = session_clock.after_time_refusal(table, hands_first_entered(table), now=timezone.now())
     if refusal is not None:
         raise ServiceError(refusal, code="time_up")
-    if expected_number is not None and expected_number != played + 1:
-        raise ServiceError(
-            f"Hand {expected_number} was already entered; the page was out of date and nothing was added.",
-            code="already_entered",
-        )
     _check_win_allowed(table, played + 1, record)
     hand = store_hand(table, record, entry.tiles, acting_user=acting_user)
     summary = event_rules(tournament).describe(record)

@@ -279,3 +279,16 @@ def test_confirmations_racing_corrections_never_leave_a_corrected_result_confirm
     # every confirmation given before a correction was withdrawn by it, and the log says so
     withdrawn = Confirmation.objects.filter(table=table, voided=True).count()
     assert log.count("unconfirm_table") == withdrawn == log.count("confirm_table") - int(confirmed)
+
+
+def test_a_repeated_post_of_the_last_hand_says_it_was_already_entered(table, referee):
+    for number in range(1, 5):  # the fixture's sessions have 4 hands
+        services.record_hand(
+            table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee, expected_number=number
+        )
+    with pytest.raises(ServiceError) as error:
+        services.record_hand(
+            table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee, expected_number=4
+        )
+    assert error.value.code == "already_entered"  # not "the session allows 4 hands": it was this post
+    assert Hand.objects.filter(table=table).count() == 4
