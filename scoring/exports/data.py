@@ -112,7 +112,7 @@ def team_standings(
     members: dict[str, list[dict[str, Any]]] = {}
     for row in rows:
         team = teams.get(row["player"], "")
-        if team:
+        if team and not row.get("status"):  # a player out of the ranking by a ruling counts for no team
             members.setdefault(team, []).append(row)
     totals = []
     for team, rows_ in members.items():

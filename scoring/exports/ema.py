@@ -88,7 +88,8 @@ def ema_check(tournament: Tournament) -> EMACheck:
             if penalty.points and not penalty.cancelled and penalty.paid_to == "none":
                 expected -= penalty.points
         for item in table.late_arrivals.all():
-            expected -= rules.late_points(item.minutes) or 0
+            if not item.cancelled:  # an upheld appeal cancels the lateness (rule 94)
+                expected -= rules.late_points(item.minutes) or 0
     if provisional:
         check.problems.append(
             f"{len(provisional)} table(s) have results not yet confirmed ({', '.join(provisional[:10])}"

@@ -294,7 +294,9 @@ class ScoresheetsPDF(Export):
             data.append(["Penalty: who, rule, points", "", "", "", "", ""] + [""] * 8)
             style.append(("SPAN", (0, len(data) - 1), (5, len(data) - 1)))
             style.append(("TEXTCOLOR", (0, len(data) - 1), (0, len(data) - 1), colors.grey))
-        late = {item.registration_id: item.minutes for item in table.late_arrivals.all()}
+        late = {
+            item.registration_id: item.minutes for item in table.late_arrivals.all() if not item.cancelled
+        }
         late_line = ["Lateness (minutes late: points)", "", "", "", "", ""]
         for w in WINDS:
             reg = seats.get(w)
@@ -440,7 +442,9 @@ class ScoresheetsPDF(Export):
                     ("VALIGN", (seat_col, index + 1), (-1, index + 1), "TOP"),
                 ]
             data.append(line)
-        late = {item.registration_id: item.minutes for item in table.late_arrivals.all()}
+        late = {
+            item.registration_id: item.minutes for item in table.late_arrivals.all() if not item.cancelled
+        }
         late_line = ["Late (minutes)"] + [""] * (seat_col - 1)
         for w in WINDS:
             reg = seats.get(w)

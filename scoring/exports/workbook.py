@@ -199,7 +199,9 @@ class EventWorkbook(Export):
             name_at = {w: r.player.name for w, r in seats.items()}
             result = table_result(table)
             pens = list(table.penalties.all())
-            late = {item.registration_id: item.minutes for item in table.late_arrivals.all()}
+            late = {
+                item.registration_id: item.minutes for item in table.late_arrivals.all() if not item.cancelled
+            }
             state = table_state(table)
             for wind in WINDS:
                 reg = seats.get(wind)

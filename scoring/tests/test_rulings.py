@@ -481,3 +481,31 @@ def test_the_table_page_warns_who_may_not_win_the_hand_about_to_be_entered(clien
     services.record_hand(table, HandEntry(winner=None), acting_user=referee)
     page = client.get(reverse("referee:table", args=[table.round.tournament.slug, 1, 1])).content.decode()
     assert "data-barred=" not in page  # hand 2 is not barred
+
+
+def test_a_disqualified_player_counts_for_no_team():
+    # MCR rule 89 (line 2392): disqualified from the competition, the team standings included.
+    from scoring.exports.data import team_standings
+
+    rows = [
+        {"player": "p1", "name": "Ana", "rank": 1, "score": 50},
+        {"player": "p2", "name": "Bo", "rank": None, "status": "disqualification", "score": 90},
+        {"player": "p3", "name": "Cy", "rank": 2, "score": 10},
+    ]
+    teams = team_standings(rows, {"p1": "Lisbon", "p2": "Lisbon", "p3": "Porto"}, table_points=False)
+    assert [(t.team, t.score, t.members) for t in teams] == [("Lisbon", 50, ["Ana"]), ("Porto", 10, ["Cy"])]
+
+
+def test_the_ema_check_leaves_out_a_lateness_cancelled_on_appeal(event, table, referee, organiser, chief):
+    # Rule 94: an upheld appeal cancels the lateness (rule 88); the EMA file's sum check must agree.
+    from scoring.exports.ema import ema_check
+
+    late = services.record_late(table, seat(table, "E"), 8, acting_user=referee)
+    appeal = rulings.file_appeal(late, statement="The clock was fast", signed_by="Ana", acting_user=referee)
+    rulings.decide_appeal(appeal, "upheld", reasons="The clock was fast", acting_user=chief)
+    for other in event.rounds.get(number=1).tables.all():
+        services.record_hand(other, HandEntry(winner="S", discarder="E", fan=8), acting_user=referee)
+        services.set_table_finished(other, True, acting_user=referee)
+        services.confirm_table(other, acting_user=organiser)
+    problems = ema_check(event).problems
+    assert not any("sum to" in problem for problem in problems), problems
