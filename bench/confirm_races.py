@@ -1,6 +1,6 @@
 """Eight people pressing the same button at once, many times, on a real database (issue 10).
 
-    .venv/bin/python bench/confirm_races.py [--races 20] [--database-url postgres://.../empty_db]
+    .venv/bin/python bench/confirm_races.py [--races 20] [--database-url postgres://.../empty_db] [--quick]
 
 Without ``--database-url`` it uses a fresh SQLite file with the production settings (WAL, IMMEDIATE
 transactions, busy timeout), so unlike the suite's in-memory test database no write is ever told "locked"
@@ -32,7 +32,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--races", type=int, default=20, help="tables raced on (4 races each)")
     parser.add_argument("--database-url", default="", help="an empty database (default: a new SQLite file)")
-    args = parser.parse_args()
+    parser.add_argument("--quick", action="store_true", help="4 tables (the suite runs the races too)")
+    args, _ = parser.parse_known_args()  # bench/run_all.py passes its arguments to every script
+    if args.quick:
+        args.races = 4
     folder = tempfile.mkdtemp(prefix="confirm-races-")
     os.environ["DATABASE_URL"] = args.database_url or f"sqlite:///{folder}/bench.sqlite3"
     os.environ.setdefault("DEBUG", "1")
