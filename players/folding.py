@@ -3,6 +3,7 @@ query of odd characters (control characters, emoji, 2,000 characters) finds noth
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 MAX_QUERY = 100
@@ -12,10 +13,20 @@ MAX_QUERY = 100
 _LETTERS = str.maketrans({"ø": "o", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "æ": "ae", "œ": "oe", "ı": "i"})
 
 
+_ASCII_APOSTROPHES = str.maketrans("", "", "'`")
+_ASCII_OTHER = re.compile(r"[^a-z0-9]+")
+
+
 def fold(text: str) -> str:
     """``text`` without case, accents or punctuation, for comparing: "Paula Horváth" -> "paula horvath".
     Letters and digits of every script are kept (so "陈" still finds "陈波"); everything else becomes
     a space."""
+    if text.isascii():  # most names: the same result, a few times quicker (the search folds every name)
+        return " ".join(_ASCII_OTHER.sub(" ", text.lower().translate(_ASCII_APOSTROPHES)).split())
+    return _fold_unicode(text)
+
+
+def _fold_unicode(text: str) -> str:
     decomposed = unicodedata.normalize("NFKD", unicodedata.normalize("NFKD", text).casefold()).translate(
         _LETTERS
     )

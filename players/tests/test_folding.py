@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from players.folding import MAX_QUERY, fold, matches, query_words
+from players.folding import MAX_QUERY, _fold_unicode, fold, matches, query_words
 
 
 def test_accents_case_and_apostrophes_are_ignored():
@@ -28,3 +28,8 @@ def test_any_text_folds_without_error_and_a_query_is_cut(text):
     folded = fold(text)
     assert folded == fold(folded)
     assert len(" ".join(query_words(text))) <= 4 * MAX_QUERY
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=60))
+def test_the_quick_ascii_path_folds_as_the_full_one(text):
+    assert fold(text) == _fold_unicode(text)
