@@ -10,6 +10,7 @@ from typing import Any
 
 from scoring.exports.base import XLSX, Export, PrintError
 from scoring.exports.data import registrations, standings_status, table_result
+from scoring.models import Appeal, AppealSubject
 from scoring.services import hand_record, played_hands, tables_with_results
 from scoring.standings import rank_text
 from scoring.standings_cache import cached_standings_rows
@@ -192,6 +193,11 @@ class EventWorkbook(Export):
 
         from scoring.services import table_state
 
+        hand_appeals: dict[int, list[Appeal]] = {}
+        for appeal in Appeal.objects.filter(
+            table__round__tournament=self.tournament, subject=AppealSubject.HAND
+        ).prefetch_related("decisions"):
+            hand_appeals.setdefault(appeal.table_id or 0, []).append(appeal)
         for table in tables:
             number = table.round.number
             seats = {seat.wind: seat.registration for seat in table.seats.all()}
@@ -264,4 +270,36 @@ class EventWorkbook(Export):
             for item in table.late_arrivals.all():
                 reg = by_pk[item.registration_id]
                 lateness.row([number, table.number, reg.code, reg.player.name, item.minutes])
+                for appeal in item.appeals.all():  # rule 94: any ruling can be appealed
+                    decision = appeal.decision
+                    appeals.row(
+                        [
+                            number,
+                            table.number,
+                            reg.code,
+                            reg.player.name,
+                            rules.late_points(item.minutes),
+                            f"late {item.minutes} min",
+                            appeal.filed_minutes_after,
+                            appeal.statement,
+                            appeal.get_status_display(),
+                            decision.reasons if decision else "",
+                        ]
+                    )
+            for appeal in hand_appeals.get(table.pk, []):
+                decision = appeal.decision
+                appeals.row(
+                    [
+                        number,
+                        table.number,
+                        "",
+                        "",
+                        "",
+                        f"{rules.words.hand} {appeal.hand_number}",
+                        appeal.filed_minutes_after,
+                        appeal.statement,
+                        appeal.get_status_display(),
+                        decision.reasons if decision else "",
+                    ]
+                )
         return writer.save()

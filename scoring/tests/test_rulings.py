@@ -509,3 +509,21 @@ def test_the_ema_check_leaves_out_a_lateness_cancelled_on_appeal(event, table, r
         services.confirm_table(other, acting_user=organiser)
     problems = ema_check(event).problems
     assert not any("sum to" in problem for problem in problems), problems
+
+
+def test_the_workbook_lists_appeals_against_lateness_and_a_hand(table, referee):
+    import io
+
+    from openpyxl import load_workbook
+
+    from scoring.exports import EVENT_PRINTS
+
+    late = services.record_late(table, seat(table, "E"), 8, acting_user=referee)
+    hand = services.record_hand(table, HandEntry(winner="S", discarder="E", fan=8), acting_user=referee)
+    rulings.file_appeal(late, statement="Clock fast", signed_by="Ana", acting_user=referee)
+    rulings.file_appeal(hand, statement="Self-drawn", signed_by="Ana", acting_user=referee)
+    kind = next(key for key, export in EVENT_PRINTS.items() if export.__name__ == "EventWorkbook")
+    content = EVENT_PRINTS[kind](table.round.tournament).render()[2]
+    sheet = load_workbook(io.BytesIO(content))["Appeals"]
+    cells = {str(cell.value) for row in sheet.iter_rows() for cell in row}
+    assert {"late 8 min", "hand 1", "Clock fast", "Self-drawn"} <= cells
