@@ -43,6 +43,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from stack import PYTHON, ROOT, Browser, Stack, kill_group, load_line, percentile
 
 PUBLIC_WORKERS = 4
+PUBLIC_NICE = (
+    10  # as deploy/serve, systemd and compose run the public pool: referees' saves get the CPU first
+)
 STAFF_WORKERS = 2
 PASSWORD = "bench-referee-pw-1"
 
@@ -201,7 +204,7 @@ def run(db: str, args: argparse.Namespace, port: int) -> bool:
     stack, slug, played = make_stack(db, args, port)
     ok = True
     try:
-        stack.gunicorn(port, workers=PUBLIC_WORKERS, threads=2)
+        stack.gunicorn(port, workers=PUBLIC_WORKERS, threads=2, nice=PUBLIC_NICE)
         staff = stack.gunicorn(port + 1, workers=STAFF_WORKERS, threads=2, name="mahjong-staff")
         print(
             f"set-up {time.perf_counter() - t0:.0f} s; public pool {PUBLIC_WORKERS}x2 on :{port}, "

@@ -145,11 +145,13 @@ class Stack:
         self.manage("import_event", str(event_file), "--replace")
 
     def gunicorn(
-        self, port: int, *, workers: int, threads: int = 2, name: str = "mahjong"
+        self, port: int, *, workers: int, threads: int = 2, name: str = "mahjong", nice: int = 0
     ) -> subprocess.Popen:
+        """A gunicorn pool; ``nice=10`` as deploy/serve runs the public pool (the referees' pool goes first)."""
         env = {**self.env, "GUNICORN_ERROR_LOG": str(self.work / f"gunicorn-{port}.log")}
         process = subprocess.Popen(
             [
+                *("nice", "-n", str(nice)),
                 *(GUNICORN, "-c", "config/gunicorn_config.py", "--bind", f"{HOST}:{port}"),
                 *("--workers", str(workers), "--threads", str(threads), "--name", name),
             ],
