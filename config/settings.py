@@ -166,9 +166,10 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # start it); off: a thread inside the web process (development and tests).
 BACKGROUND_WORKER = env_bool("BACKGROUND_WORKER", False)
 
-# Public pages cached per event version (tournaments/page_cache.py): while results pour in, each page is rendered
-# at most once every so many seconds (the previous version is served meanwhile).
-PUBLIC_PAGE_MIN_SECONDS = env_int("PUBLIC_PAGE_MIN_SECONDS", 2)
+# Public pages cached per event version (tournaments/page_cache.py): while results pour in, each page (and the
+# standings behind it) is rendered at most once every so many seconds (the previous version is served meanwhile;
+# phones poll every 30 s).
+PUBLIC_PAGE_MIN_SECONDS = env_int("PUBLIC_PAGE_MIN_SECONDS", 5)
 
 CACHE_URL = env_str("CACHE_URL")
 CACHES = {"default": cache_from_url(CACHE_URL)}

@@ -196,3 +196,17 @@ def _page_text(body: bytes) -> str:
     """The page without its CSRF tokens (masked afresh for each response; the htmx header's and the
     language switch's form field)."""
     return re.sub(r'("X-CSRFToken": "|name="csrfmiddlewaretoken" value=")[A-Za-z0-9]+', r"\1", body.decode())
+
+
+def test_a_page_rendered_for_the_cache_may_use_standings_a_few_seconds_old(event, table, referee):
+    from scoring.standings_cache import cached_standings_rows
+    from tournaments.models import Tournament
+
+    first = cached_standings_rows(Tournament.objects.get(pk=event.pk), include_provisional=True)
+    record_hand(table, HandEntry(winner="E", discarder="S", fan=88), acting_user=referee)
+    token = page_cache._STALE_TOLERANCE.set(60.0)  # as while cached_page renders, PUBLIC_PAGE_MIN_SECONDS=60
+    try:
+        assert cached_standings_rows(Tournament.objects.get(pk=event.pk), include_provisional=True) == first
+    finally:
+        page_cache._STALE_TOLERANCE.reset(token)
+    assert cached_standings_rows(Tournament.objects.get(pk=event.pk), include_provisional=True) != first

@@ -13,7 +13,8 @@ called by ``tournaments.audit.audit``), so a cached page is never older than the
 - No stampede: one worker at a time renders a page (its lock spans versions); the others serve the previous
   version meanwhile (as ``scoring.standings_cache`` does for the standings themselves). While results pour
   in (a new version every second), a page is rendered at most every ``PUBLIC_PAGE_MIN_SECONDS`` (settings:
-  2 s; 0 in the tests): phones polling every 30 s never notice, and the workers stay free.
+  5 s; 0 in the tests; the standings it is rendered from may be as old): phones polling every 30 s never
+  notice, and the workers stay free.
 - Each stored page carries an ETag (a digest of its body): a poll with ``If-None-Match`` is answered 304.
 - Runs of whitespace around line breaks are folded into one line break before storing (the templates'
   indentation is most of a large table's bytes; pages with ``<pre>`` or ``<textarea>`` are kept as is).
@@ -27,6 +28,7 @@ import re
 import secrets
 import time
 from collections.abc import Callable
+from contextvars import ContextVar
 from functools import wraps
 from typing import Any
 
@@ -161,6 +163,15 @@ def _respond(request: HttpRequest, entry: dict[str, Any]) -> HttpResponse:
     return response
 
 
+_STALE_TOLERANCE: ContextVar[float] = ContextVar("stale_tolerance", default=0.0)
+
+
+def stale_tolerance() -> float:
+    """How old (seconds) the data a page is rendered from may be: ``PUBLIC_PAGE_MIN_SECONDS`` while a page
+    is rendered for the shared cache (``scoring.standings_cache`` then reuses recent standings), else 0."""
+    return _STALE_TOLERANCE.get()
+
+
 def _previous_or_none(base: str) -> dict[str, Any] | None:
     """The page's previous version, to serve instead of rendering the new one now: while another worker
     renders the page (its lock is taken), or when the previous one is younger than
@@ -211,6 +222,7 @@ def cached_page(view: View) -> View:
         if entry is not None:
             response = _respond(request, entry)
         else:
+            token = _STALE_TOLERANCE.set(float(getattr(settings, "PUBLIC_PAGE_MIN_SECONDS", 0)))
             try:
                 rendered = view(request, slug, *args, **kwargs)
                 if not isinstance(rendered, HttpResponse) or not _storable(request, rendered):
@@ -218,6 +230,7 @@ def cached_page(view: View) -> View:
                 entry = _entry(request, rendered)
                 cache.set_many({key: entry, f"{base}:latest": entry}, timeout=PAGE_SECONDS)
             finally:
+                _STALE_TOLERANCE.reset(token)
                 cache.delete(f"{base}:lock")
             response = _respond(request, entry)
         patch_vary_headers(response, ("Cookie",))
