@@ -67,6 +67,7 @@ def _render_players(
             "import_form": import_form or PlayerImportForm(),
             "import_errors": import_errors or [],
             "countries": countries.choices(),
+            "players_url": reverse("manage:players", args=[tournament.slug]),
         },
         status=422 if failed else 200,
     )
@@ -153,7 +154,13 @@ def check_in(request: HtmxHttpRequest, slug: str, code: str) -> HttpResponse:
     )
     if request.htmx:
         return render(
-            request, "tournaments/organiser/_check_in.html", {"tournament": tournament, "r": registration}
+            request,
+            "tournaments/organiser/_check_in.html",
+            {
+                "tournament": tournament,
+                "r": registration,
+                "players_url": reverse("manage:players", args=[tournament.slug]),
+            },
         )
     return redirect("manage:players", slug=slug)
 

@@ -71,12 +71,21 @@ OVERFLOWING = """
 """
 
 
+SPILLING = """
+() => [...document.querySelectorAll("main *")]
+  .filter((e) => e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX === "visible")
+  .slice(0, 5).map((e) => e.tagName + "." + e.className + " " + e.scrollWidth)
+"""
+
+
 def no_sideways_scroll(page) -> bool:
     """Nothing sticks out of a 360 px page (a mobile browser would otherwise widen its layout to fit it);
     a wide table may scroll inside its own box."""
     offenders = page.evaluate(OVERFLOWING, WIDTH)
     assert not offenders, offenders
-    return page.evaluate("document.documentElement.scrollWidth") <= WIDTH
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= WIDTH, page.evaluate(SPILLING)
+    return width <= WIDTH
 
 
 def test_the_check_in_desk_on_a_360_px_phone(narrow, live_server, desk_event):
