@@ -325,3 +325,32 @@ def test_a_substitutes_score_counts_for_the_place_at_the_table(client, organiser
     ).content.decode()
     row = page[page.index('data-session="1"') :]
     assert re.findall(r'<td class="num"[^>]*>([^<]*)</td>', row)[:3] == ["-96", "1", "2"]
+
+
+def test_a_withdrawn_player_is_not_found_by_the_search(client, event, organiser):
+    from tournaments.desk import set_withdrawn
+
+    url = reverse("public:find", args=[event.slug])
+    assert "Flo" in client.get(url, {"q": "flo"}).content.decode()
+    set_withdrawn(event.registrations.get(player__name="Flo"), True, acting_user=organiser)
+    assert "Nobody matches" in client.get(url, {"q": "flo"}).content.decode()
+
+
+def test_only_each_teams_best_n_members_count_and_members_are_listed_best_first():
+    from scoring.exports.data import team_standings
+
+    rows = [
+        {"rank": 1, "player": "a", "name": "A", "table_points": 8.0, "score": 90},
+        {"rank": 2, "player": "b", "name": "B", "table_points": 6.0, "score": 10},
+        {"rank": 3, "player": "c", "name": "C", "table_points": 5.0, "score": 40},
+        {"rank": 4, "player": "d", "name": "D", "table_points": 1.0, "score": -140},
+    ]
+    teams = {"a": "X", "d": "X", "b": "Y", "c": "Y"}
+    every = team_standings(rows, teams, True)
+    assert [(t.team, t.table_points, t.score) for t in every] == [("Y", 11.0, 50), ("X", 9.0, -50)]
+    best = team_standings(rows, teams, True, best=1)
+    assert [(t.team, t.table_points, t.score, t.counted) for t in best] == [
+        ("X", 8.0, 90, ["A"]),
+        ("Y", 6.0, 10, ["B"]),
+    ]
+    assert best[0].members == ["A", "D"]
