@@ -156,7 +156,8 @@ def after_time_refusal(table: Table, hands_first_entered: Iterable[datetime], *,
     word = tournament.rule_set.words
     return (
         f"Time was called at {called} and the {word.hand} in play then has been entered: this "
-        f"{word.session} has ended at this table (rule 74f). The organiser can give the table extra time."
+        f"{word.session} has ended at this table (rule 74f). Mark the table complete, or ask the organiser "
+        "for extra time."
     )
 
 

@@ -31,6 +31,11 @@ class TableLine:
     extra_minutes: int  # this table's own extra time
 
     @property
+    def time_up(self) -> bool:
+        """Time is up for this table and it is not complete (finishing the hand in play, rule 74f)."""
+        return self.state != "complete" and self.reading.state == session_clock.TIME
+
+    @property
     def flagged(self) -> bool:
         return self.late or self.behind
 
@@ -61,7 +66,8 @@ def table_lines(
         reading = session_clock.reading(
             clock, now=now, table_number=table.number, last_hand_minutes=settings["last_hand_minutes"]
         )
-        playing = line.state != "complete" and reading.started
+        # Once time is up the clock's pace and idleness mean nothing: the card says "time" instead.
+        playing = line.state != "complete" and reading.started and reading.state != session_clock.TIME
         since = line.last_entry_at or (clock.started_at if clock is not None else None)
         idle = int((now - since).total_seconds() // 60) if playing and since is not None else None
         late = idle is not None and idle >= settings["slow_minutes"]

@@ -128,3 +128,14 @@ def test_progress_counted_in_the_database_agrees_with_each_tables_state(
             )
             states.add(line.state)
     assert states == {"complete", "in play", "not started"}
+
+
+def test_after_time_a_table_still_playing_says_time_instead_of_late_or_behind(event, organiser, client):
+    round_ = event.rounds.get(number=1)
+    clock.start_clock(round_, 30, acting_user=organiser)
+    SessionClock.objects.update(started_at=timezone.now() - timedelta(minutes=31))
+    client.force_login(organiser)
+    html = client.get(reverse("manage:session_live", args=[event.slug, 1])).content.decode()
+    assert html.count('class="state time-up"') == 2
+    assert "Behind the clock" not in html
+    assert "No hand entered" not in html
