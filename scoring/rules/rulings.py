@@ -65,10 +65,6 @@ class Ruling:
         """A ruling that bars a win names the hand it applies to."""
         return self.bars_win
 
-    @property
-    def unranks(self) -> bool:
-        return self.outcome in UNRANKED
-
     def points_for(self, occurrence: int = 1, tiles: int | None = None) -> int:
         """Points lost for the ``occurrence``-th ruling of this kind against one player in the event, and
         for MCR 85e the tiles revealed ("5 points per revealed tile", line 2387)."""
@@ -79,7 +75,3 @@ class Ruling:
         if self.escalates:
             return escalating_points(occurrence)
         return self.points
-
-
-def by_key(catalogue: tuple[Ruling, ...] | list[Ruling], key: str) -> Ruling | None:
-    return next((ruling for ruling in catalogue if ruling.key == key), None)
