@@ -12,7 +12,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.module_loading import import_string
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_POST
 
 from scoring import confirmation, rulings, services
@@ -29,6 +29,7 @@ from scoring.forms import (
     VoidForm,
 )
 from scoring.models import Appeal, Hand, LateArrival, Penalty
+from scoring.rules import vocabulary
 from tournaments import clock as session_clock
 from tournaments.access import appeals_event_for, event_for, table_of
 from tournaments.errors import ServiceError
@@ -60,7 +61,13 @@ def index(request: HttpRequest, slug: str) -> HttpResponse:
 def _seat_choices(table: Table) -> list[tuple[str, str]]:
     by_wind = {seat.wind: seat for seat in table.seats.all()}
     return [
-        (w, f"{by_wind[w].registration.player.name} ({WIND_NAMES[w]} seat)") for w in WINDS if w in by_wind
+        (
+            w,
+            gettext("%(name)s (%(wind)s seat)")
+            % {"name": by_wind[w].registration.player.name, "wind": vocabulary.wind_label(w, get_language())},
+        )
+        for w in WINDS
+        if w in by_wind
     ]
 
 

@@ -123,3 +123,38 @@ def test_an_unknown_page_is_a_friendly_page_in_chinese(client):
     response = client.get("/no-such-event/standings/", HTTP_ACCEPT_LANGUAGE="zh-hans")
     assert response.status_code == 404
     assert "没有这个页面" in response.content.decode()
+
+
+def _pdf_text(content: bytes) -> str:
+    import io
+
+    from pypdf import PdfReader
+
+    return " ".join(" ".join(page.extract_text().split()) for page in PdfReader(io.BytesIO(content)).pages)
+
+
+def test_the_prints_are_in_the_language_they_are_made_in(event, referee):
+    """The standings PDF, scoresheets, seat slips and table cards (wqy-zenhei embedded, STYLE.md pitfall 5)."""
+    from django.utils import translation
+
+    from scoring import services
+    from scoring.exports import EVENT_PRINTS, SESSION_PRINTS
+
+    table = event.rounds.get(number=1).tables.get(number=1)
+    services.record_hand(table, services.HandEntry(winner="E", discarder="S", fan=10), acting_user=referee)
+    round_ = event.rounds.get(number=1)
+    expected = {
+        "scoresheets": ("记分表", "本盘得分", "东圈", "签名"),
+        "seat-slips": ("座位条", "扫码查看成绩", "选手编号"),
+        "table-cards": ("桌牌", "第1桌"),
+    }
+    with translation.override("zh-hans"):
+        for kind, words in expected.items():
+            text = _pdf_text(SESSION_PRINTS[kind](round_, "http://hall.example").render()[2])
+            for word in words:
+                assert word in text, (kind, word)
+        standings = _pdf_text(EVENT_PRINTS["standings"](event).render()[2])
+        assert "排名" in standings and "标准分" in standings
+    with translation.override("en"):
+        text = _pdf_text(SESSION_PRINTS["scoresheets"](round_, "http://hall.example").render()[2])
+        assert "Points this hand" in text and "East round" in text

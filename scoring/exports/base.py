@@ -16,6 +16,7 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from tournaments.errors import ServiceError
 
@@ -290,7 +291,7 @@ class PDFDocument:
         self.pagesize = turn(size) if landscape else size
         self.title = title
         self.margin = margin
-        self.footer = f"{title} · made {made_at()}"
+        self.footer = gettext("%(title)s · made %(at)s") % {"title": title, "at": made_at()}
 
     @property
     def width(self) -> float:
@@ -322,7 +323,11 @@ class PDFDocument:
             canvas.setFont(font, 7)
             canvas.setFillColorRGB(0.4, 0.4, 0.4)
             canvas.drawString(doc.leftMargin, doc.bottomMargin - 14, fit(footer, doc.width - 60, 7))
-            canvas.drawRightString(doc.leftMargin + doc.width, doc.bottomMargin - 14, f"page {doc.page}")
+            canvas.drawRightString(
+                doc.leftMargin + doc.width,
+                doc.bottomMargin - 14,
+                gettext("page %(number)s") % {"number": doc.page},
+            )
             canvas.restoreState()
             if on_page is not None:
                 on_page(canvas, doc)

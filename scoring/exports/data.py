@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from django.utils.translation import gettext
+
 from scoring.exports.base import PrintError, made_at
 from scoring.services import session_result, table_state, tables_with_results
 from tournaments.models import WINDS, Registration, Round, Table, Tournament
@@ -47,10 +49,18 @@ class Status:
 
     @property
     def text(self) -> str:
+        """In the active language (the page's, for a download)."""
         if self.after is None:
-            return f"before the first session, made at {self.made_at}"
-        word = "final" if self.final else "provisional"
-        return f"after session {self.after}, {word}, made at {self.made_at}"
+            return gettext("before the first session, made at %(at)s") % {"at": self.made_at}
+        if self.final:
+            return gettext("after session %(number)s, final, made at %(at)s") % {
+                "number": self.after,
+                "at": self.made_at,
+            }
+        return gettext("after session %(number)s, provisional, made at %(at)s") % {
+            "number": self.after,
+            "at": self.made_at,
+        }
 
 
 def standings_status(tournament: Tournament, tables: list[Table] | None = None) -> Status:

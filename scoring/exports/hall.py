@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+from django.utils.translation import get_language, gettext
+
 from scoring.exports.base import (
     Export,
     PDFDocument,
@@ -16,10 +18,14 @@ from scoring.exports.base import (
     pdf_font,
     qr_drawing,
 )
-from scoring.exports.data import WIND_NAMES, seated_tables
+from scoring.exports.data import seated_tables
+from scoring.rules import vocabulary
 from tournaments.models import WINDS, Round, Seat
 
-PIN_NOTE = "your PIN: sign your table's result with it (rule 72); keep it to yourself"
+
+def _wind(letter: str) -> str:
+    """A seat's wind in the active language (the organiser's page's): "East" / "东"."""
+    return vocabulary.wind_label(letter, get_language())
 
 
 class SessionPrint(Export):
@@ -63,7 +69,10 @@ class SeatSlipsPDF(SessionPrint):
         ):
             plan[registration_id].append((round_number, table_number, wind))
         doc = PDFDocument(
-            f"{self.tournament.name}: session {self.round.number} seat slips", self.paper, margin=20
+            gettext("%(name)s: session %(number)s seat slips")
+            % {"name": self.tournament.name, "number": self.round.number},
+            self.paper,
+            margin=20,
         )
         styles = Styles()
         name_style = ParagraphStyle("name", parent=styles.normal, fontSize=16, leading=20, spaceBefore=2)
@@ -73,9 +82,15 @@ class SeatSlipsPDF(SessionPrint):
             reg = seat.registration
             url = self.base_url + reverse("public:player", args=[self.tournament.slug, reg.code])
             lines = [
-                ("Session", "Table", "Seat"),
+                (gettext("Session"), gettext("Table"), gettext("Seat")),
                 *[
-                    (f"{n}{' (this one)' if n == self.round.number else ''}", str(t), WIND_NAMES[w])
+                    (
+                        gettext("%(number)s (this one)") % {"number": n}
+                        if n == self.round.number
+                        else str(n),
+                        str(t),
+                        _wind(w),
+                    )
                     for n, t, w in plan[reg.pk]
                 ],
             ]
@@ -86,18 +101,34 @@ class SeatSlipsPDF(SessionPrint):
             left = [
                 Paragraph(markup(self.tournament.name), styles.small),
                 Paragraph(markup(fit(reg.player.name, slip_w - 110, 16)), name_style),
-                Paragraph(f"Player code: <b>{markup(reg.code)}</b>", styles.normal),
                 Paragraph(
-                    f"<b>Session {self.round.number}: table {_table.number}, {WIND_NAMES[seat.wind]}</b>",
+                    gettext("Player code: <b>%(code)s</b>") % {"code": markup(reg.code)}, styles.normal
+                ),
+                Paragraph(
+                    "<b>%s</b>"
+                    % (
+                        gettext("Session %(number)s: table %(table)s, %(wind)s")
+                        % {"number": self.round.number, "table": _table.number, "wind": _wind(seat.wind)}
+                    ),
                     styles.normal,
                 ),
                 sessions,
             ]
-            right = [qr_drawing(url, 76), Paragraph("Scan for your results", styles.small)]
+            right = [qr_drawing(url, 76), Paragraph(gettext("Scan for your results"), styles.small)]
             inner = Grid(
                 [
                     [left, right],
-                    [Paragraph(f"PIN <b>{markup(pins[reg.pk])}</b>: {PIN_NOTE}", styles.small), ""],
+                    [
+                        Paragraph(
+                            gettext(
+                                "PIN <b>%(pin)s</b>: your PIN: sign your table's result with it (rule 72); "
+                                "keep it to yourself"
+                            )
+                            % {"pin": markup(pins[reg.pk])},
+                            styles.small,
+                        ),
+                        "",
+                    ],
                 ],
                 colWidths=[slip_w - 90, 82],
             )
@@ -136,7 +167,10 @@ class TableCardsPDF(SessionPrint):
 
         tables = seated_tables(self.round)
         doc = PDFDocument(
-            f"{self.tournament.name}: session {self.round.number} table cards", self.paper, landscape=True
+            gettext("%(name)s: session %(number)s table cards")
+            % {"name": self.tournament.name, "number": self.round.number},
+            self.paper,
+            landscape=True,
         )
         font = pdf_font()
         big = ParagraphStyle("big", fontName=font, fontSize=220, leading=200, alignment=1)
@@ -148,7 +182,7 @@ class TableCardsPDF(SessionPrint):
             seats = {seat.wind: seat.registration for seat in table.seats.all()}
             names = Grid(
                 [
-                    [WIND_NAMES[w], cell(seats[w].player.name, doc.width - 210, 24), seats[w].code]
+                    [_wind(w), cell(seats[w].player.name, doc.width - 210, 24), seats[w].code]
                     for w in WINDS
                     if w in seats
                 ],
@@ -166,9 +200,18 @@ class TableCardsPDF(SessionPrint):
                 ]
             )
             story += [
-                Paragraph(f"{markup(self.tournament.name)} · Session {self.round.number}", line),
                 Paragraph(
-                    f"Table {table.number}", ParagraphStyle("label", parent=line, fontSize=24, leading=30)
+                    " · ".join(
+                        (
+                            markup(self.tournament.name),
+                            gettext("Session %(number)s") % {"number": self.round.number},
+                        )
+                    ),
+                    line,
+                ),
+                Paragraph(
+                    gettext("Table %(number)s") % {"number": table.number},
+                    ParagraphStyle("label", parent=line, fontSize=24, leading=30),
                 ),
                 Paragraph(str(table.number), big),
                 Spacer(1, 10),
@@ -189,10 +232,14 @@ class SeatingListsPDF(SessionPrint):
         from reportlab.platypus import Table as Grid
 
         tables = seated_tables(self.round)
-        doc = PDFDocument(f"{self.tournament.name}: session {self.round.number} seating", self.paper)
+        doc = PDFDocument(
+            gettext("%(name)s: session %(number)s seating")
+            % {"name": self.tournament.name, "number": self.round.number},
+            self.paper,
+        )
         styles = Styles()
         name_w = (doc.width - 40) / 4
-        by_table = [["Table", *(WIND_NAMES[w] for w in WINDS)]]
+        by_table = [[gettext("Table"), *(_wind(w) for w in WINDS)]]
         everyone = []
         for table in tables:
             seats = {seat.wind: seat.registration for seat in table.seats.all()}
@@ -210,8 +257,8 @@ class SeatingListsPDF(SessionPrint):
                 ("ROWBACKGROUNDS", (0, 1), (-1, -1), ["white", "#eef4ef"]),
             )
         )
-        second_data = [["Name", "Code", "Table", "Seat"]] + [
-            [cell(name, doc.width - 200, 11), code, str(number), WIND_NAMES[w]]
+        second_data = [[gettext("Name"), gettext("Code"), gettext("Table"), gettext("Seat")]] + [
+            [cell(name, doc.width - 200, 11), code, str(number), _wind(w)]
             for name, code, number, w in everyone
         ]
         second = Grid(second_data, colWidths=[doc.width - 190, 60, 60, 70], repeatRows=1)
@@ -225,11 +272,19 @@ class SeatingListsPDF(SessionPrint):
         title = markup(self.tournament.name)
         return doc.build(
             [
-                Paragraph(f"{title}: session {self.round.number}, seating by table", styles.title),
+                Paragraph(
+                    gettext("%(name)s: session %(number)s, seating by table")
+                    % {"name": title, "number": self.round.number},
+                    styles.title,
+                ),
                 Spacer(1, 6),
                 first,
                 PageBreak(),
-                Paragraph(f"{title}: session {self.round.number}, players by name", styles.title),
+                Paragraph(
+                    gettext("%(name)s: session %(number)s, players by name")
+                    % {"name": title, "number": self.round.number},
+                    styles.title,
+                ),
                 Spacer(1, 6),
                 second,
             ]

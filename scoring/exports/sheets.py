@@ -20,6 +20,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from django.utils.translation import get_language, gettext
+
 from scoring.exports.base import (
     GREEN,
     PALE,
@@ -31,13 +33,23 @@ from scoring.exports.base import (
     points_text,
     qr_drawing,
 )
-from scoring.exports.data import WIND_NAMES, seated_tables, seats_by_wind, table_result
+from scoring.exports.data import seated_tables, seats_by_wind, table_result
+from scoring.rules import vocabulary
 from scoring.rules.ruleset import HandRecord, RuleSet, Winds
 from scoring.services import hand_record, played_hands
 from tournaments.models import WINDS, Round, Table
 
 BLANK = HandRecord(winner=None)
-ROUND_NAMES = ("East round", "South round", "West round", "North round")
+
+
+def _round_name(index: int) -> str:
+    """The printed name of wind round ``index`` (0-3) in the active language: "East round" / "东圈"."""
+    wind = vocabulary.wind_label(WINDS[index], get_language())
+    return gettext("%(wind)s round") % {"wind": wind}
+
+
+def _wind(letter: str) -> str:
+    return vocabulary.wind_label(letter, get_language())
 
 
 def seat_winds(rules: RuleSet, index: int, records: Sequence[HandRecord]) -> Winds | None:
@@ -83,8 +95,12 @@ class ScoresheetsPDF(Export):
         tables = seated_tables(self.round)
         rules = self.tournament.rule_set
         scoresheet = rules.printed_winds(0) is not None
-        word = "scoresheets" if scoresheet else "scorecards"
-        self.doc = PDFDocument(f"{self.tournament.name}: session {self.round.number} {word}", self.paper)
+        word = gettext("scoresheets") if scoresheet else gettext("scorecards")
+        self.doc = PDFDocument(
+            gettext("%(name)s: session %(number)s %(what)s")
+            % {"name": self.tournament.name, "number": self.round.number, "what": word},
+            self.paper,
+        )
         self.styles = Styles()
         story: list[Any] = []
         for index, table in enumerate(tables):
@@ -101,11 +117,13 @@ class ScoresheetsPDF(Export):
 
         url = self.entry_url(table)
         title = Paragraph(
-            f"{markup(self.tournament.name)}<br/>Session {self.round.number} · Table {table.number}"
-            f" <font size=10>({kind})</font>",
+            f"{markup(self.tournament.name)}<br/>"
+            + gettext("Session %(number)s · Table %(table)s")
+            % {"number": self.round.number, "table": table.number}
+            + f" <font size=10>({kind})</font>",
             self.styles.title,
         )
-        note = Paragraph(f"Enter results: {markup(url)}", self.styles.small)
+        note = Paragraph(gettext("Enter results: %(url)s") % {"url": markup(url)}, self.styles.small)
         grid = Grid([[[title, note], qr_drawing(url, 66)]], colWidths=[self.doc.width - 72, 72])
         grid.setStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (0, 0), 0)])
         return [grid]
@@ -145,21 +163,22 @@ class ScoresheetsPDF(Export):
         from reportlab.platypus import Table as Grid
 
         seats = seats_by_wind(table)
-        head = ["Start", "Player", "Code"] + [
-            ROUND_NAMES[q] if q < 4 else f"Round {q + 1}" for q in range(rounds)
+        head = [gettext("Start"), gettext("Player"), gettext("Code")] + [
+            _round_name(q) if q < 4 else gettext("Round %(number)s") % {"number": q + 1}
+            for q in range(rounds)
         ]
         name_width = self.doc.width - 40 - 50 - 62 * rounds
         data = [head]
         for wind in WINDS:
             reg = seats.get(wind)
             line = [
-                WIND_NAMES[wind],
+                _wind(wind),
                 cell(reg.player.name if reg else "", name_width - 6, 9),
                 reg.code if reg else "",
             ]
             for q in range(rounds):
                 winds = rules.printed_winds(4 * q)
-                line.append(WIND_NAMES[winds.seats[wind]] if winds else "")
+                line.append(_wind(winds.seats[wind]) if winds else "")
             data.append(line)
         grid = Grid(data, colWidths=[40, name_width, 50] + [62] * rounds)
         grid.setStyle(
@@ -202,16 +221,16 @@ class ScoresheetsPDF(Export):
         header = [
             [
                 "#",
-                "Wind",
-                "Dealer",
-                "Winner",
-                "Discarder\nor self-drawn",
-                "Basic",
-                "Points this hand (by starting seat)",
+                gettext("Wind"),
+                gettext("Dealer"),
+                gettext("Winner"),
+                gettext("Discarder\nor self-drawn"),
+                gettext("Basic"),
+                gettext("Points this hand (by starting seat)"),
                 "",
                 "",
                 "",
-                "Running total",
+                gettext("Running total"),
                 "",
                 "",
                 "",
@@ -239,7 +258,7 @@ class ScoresheetsPDF(Export):
             row_no = len(data)
             line: list[Any] = [
                 str(index + 1),
-                WIND_NAMES[winds.prevalent] if winds and winds.prevalent else "",
+                _wind(winds.prevalent) if winds and winds.prevalent else "",
                 cell(f"{dealer} {names.get(dealer, '')}", name_w, 7) if dealer else "",
             ]
             if index < len(records):
@@ -281,9 +300,14 @@ class ScoresheetsPDF(Export):
                         effect[w] += penalty.points if w != seat else -3 * penalty.points
                 else:
                     effect[seat] -= penalty.points
-            text = f"Penalty {seat} {reg.player.name if reg else ''}: {penalty.rule} {penalty.reason}"
+            text = gettext("Penalty %(seat)s %(name)s: %(rule)s %(reason)s") % {
+                "seat": seat,
+                "name": reg.player.name if reg else "",
+                "rule": penalty.rule,
+                "reason": penalty.reason,
+            }
             if penalty.cancelled:
-                text += " (cancelled on appeal)"
+                text += " " + gettext("(cancelled on appeal)")
             data.append(
                 [cell(text, sum(widths[:6]) - 6, 7), "", "", "", "", ""]
                 + [str(effect[w]) if effect[w] else "" for w in WINDS]
@@ -291,19 +315,22 @@ class ScoresheetsPDF(Export):
             )
             style.append(("SPAN", (0, len(data) - 1), (5, len(data) - 1)))
         for _ in range(max(0, 2 - len(penalties)) or 1):
-            data.append(["Penalty: who, rule, points", "", "", "", "", ""] + [""] * 8)
+            data.append([gettext("Penalty: who, rule, points"), "", "", "", "", ""] + [""] * 8)
             style.append(("SPAN", (0, len(data) - 1), (5, len(data) - 1)))
             style.append(("TEXTCOLOR", (0, len(data) - 1), (0, len(data) - 1), colors.grey))
         late = {
             item.registration_id: item.minutes for item in table.late_arrivals.all() if not item.cancelled
         }
-        late_line = ["Lateness (minutes late: points)", "", "", "", "", ""]
+        late_line = [gettext("Lateness (minutes late: points)"), "", "", "", "", ""]
         for w in WINDS:
             reg = seats.get(w)
             minutes = late.get(reg.pk) if reg else None
             if minutes:
                 lost = rules.late_points(minutes)
-                late_line.append(f"{minutes} min: {'forfeit' if lost is None else -lost}")
+                late_line.append(
+                    gettext("%(minutes)s min: %(points)s")
+                    % {"minutes": minutes, "points": gettext("forfeit") if lost is None else -lost}
+                )
             else:
                 late_line.append("")
         data.append(late_line + [""] * 4)
@@ -311,13 +338,13 @@ class ScoresheetsPDF(Export):
         style.append(("FONTSIZE", (6, len(data) - 1), (9, len(data) - 1), 6))
         totals_row = len(data)
         data.append(
-            ["Total (hands, penalties, lateness)", "", "", "", "", "", "", "", "", ""]
+            [gettext("Total (hands, penalties, lateness)"), "", "", "", "", "", "", "", "", ""]
             + [str(result.scores[w]) if result else "" for w in WINDS]
         )
         tp_row = len(data)
         if rules.uses_table_points:
             data.append(
-                ["Table points", "", "", "", "", "", "", "", "", ""]
+                [gettext("Table points"), "", "", "", "", "", "", "", "", ""]
                 + [
                     points_text(float(result.table_points[w])) if result and result.table_points else ""
                     for w in WINDS
@@ -331,12 +358,12 @@ class ScoresheetsPDF(Export):
         style.append(("FONTSIZE", (10, totals_row), (-1, tp_row), 10))
         extra = len(data) - 2 - hand_rows
         fixed = [
-            *self.heading(table, "scoresheet"),
+            *self.heading(table, gettext("scoresheet")),
             Spacer(1, 4),
             self.players(table, rules, rounds),
             Spacer(1, 6),
             Spacer(1, 6),
-            Paragraph("Signatures: each player checks the scores and signs", self.styles.small),
+            Paragraph(gettext("Signatures: each player checks the scores and signs"), self.styles.small),
             self.signatures(names),
         ]
         note = Paragraph(markup(rules.scoresheet_note), self.styles.small) if rules.scoresheet_note else None
@@ -365,7 +392,7 @@ class ScoresheetsPDF(Export):
         hands = played_hands(table)
         records = [hand_record(h) for h in hands]
         count = max(self.tournament.hands_per_session or 4, len(hands))
-        word = rules.words.hand
+        word = rules.word("hand", get_language())
         has_card = hasattr(
             type(rules), "card"
         )  # a rule set that plays from a card (NMJL) has jokerless hands
@@ -373,30 +400,39 @@ class ScoresheetsPDF(Export):
         winds = [seat_winds(rules, i, records) for i in range(count)]
 
         # seat winds per game (NMJL rule 116: the pivot moves every second time the dice come to her)
-        wind_head = ["Start", "Player", "Code"] + [f"{word.capitalize()} {i + 1}" for i in range(count)]
+        wind_head = [gettext("Start"), gettext("Player"), gettext("Code")] + [
+            f"{word.capitalize()} {i + 1}" for i in range(count)
+        ]
         game_w = min(52, (self.doc.width - 40 - 60 - 120) / max(count, 1))
         name_w = self.doc.width - 40 - 60 - game_w * count
         wind_data = [wind_head]
         for w in WINDS:
             reg = seats.get(w)
             wind_data.append(
-                [WIND_NAMES[w], cell(reg.player.name if reg else "", name_w - 6, 9), reg.code if reg else ""]
-                + [WIND_NAMES[x.seats[w]] if x else "" for x in winds]
+                [_wind(w), cell(reg.player.name if reg else "", name_w - 6, 9), reg.code if reg else ""]
+                + [_wind(x.seats[w]) if x else "" for x in winds]
             )
         wind_grid = Grid(wind_data, colWidths=[40, name_w, 60] + [game_w] * count)
         wind_grid.setStyle(
             grid_style(("ALIGN", (3, 0), (-1, -1), "CENTER"), ("FONTSIZE", (0, 1), (-1, -1), 9), size=7)
         )
 
-        value_head = "Hand or value" if has_card else "Details"
-        head = ["#", "Dealer", "Winner", "How it ended", "Discarder", value_head]
+        value_head = gettext("Hand or value") if has_card else gettext("Details")
+        head = [
+            "#",
+            gettext("Dealer"),
+            gettext("Winner"),
+            gettext("How it ended"),
+            gettext("Discarder"),
+            value_head,
+        ]
         fixed_widths = [16, 62, 62, 56, 62, 62 if has_card else 100]
         if has_card:
-            head.append("Jokerless")
+            head.append(gettext("Jokerless"))
             fixed_widths.append(40)
         seat_col = len(head)
         seat_width = (self.doc.width - sum(fixed_widths)) / 4
-        head += [f"{w} points" for w in WINDS]
+        head += [gettext("%(seat)s points") % {"seat": w} for w in WINDS]
         data: list[list[Any]] = [head]
         style: list[tuple[Any, ...]] = [
             ("ALIGN", (seat_col, 1), (-1, -1), "RIGHT"),
@@ -445,15 +481,22 @@ class ScoresheetsPDF(Export):
         late = {
             item.registration_id: item.minutes for item in table.late_arrivals.all() if not item.cancelled
         }
-        late_line = ["Late (minutes)"] + [""] * (seat_col - 1)
+        late_line = [gettext("Late (minutes)")] + [""] * (seat_col - 1)
         for w in WINDS:
             reg = seats.get(w)
             minutes = late.get(reg.pk) if reg else None
             lost = rules.late_points(minutes) if minutes else 0
-            late_line.append(f"{minutes} min: {'forfeit' if lost is None else -lost}" if minutes else "")
+            late_line.append(
+                gettext("%(minutes)s min: %(points)s")
+                % {"minutes": minutes, "points": gettext("forfeit") if lost is None else -lost}
+                if minutes
+                else ""
+            )
         data.append(late_line)
         data.append(
-            ["Total"] + [""] * (seat_col - 1) + [str(result.scores[w]) if result else "" for w in WINDS]
+            [gettext("Total")]
+            + [""] * (seat_col - 1)
+            + [str(result.scores[w]) if result else "" for w in WINDS]
         )
         for row in (len(data) - 2, len(data) - 1):
             style += [
@@ -461,13 +504,15 @@ class ScoresheetsPDF(Export):
                 ("BACKGROUND", (0, row), (-1, row), colors.HexColor(PALE)),
             ]
         fixed = [
-            *self.heading(table, "scorecard"),
+            *self.heading(table, gettext("scorecard")),
             Spacer(1, 4),
-            Paragraph(f"Seat winds per {word} (by starting seat)", self.styles.small),
+            Paragraph(
+                gettext("Seat winds per %(word)s (by starting seat)") % {"word": word}, self.styles.small
+            ),
             wind_grid,
             Spacer(1, 8),
             Spacer(1, 8),
-            Paragraph("Signatures: each player checks the scores and signs", self.styles.small),
+            Paragraph(gettext("Signatures: each player checks the scores and signs"), self.styles.small),
             self.signatures(names),
         ]
         # the header and the lateness and total rows are fixed; the games share the rest of the page

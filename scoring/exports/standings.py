@@ -6,6 +6,8 @@ import csv
 import io
 from typing import Any
 
+from django.utils.translation import gettext
+
 from scoring.exports.base import (
     CSV,
     PALE,
@@ -115,13 +117,15 @@ class StandingsPDF(StandingsExport):
         people = registrations(self.tournament)
         status = standings_status(self.tournament)
         styles = Styles()
-        doc = PDFDocument(f"{self.tournament.name}: standings", self.paper, landscape=True)
+        doc = PDFDocument(
+            gettext("%(name)s: standings") % {"name": self.tournament.name}, self.paper, landscape=True
+        )
         many = len(self.rounds) > 6
-        head = ["Rank", "Name", "Country", "EMA number"]
+        head = [gettext("Rank"), gettext("Name"), gettext("Country"), gettext("EMA number")]
         if self.table_points:
-            head.append("Table points")
-        head.append("Score")
-        per_session = "TP" if self.table_points else "score"
+            head.append(gettext("Table points"))
+        head.append(gettext("Score"))
+        per_session = gettext("TP") if self.table_points else gettext("score")
         head += [f"S{n} {per_session}" if not many else f"S{n}" for n in self.rounds]
         numbers_from = 4
         fixed = [34, 170, 46, 64] + ([58] if self.table_points else []) + [48]
@@ -153,8 +157,8 @@ class StandingsPDF(StandingsExport):
             )
         )
         story: list[Any] = [
-            Paragraph(f"{markup(self.tournament.name)}: standings", styles.title),
-            Paragraph(markup(f"Standings {status.text}."), styles.normal),
+            Paragraph(gettext("%(name)s: standings") % {"name": markup(self.tournament.name)}, styles.title),
+            Paragraph(markup(gettext("Standings %(status)s.") % {"status": status.text}), styles.normal),
             Spacer(1, 8),
             table,
         ]
@@ -165,10 +169,10 @@ class StandingsPDF(StandingsExport):
             best=team_best(self.tournament),
         )
         if teams:
-            team_head = ["Rank", "Team", "Members"]
+            team_head = [gettext("Rank"), gettext("Team"), gettext("Members")]
             if self.table_points:
-                team_head.append("Table points")
-            team_head.append("Score")
+                team_head.append(gettext("Table points"))
+            team_head.append(gettext("Score"))
             team_data: list[list[Any]] = [team_head]
             for team in teams:
                 line = [
@@ -189,11 +193,15 @@ class StandingsPDF(StandingsExport):
             team_table.setStyle(
                 grid_style(("ALIGN", (3, 0), (-1, -1), "RIGHT"), ("ALIGN", (0, 0), (0, -1), "RIGHT"))
             )
-            what = "table points, then score" if self.table_points else "score"
+            what = (
+                gettext("Sum of the members' table points, then score; equal teams share a rank.")
+                if self.table_points
+                else gettext("Sum of the members' score; equal teams share a rank.")
+            )
             story += [
                 Spacer(1, 14),
-                Paragraph("Teams", styles.heading),
-                Paragraph(f"Sum of the members' {what}; equal teams share a rank.", styles.normal),
+                Paragraph(gettext("Teams"), styles.heading),
+                Paragraph(what, styles.normal),
                 Spacer(1, 4),
                 team_table,
             ]

@@ -99,7 +99,7 @@ def test_the_referee_enters_the_tiles_and_the_hand_is_saved_with_them(page, live
     assert saved.tiles["seat_wind"] == "S"
 
     page.goto(f"{base}/e/test-open/results/1/")
-    page.click("text=1 hands")
+    page.click("summary")
     assert page.locator('.tiles-display img[alt="Nine of Bamboo"]').count() == 2
     page.screenshot(path=str(artifact("tile-picker-results.png")), full_page=True)
 
@@ -150,7 +150,7 @@ def test_declared_sets_and_flags_score_and_a_bad_save_keeps_the_tiles(page, live
 
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto(f"{base}/e/test-open/results/1/")
-    page.click("text=1 hands")
+    page.click("summary")
     assert page.locator('.tiles-display img[alt="Red Dragon"]').count() == 4
     assert "+2 flowers" in page.locator(".tiles-display").inner_text()
     page.screenshot(path=str(artifact("tile-picker-results-phone.png")), full_page=True)
