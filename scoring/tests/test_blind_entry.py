@@ -228,3 +228,29 @@ def test_a_pin_too_long_or_a_reissue_for_an_unknown_player_is_refused(
     assert response.status_code == 422
     client.force_login(organiser)
     assert client.post(reverse("manage:reissue_pin", args=[event.slug, "nobody"])).status_code == 404
+
+
+def test_blind_entry_works_the_same_for_another_rule_set(organiser, referee, second):
+    """Nothing here asks which rules the event plays: a classical (Babcock) table is entered, the
+    blind second entry agrees with its settlement and confirms it."""
+    tournament = event_services.create_tournament(
+        event_services.EventDetails(
+            name="Red Book Night", rules="babcock", num_sessions=1, hands_per_session=8
+        ),
+        acting_user=organiser,
+    )
+    event_services.grant_role(tournament, second, "referee", acting_user=organiser)
+    event_services.update_settings(tournament, {"confirmation.blind_entry": True}, acting_user=organiser)
+    for name in ["Ann", "Bea", "Cat", "Dot"]:
+        event_services.register_player(tournament, event_services.PlayerRow(name=name), acting_user=organiser)
+    [table] = event_services.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
+    services.record_hand(
+        table,
+        HandEntry(winner="E", data={"east": "E", "scores": {"E": 48, "S": 16, "W": 4, "N": 0}}),
+        acting_user=referee,
+    )
+    services.set_table_finished(table, True, acting_user=referee)
+    rows, totals = sheet(table)
+    assert totals == {"E": 288, "S": -68, "W": -104, "N": -116}  # the settlement, as the rule set scores it
+    _, found = record_blind_entry(table, totals, rows, acting_user=second)
+    assert found == [] and services.is_confirmed(table, fresh=True)
