@@ -30,8 +30,34 @@
     applyFilter(event.target);
   });
 
+  function polled(target) {
+    return target && target.getAttribute && /every /.test(target.getAttribute("hx-trigger") || "");
+  }
+
+  // A poll that brings what the page already shows is not swapped in (the browser turns a 304 into
+  // its cached copy, so htmx sees the same body again); one that brings news keeps the reader's open
+  // <details> (a table's hands) open.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var target = event.detail.target;
+    if (!polled(target) || !event.detail.xhr) return;
+    var body = event.detail.xhr.responseText;
+    if (target.lastPoll === body) {
+      event.detail.shouldSwap = false;
+      return;
+    }
+    target.lastPoll = body;
+    target.openDetails = Array.prototype.map.call(target.querySelectorAll("details[open][id]"), function (d) {
+      return d.id;
+    });
+  });
+
   // A polled table (htmx) comes back whole: filter its new rows as the box says.
-  document.addEventListener("htmx:afterSwap", function () {
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var target = event.detail.target;
+    (target && target.openDetails || []).forEach(function (id) {
+      var details = document.getElementById(id);
+      if (details) details.open = true;
+    });
     document.querySelectorAll("input[data-filter]").forEach(applyFilter);
   });
 })();
