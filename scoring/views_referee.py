@@ -88,15 +88,19 @@ def _confirmation_context(table: Table, viewer: Any, state: str) -> dict[str, An
         if confirmation.players_sign(tournament) and state == "complete" and not confirmed
         else ([], [])
     )
+    differences = confirmation.differences(table, entry) if entry is not None and not confirmed else []
     return {
         "confirmation": confirmed,
-        "referees_confirm": confirmation.referees_confirm(tournament) and (not blind or entry is not None),
+        # A second referee confirms (after the blind entry, under blind double entry); two entries that
+        # agree may always be confirmed as agreed, whoever the event says confirms otherwise.
+        "referees_confirm": (confirmation.referees_confirm(tournament) and (not blind or entry is not None))
+        or (entry is not None and not differences),
         "players_sign": confirmation.players_sign(tournament),
         "signed": signed,
         "waiting": waiting,
         "blind": blind,
         "blind_entry": entry,
-        "differences": confirmation.differences(table, entry) if entry is not None and not confirmed else [],
+        "differences": differences,
         "hide_first_entry": blind and state == "complete" and not confirmed and entry is None and not entered,
     }
 

@@ -254,3 +254,23 @@ def test_blind_entry_works_the_same_for_another_rule_set(organiser, referee, sec
     assert totals == {"E": 288, "S": -68, "W": -104, "N": -116}  # the settlement, as the rule set scores it
     _, found = record_blind_entry(table, totals, rows, acting_user=second)
     assert found == [] and services.is_confirmed(table, fresh=True)
+
+
+def test_entries_agreeing_after_a_correction_may_be_confirmed_where_players_otherwise_sign(
+    client, blind_event, table, referee, second, organiser
+):
+    event_services.update_settings(blind_event, {"confirmation.by": "players"}, acting_user=organiser)
+    complete(table, referee)
+    rows, _ = sheet(table)
+    rows[0] = {"E": 34, "S": -18, "W": -8, "N": -8}
+    record_blind_entry(table, {s: sum(r[s] for r in rows) for s in "ESWN"}, rows, acting_user=second)
+    services.correct_hand(
+        table.hands.get(number=1, is_current=True),
+        HandEntry(winner="E", discarder="S", fan=10),
+        acting_user=organiser,
+    )
+    client.force_login(referee)
+    url = reverse("referee:table", args=[blind_event.slug, 1, 1])
+    assert "now agrees with these results" in client.get(url).content.decode()
+    client.post(url + "confirm/")
+    assert Confirmation.objects.get(table=table, is_current=True).how == ConfirmedBy.BLIND
