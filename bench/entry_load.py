@@ -40,7 +40,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from stack import PYTHON, ROOT, Browser, Stack, kill_group, load_line, percentile
+from stack import PYTHON, ROOT, Browser, Stack, free_base, kill_group, load_line, percentile
 
 PUBLIC_WORKERS = 4
 PUBLIC_NICE = (
@@ -167,7 +167,7 @@ def wait_logged_in(entry: Entry, referees: int) -> None:
 
 
 def make_stack(db: str, args: argparse.Namespace, port: int) -> tuple[Stack, str, int]:
-    stack = Stack(db, port=port)
+    stack = Stack(db, port=port)  # port: from free_base()
     slug = f"bench-{args.players}"
     event = stack.work / "event.json"
     played = args.sessions - 2
@@ -199,6 +199,7 @@ def make_stack(db: str, args: argparse.Namespace, port: int) -> tuple[Stack, str
 
 
 def run(db: str, args: argparse.Namespace, port: int) -> bool:
+    port = free_base(port)
     print(f"\n=== {db}: {args.players} players x {args.sessions} sessions; {load_line()}")
     t0 = time.perf_counter()
     stack, slug, played = make_stack(db, args, port)

@@ -13,6 +13,7 @@ import re
 import secrets
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -25,6 +26,25 @@ ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"  # loopback only, by design
 PYTHON = sys.executable
 GUNICORN = str(Path(PYTHON).parent / "gunicorn")
+
+
+def free_base(port: int) -> int:
+    """The first of port, port + 100, ... whose neighbours the stack uses (+0..+9 for servers, +90 PostgreSQL,
+    +91 Redis) are free: two runs at once (CI and a benchmark) must not meet."""
+    for base in range(port, port + 5000, 100):
+        wanted = [*range(base, base + 10), base + 90, base + 91]
+        if all(_free(p) for p in wanted):
+            return base
+    raise SystemExit(f"no free ports near {port}")
+
+
+def _free(port: int) -> bool:
+    with socket.socket() as probe:
+        try:
+            probe.bind((HOST, port))
+        except OSError:
+            return False
+    return True
 
 
 def load_line() -> str:

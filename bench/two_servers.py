@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from stack import PYTHON, ROOT, Browser, Stack
+from stack import PYTHON, ROOT, Browser, Stack, free_base
 
 PORT = 18500
 PASSWORD = "two-servers-pw-1"
@@ -37,7 +37,8 @@ def check(label: str, ok: bool, detail: str = "") -> bool:
 
 
 def main() -> None:
-    stack = Stack("postgres", port=PORT)
+    port = free_base(PORT)
+    stack = Stack("postgres", port=port)
     if "CACHE_URL" not in stack.env:
         stack.stop()
         sys.exit("redis-server is needed (apt-get install redis-server)")
@@ -73,20 +74,20 @@ def main() -> None:
                 "print(json.dumps({'code': east.registration.code, 'name': east.registration.player.name}))\n"
             )
         )
-        a = stack.gunicorn(PORT, workers=2, threads=2, name="mahjong-a")
-        b = stack.gunicorn(PORT + 1, workers=2, threads=2, name="mahjong-b")
+        a = stack.gunicorn(port, workers=2, threads=2, name="mahjong-a")
+        b = stack.gunicorn(port + 1, workers=2, threads=2, name="mahjong-b")
         stack.worker("w1")
         stack.worker("w2")
         print(
-            f"servers A :{PORT} (pid {a.pid}) and B :{PORT + 1} (pid {b.pid}), workers w1 and w2, "
+            f"servers A :{port} (pid {a.pid}) and B :{port + 1} (pid {b.pid}), workers w1 and w2, "
             f"one PostgreSQL, one Redis ({stack.env['CACHE_URL']})"
         )
 
         # 1. a result saved on A, confirmed on B, in the standings of both
-        reader_a, reader_b = Browser(PORT), Browser(PORT + 1)
+        reader_a, reader_b = Browser(port), Browser(port + 1)
         before = reader_b.request("GET", f"/e/{SLUG}/standings/")[2]
         read_at = time.monotonic()
-        referee_a = Browser(PORT)
+        referee_a = Browser(port)
         referee_a.login("ref-a", PASSWORD)
         table = f"/referee/{SLUG}/sessions/2/tables/1/"
         for number in range(1, 17):  # MCR: 16 hands, East wins each on South's discard with 8 fan
@@ -103,26 +104,26 @@ def main() -> None:
             )
             if status != 302:
                 raise SystemExit(f"hand {number} not saved on A: HTTP {status}")
-        referee_b = Browser(PORT + 1)
+        referee_b = Browser(port + 1)
         referee_b.login("ref-b", PASSWORD)
         status, _, _ = referee_b.request("POST", table + "confirm/", {})
         passed &= check("16 hands saved on A, the table confirmed on B by another referee", status == 302)
         # A public page renders at most every PUBLIC_PAGE_MIN_SECONDS (5 s) while results pour in.
         time.sleep(max(0.0, read_at + 5.1 - time.monotonic()))
         expected = 16 * (8 + 8 + 8 + 8)  # rule 67: the discarder pays 8 + 8, the others 8 each
-        for label, reader, port in (("B", reader_b, PORT + 1), ("A", reader_a, PORT)):
+        for label, reader, served_by in (("B", reader_b, port + 1), ("A", reader_a, port)):
             page = reader.request("GET", f"/e/{SLUG}/standings/")[2]
             rows = list(csv.DictReader(io.StringIO(reader.request("GET", f"/e/{SLUG}/standings.csv")[2])))
             row = next((r for r in rows if seated["name"] in r.values()), {})
             scores = [v for k, v in row.items() if k and "2" in k]
             passed &= check(
-                f"standings served by {label} (:{port}) count the result",
+                f"standings served by {label} (:{served_by}) count the result",
                 page != before and str(expected) in " ".join(scores) and seated["name"] in page,
                 f"{seated['name']}: session 2 {scores}",
             )
 
         # 2. a seating plan started on B's organiser page runs once, on one of the two workers
-        organiser = Browser(PORT + 1)
+        organiser = Browser(port + 1)
         organiser.login("org", PASSWORD)
         status, _, _ = organiser.request(
             "POST", f"/manage/{SLUG}/sessions/3/seat/", {"seed": "7", "scope": "one"}
