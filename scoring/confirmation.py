@@ -1,7 +1,8 @@
 """Who confirms a table's result, as the event's settings say (``confirmation.by``): a second referee,
 or the table's players signing with the PIN printed on their seat slip (Sloper rule 72: "each player
-signs his score"), optionally after a blind second entry of the score sheet that must agree with the
-first. Every write here is a service: in a transaction, under the table's lock, audited."""
+signs his score", shared/seeds/003_2541481d343502a5.txt line 2320), optionally after a blind second
+entry of the score sheet that must agree with the first. Every write here is a service: in a
+transaction, under the table's lock, audited."""
 
 from __future__ import annotations
 

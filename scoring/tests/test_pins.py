@@ -1,5 +1,5 @@
 """Players sign their table's result with the PIN printed on their seat slip (Sloper rule 72, "each
-player signs his score": shared/seeds/003_2541481d343502a5.txt; issue 10, "Confirmation")."""
+player signs his score": shared/seeds/003_2541481d343502a5.txt line 2320; issue 10, "Confirmation")."""
 
 from __future__ import annotations
 
