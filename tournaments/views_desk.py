@@ -149,6 +149,9 @@ def check_in(request: HtmxHttpRequest, slug: str, code: str) -> HttpResponse:
     registration = get_object_or_404(Registration, tournament=tournament, code=code)
     form = CheckInForm(request.POST)
     form.is_valid()  # a missing or odd value reads as "not checked in"
+    if registration.withdrawn and form.cleaned_data.get("checked_in", False):
+        messages.error(request, f"{registration.player.name} has withdrawn: reinstate them first.")
+        return redirect("manage:players", slug=slug)
     services.set_checked_in(
         registration, form.cleaned_data.get("checked_in", False), acting_user=request.user
     )

@@ -181,3 +181,14 @@ def test_a_withdrawn_player_cannot_be_checked_in_by_scan(event, organiser):
     with pytest.raises(ServiceError) as error:
         desk.check_in_by_code(event, registration.code, acting_user=organiser)
     assert error.value.code == "withdrawn"
+
+
+def test_the_check_in_button_refuses_a_withdrawn_player(client, event, organiser):
+    registration = event.registrations.get(player__name="Ed")
+    desk.set_withdrawn(registration, True, acting_user=organiser)
+    client.force_login(organiser)
+    url = reverse("manage:check_in", args=[event.slug, registration.code])
+    response = client.post(url, {"checked_in": "true"}, follow=True)
+    assert "has withdrawn" in response.content.decode()
+    registration.refresh_from_db()
+    assert not registration.checked_in
