@@ -67,3 +67,18 @@ def test_the_organiser_substitutes_and_fixes_seats_from_the_page(client, event, 
     assert "already has a seat" in refused
     assert Seat.objects.filter(round__number=1).count() == 8
     assert AuditEntry.objects.filter(action__in=["fix_seats", "substitution"]).count() == 2
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("name", "args"),
+    [("manage:reseat", ()), ("manage:upload_seating", ()), ("manage:seat_changes", (1,))],
+)
+def test_the_pages_open_for_the_organiser_and_nobody_else(client, event, organiser, referee, name, args):
+    url = reverse(name, args=[event.slug, *args])
+    client.force_login(referee)
+    assert client.get(url).status_code == 403
+    client.force_login(organiser)
+    assert client.get(url).status_code == 200
+    client.logout()
+    assert client.get(url).status_code == 302  # to the login page
