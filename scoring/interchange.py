@@ -133,15 +133,7 @@ def export_event(tournament: Tournament) -> dict[str, Any]:
                 appeals.append(_appeal_doc(round_.number, table.number, appeal, hand=appeal.hand_number))
             for index, penalty in enumerate(penalties):
                 for appeal in sorted(penalty.appeals.all(), key=lambda a: a.pk):
-                    appeals.append(
-                        {
-                            "round": round_.number,
-                            "table": table.number,
-                            "penalty": index,
-                            "status": appeal.status,
-                            "filed_minutes_after": appeal.filed_minutes_after,
-                        }
-                    )
+                    appeals.append(_appeal_doc(round_.number, table.number, appeal, penalty=index))
             tables.append(entry)
         rounds.append({"number": round_.number, "tables": tables})
     return {
@@ -202,7 +194,26 @@ def _appeal_doc(round_number: int, table_number: int, appeal: Appeal, **target: 
         **target,
         "status": appeal.status,
         "filed_minutes_after": appeal.filed_minutes_after,
+        **_appeal_words(appeal),
     }
+
+
+APPEAL_TEXTS = {"statement": 5000, "signed_by": 200, "reasons": 2000}
+"""Optional texts of an appeal in the event JSON (rule 94b-c and the decision's reasons), with their limits."""
+
+
+def _appeal_words(appeal: Appeal) -> dict[str, Any]:
+    """What was written (rule 94b-d): written only when there is something, so older exports stay as they were."""
+    decision = appeal.decision
+    words = {
+        "statement": appeal.statement,
+        "signed_by": appeal.signed_by,
+        "reasons": decision.reasons if decision is not None else "",
+    }
+    doc: dict[str, Any] = {key: value for key, value in words.items() if value}
+    if appeal.fee:
+        doc["fee"] = appeal.fee
+    return doc
 
 
 def _appeal_target(table: Table, doc: Mapping[str, Any], registrations: Mapping[str, Any]) -> dict[str, Any]:
@@ -442,6 +453,11 @@ def validate_event(doc: Any) -> list[str]:
                 services.check_appeal_deadline(minutes)
             except ServiceError as error:
                 check.add(f"{apath}.filed_minutes_after", error.message)
+        for key, limit in APPEAL_TEXTS.items():
+            if key in appeal and (not isinstance(appeal[key], str) or len(appeal[key]) > limit):
+                check.add(f"{apath}.{key}", f"must be text of at most {limit} characters")
+        if "fee" in appeal and (not _is_int(appeal["fee"]) or not 0 <= appeal["fee"] <= 100_000):
+            check.add(f"{apath}.fee", "must be a whole number from 0 to 100000")
     return check.problems
 
 
@@ -588,9 +604,14 @@ def import_event(doc: Any, *, replace: bool = False, acting_user: User = None) -
                 table_index[appeal_doc["round"], appeal_doc["table"]], appeal_doc, registrations
             ),
             filed_minutes_after=appeal_doc.get("filed_minutes_after", 0),
+            statement=appeal_doc.get("statement", ""),
+            signed_by=appeal_doc.get("signed_by", ""),
+            fee=appeal_doc.get("fee", 0),
         )
         if appeal_doc["status"] != AppealStatus.PENDING:
-            services.store_decision(appeal, appeal_doc["status"], acting_user=acting_user)
+            services.store_decision(
+                appeal, appeal_doc["status"], reasons=appeal_doc.get("reasons", ""), acting_user=acting_user
+            )
     bump_standings(tournament)
     audit(
         tournament,

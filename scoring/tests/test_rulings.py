@@ -430,12 +430,16 @@ def test_rulings_and_appeals_of_any_ruling_survive_the_event_json(event, table, 
     )
     assert listed[1]["outcome"] == "disqualification"
     assert {"late", "hand"} <= {key for appeal in first["appeals"] for key in appeal}
+    on_late = next(appeal for appeal in first["appeals"] if "late" in appeal)
+    assert (on_late["statement"], on_late["signed_by"], on_late["reasons"]) == ("Clock", "Di", "Late start")
     bad = copy.deepcopy(first)
     bad["appeals"][0]["hand"] = 99
+    bad["appeals"][1]["statement"] = ["not", "text"]
     bad["rounds"][0]["tables"][0]["penalties"][0]["outcome"] = "banished"
     problems = validate_event(bad)
     assert any("appeals[0]" in p and "names one ruling" in p for p in problems)
     assert any("penalties[0].outcome" in p for p in problems)
+    assert any("appeals[1].statement" in p for p in problems)
     again = export_event(import_event(copy.deepcopy(first), replace=True))
     assert again["appeals"] == first["appeals"]
     assert again["rounds"][0]["tables"][0]["penalties"] == listed
