@@ -205,3 +205,16 @@ def test_results_saved_while_the_event_is_reseated_are_never_lost():
     assert set(refused) <= {"table_gone", "not_at_table"}
     if reseat == ["round_has_results"]:
         assert saved
+
+
+@pytest.mark.django_db
+def test_a_hand_posted_to_a_table_removed_by_a_reseat_is_refused_plainly():
+    tournament, organiser = make_event()
+    services.seat_remaining(tournament, 1, acting_user=organiser)
+    stale = Table.objects.get(round__tournament=tournament, round__number=2, number=1)
+    services.seat_remaining(tournament, 2, acting_user=organiser, seed=9)
+    with pytest.raises(ServiceError) as refused:
+        scoring.record_hand(stale, scoring.HandEntry(winner=None), acting_user=organiser)
+    assert refused.value.code == "table_gone"
+    assert "nothing was saved" in refused.value.message
+    assert not Hand.objects.exists()
