@@ -11,7 +11,7 @@ from functools import cache
 
 import pycountry
 
-from players.names import fold
+from players.folding import fold
 
 # Everyday names people type that are not among ISO 3166's names.
 ALIASES = {

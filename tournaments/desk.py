@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
+from players.folding import fold, matches, query_words
 from players.models import Player
-from players.names import fold
 from tournaments import services
 from tournaments.audit import AuditAction, User, audit, bump_standings
 from tournaments.errors import ServiceError
@@ -166,17 +166,15 @@ def code_of(scanned: str) -> str:
 
 
 def find(tournament: Tournament, query: str) -> list[Registration]:
-    """Registrations whose code is the query (a scanned slip), else whose name contains it, ignoring
-    case and accents ("garcia" finds "García")."""
+    """Registrations whose code is the query (a scanned slip), else whose name has every word of it,
+    ignoring case, accents and punctuation ("garcia" finds "García", ``players.folding``)."""
     registrations = list(tournament.registrations.select_related("player").order_by("player__name"))
     code = code_of(query)
     by_code = [r for r in registrations if r.code.casefold() == code.casefold()]
     if by_code:
         return by_code
-    wanted = fold(query)
-    if not wanted:
-        return []
-    return [r for r in registrations if wanted in fold(r.player.name)]
+    words = query_words(query)
+    return [r for r in registrations if matches(words, r.player.name)]
 
 
 @transaction.atomic

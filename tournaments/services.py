@@ -19,8 +19,8 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from players import countries
+from players.folding import fold
 from players.models import Player
-from players.names import fold
 from scoring.rules import registry
 from scoring.rules.errors import HandInputError
 from scoring.rules.settings import lookup, with_value
