@@ -5,10 +5,15 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 from django import forms
+from django.utils.translation import gettext, gettext_lazy
 
 from scoring.models import PaidTo
 
-HOW_CHOICES = [("discard", "Won by discard"), ("self", "Self-drawn"), ("draw", "Draw (nobody won)")]
+HOW_CHOICES = [
+    ("discard", gettext_lazy("Won by discard")),
+    ("self", gettext_lazy("Self-drawn")),
+    ("draw", gettext_lazy("Draw (nobody won)")),
+]
 
 
 class HandEntryForm(forms.Form):
@@ -21,11 +26,13 @@ class HandEntryForm(forms.Form):
 class HandForm(HandEntryForm):
     """One MCR hand; ``seats`` is [(wind, label)] of the table's players."""
 
-    how = forms.ChoiceField(choices=HOW_CHOICES, widget=forms.RadioSelect, initial="discard")
-    winner = forms.ChoiceField(required=False)
-    discarder = forms.ChoiceField(required=False)
+    how = forms.ChoiceField(
+        choices=HOW_CHOICES, widget=forms.RadioSelect, initial="discard", label=gettext_lazy("How")
+    )
+    winner = forms.ChoiceField(required=False, label=gettext_lazy("Winner"))
+    discarder = forms.ChoiceField(required=False, label=gettext_lazy("Discarder"))
     fan = forms.IntegerField(
-        required=False, min_value=0, max_value=1000, label="Fan points (without flowers' 8)"
+        required=False, min_value=0, max_value=1000, label=gettext_lazy("Fan points (without flowers' 8)")
     )
     tiles = forms.CharField(required=False, widget=forms.HiddenInput)
     expected_number = forms.IntegerField(required=False, widget=forms.HiddenInput)
@@ -35,7 +42,7 @@ class HandForm(HandEntryForm):
         choices = [("", "—"), *seats]
         cast(forms.ChoiceField, self.fields["winner"]).choices = choices
         cast(forms.ChoiceField, self.fields["discarder"]).choices = choices
-        self.fields["fan"].label = "Fan points (basic score, one per flower included)"
+        self.fields["fan"].label = gettext_lazy("Fan points (basic score, one per flower included)")
 
     def entry(self) -> dict[str, Any]:
         data = self.cleaned_data
@@ -56,20 +63,22 @@ class HandForm(HandEntryForm):
             data["tiles"] = None
             return data
         if not data.get("winner"):
-            self.add_error("winner", "Choose the winner.")
+            self.add_error("winner", gettext_lazy("Choose the winner."))
         if how == "discard" and not data.get("discarder"):
-            self.add_error("discarder", "Choose who discarded the winning tile.")
+            self.add_error("discarder", gettext_lazy("Choose who discarded the winning tile."))
         if how == "self":
             data["discarder"] = None
         if data.get("fan") is None:
-            self.add_error("fan", "Enter the winner's fan points.")
+            self.add_error("fan", gettext_lazy("Enter the winner's fan points."))
         raw = data.get("tiles")
         data["tiles"] = None
         if raw:
             try:
                 data["tiles"] = json.loads(raw)
             except json.JSONDecodeError:
-                self.add_error(None, "The tiles could not be read; enter them again or clear them.")
+                self.add_error(
+                    None, gettext_lazy("The tiles could not be read; enter them again or clear them.")
+                )
         return data
 
 
@@ -90,7 +99,7 @@ class VoidForm(forms.Form):
 
 class PinForm(forms.Form):
     pin = forms.CharField(
-        label="Your PIN (on your seat slip)",
+        label=gettext_lazy("Your PIN (on your seat slip)"),
         max_length=12,
         widget=forms.PasswordInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
     )
@@ -109,11 +118,14 @@ class BlindEntryForm(forms.Form):
         for number in range(1, hands + 1):
             for wind, _ in seats:
                 self.fields[f"h{number}_{wind}"] = forms.IntegerField(
-                    required=False, min_value=-100000, max_value=100000, label=f"Hand {number} {wind}"
+                    required=False,
+                    min_value=-100000,
+                    max_value=100000,
+                    label=gettext("Hand %(number)s %(seat)s") % {"number": number, "seat": wind},
                 )
         for wind, label in seats:
             self.fields[f"total_{wind}"] = forms.IntegerField(
-                min_value=-100000, max_value=100000, label=f"Total {label}"
+                min_value=-100000, max_value=100000, label=gettext("Total %(seat)s") % {"seat": label}
             )
 
     def grid(self) -> list[tuple[int, list[Any]]]:
@@ -134,9 +146,14 @@ class BlindEntryForm(forms.Form):
                 blank = blank or number
                 continue
             if any(value is None for value in values.values()):
-                raise forms.ValidationError(f"Hand {number}: enter the points of all four seats.")
+                raise forms.ValidationError(
+                    gettext("Hand %(number)s: enter the points of all four seats.") % {"number": number}
+                )
             if blank:
-                raise forms.ValidationError(f"Hand {blank} is empty: enter the hands in order, from hand 1.")
+                raise forms.ValidationError(
+                    gettext("Hand %(number)s is empty: enter the hands in order, from hand 1.")
+                    % {"number": blank}
+                )
             rows.append(values)
         data["rows"] = rows
         data["totals"] = {wind: data.get(f"total_{wind}") for wind, _ in self.seats}
@@ -146,32 +163,38 @@ class BlindEntryForm(forms.Form):
 class PenaltyForm(forms.Form):
     """A ruling from the rule set's catalogue (points worked out), or any other penalty with its points."""
 
-    player = forms.ChoiceField()
-    kind = forms.ChoiceField(required=False, label="Ruling")
+    player = forms.ChoiceField(label=gettext_lazy("Player"))
+    kind = forms.ChoiceField(required=False, label=gettext_lazy("Ruling"))
     hand_number = forms.IntegerField(
         required=False,
         min_value=1,
         max_value=1000,
-        label="In hand number",
-        help_text="For a ruling that bars a win: the player may not win this hand",
+        label=gettext_lazy("In hand number"),
+        help_text=gettext_lazy("For a ruling that bars a win: the player may not win this hand"),
     )
     tiles = forms.IntegerField(
         required=False,
         min_value=1,
         max_value=14,
-        label="Tiles revealed",
-        help_text="Only for points per tile",
+        label=gettext_lazy("Tiles revealed"),
+        help_text=gettext_lazy("Only for points per tile"),
     )
     points = forms.IntegerField(
         min_value=0,
         max_value=10000,
         required=False,
-        help_text="Only for 'other'; 0 records a warning",
+        label=gettext_lazy("Points"),
+        help_text=gettext_lazy("Only for 'other'; 0 records a warning"),
     )
-    paid_to = forms.ChoiceField(choices=PaidTo.choices, required=False)
-    paid_to_player = forms.ChoiceField(required=False, label="Paid to (one opponent)")
-    rule = forms.CharField(max_length=40, required=False, help_text="Only for 'other': the rule applied")
-    reason = forms.CharField(max_length=300, required=False)
+    paid_to = forms.ChoiceField(choices=PaidTo.choices, required=False, label=gettext_lazy("Paid to"))
+    paid_to_player = forms.ChoiceField(required=False, label=gettext_lazy("Paid to (one opponent)"))
+    rule = forms.CharField(
+        max_length=40,
+        required=False,
+        label=gettext_lazy("Rule"),
+        help_text=gettext_lazy("Only for 'other': the rule applied"),
+    )
+    reason = forms.CharField(max_length=300, required=False, label=gettext_lazy("Reason"))
     expected_position = forms.IntegerField(required=False, widget=forms.HiddenInput)
 
     def __init__(
@@ -186,28 +209,31 @@ class PenaltyForm(forms.Form):
         cast(forms.ChoiceField, self.fields["player"]).choices = players
         cast(forms.ChoiceField, self.fields["paid_to_player"]).choices = [("", "—"), *players]
         kinds = [(k.key, f"{k.citation}: {k.label}") for k in catalogue]
-        cast(forms.ChoiceField, self.fields["kind"]).choices = [*kinds, ("", "Other (enter the points)")]
-        self.fields["hand_number"].label = f"In {hand_word} number"
-        self.fields[
-            "hand_number"
-        ].help_text = f"For a ruling that bars a win: the player may not win this {hand_word}"
+        cast(forms.ChoiceField, self.fields["kind"]).choices = [
+            *kinds,
+            ("", gettext("Other (enter the points)")),
+        ]
+        self.fields["hand_number"].label = gettext("In %(hand)s number") % {"hand": hand_word}
+        self.fields["hand_number"].help_text = gettext(
+            "For a ruling that bars a win: the player may not win this %(hand)s"
+        ) % {"hand": hand_word}
 
     def clean(self) -> dict[str, Any]:
         super().clean()
         data = self.cleaned_data
         if not data.get("kind"):
             if data.get("points") is None:
-                self.add_error("points", "Enter the penalty points (0 for a warning).")
+                self.add_error("points", gettext_lazy("Enter the penalty points (0 for a warning)."))
             if not data.get("paid_to"):
-                self.add_error("paid_to", "Choose how the penalty is paid.")
+                self.add_error("paid_to", gettext_lazy("Choose how the penalty is paid."))
             elif data["paid_to"] == PaidTo.PLAYER and not data.get("paid_to_player"):
-                self.add_error("paid_to_player", "Choose the player who receives the points.")
+                self.add_error("paid_to_player", gettext_lazy("Choose the player who receives the points."))
         return data
 
 
 class LateForm(forms.Form):
-    player = forms.ChoiceField()
-    minutes = forms.IntegerField(min_value=0, max_value=600)
+    player = forms.ChoiceField(label=gettext_lazy("Player"))
+    minutes = forms.IntegerField(min_value=0, max_value=600, label=gettext_lazy("Minutes"))
 
     def __init__(self, *args: Any, players: list[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -217,20 +243,24 @@ class LateForm(forms.Form):
 class AppealForm(forms.Form):
     """A written appeal against a ruling (MCR rule 94b-d): the statement, who signed it, the fee."""
 
-    appellant = forms.ChoiceField(label="Appeal by")
+    appellant = forms.ChoiceField(label=gettext_lazy("Appeal by"))
     signed_by = forms.CharField(
-        max_length=200, label="Signed by", help_text="The player and/or the team leader (rule 94c)"
+        max_length=200,
+        label=gettext_lazy("Signed by"),
+        help_text=gettext_lazy("The player and/or the team leader (rule 94c)"),
     )
     statement = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 4}), label="Written statement (rule 94b)"
+        widget=forms.Textarea(attrs={"rows": 4}), label=gettext_lazy("Written statement (rule 94b)")
     )
-    fee_received = forms.BooleanField(required=False)
+    fee_received = forms.BooleanField(required=False, label=gettext_lazy("Fee received"))
 
     def __init__(self, *args: Any, players: list[tuple[str, str]], fee: int = 0, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         cast(forms.ChoiceField, self.fields["appellant"]).choices = players
         if fee:
-            self.fields["fee_received"].label = f"The fee of {fee} was received with the appeal (rule 94d)"
+            self.fields["fee_received"].label = gettext(
+                "The fee of %(fee)s was received with the appeal (rule 94d)"
+            ) % {"fee": fee}
         else:
             del self.fields["fee_received"]
 
@@ -238,15 +268,20 @@ class AppealForm(forms.Form):
 class DecisionForm(forms.Form):
     """An appeal's decision (rule 94) and the reasons for it; ``revise`` asks for a changed decision."""
 
-    status = forms.ChoiceField(choices=[("upheld", "Uphold"), ("denied", "Deny")])
-    reasons = forms.CharField(max_length=2000, widget=forms.Textarea(attrs={"rows": 2}))
+    status = forms.ChoiceField(
+        choices=[("upheld", gettext_lazy("Uphold")), ("denied", gettext_lazy("Deny"))],
+        label=gettext_lazy("Decision"),
+    )
+    reasons = forms.CharField(
+        max_length=2000, widget=forms.Textarea(attrs={"rows": 2}), label=gettext_lazy("Reasons")
+    )
     revise = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
 
 WON_BY_CHOICES = [
-    ("discard", "Won by discard"),
-    ("self_pick", "Self-picked"),
-    ("wall", "Wall game (nobody won)"),
+    ("discard", gettext_lazy("Won by discard")),
+    ("self_pick", gettext_lazy("Self-picked")),
+    ("wall", gettext_lazy("Wall game (nobody won)")),
 ]
 
 
@@ -255,25 +290,37 @@ class NMJLGameForm(HandEntryForm):
     dead hands (Sloper chapter 3, tournament scoring ~line 1556)."""
 
     won_by = forms.ChoiceField(
-        choices=WON_BY_CHOICES, widget=forms.RadioSelect, initial="discard", label="Result"
+        choices=WON_BY_CHOICES, widget=forms.RadioSelect, initial="discard", label=gettext_lazy("Result")
     )
-    winner = forms.ChoiceField(required=False)
-    discarder = forms.ChoiceField(required=False)
-    card_hand = forms.ChoiceField(required=False, label="Hand on the card")
+    winner = forms.ChoiceField(required=False, label=gettext_lazy("Winner"))
+    discarder = forms.ChoiceField(required=False, label=gettext_lazy("Discarder"))
+    card_hand = forms.ChoiceField(required=False, label=gettext_lazy("Hand on the card"))
     value = forms.IntegerField(
-        required=False, min_value=1, max_value=1000, help_text="Only when no card hand is chosen"
+        required=False,
+        min_value=1,
+        max_value=1000,
+        label=gettext_lazy("Value"),
+        help_text=gettext_lazy("Only when no card hand is chosen"),
     )
-    jokerless = forms.BooleanField(required=False)
-    winner_exposures = forms.IntegerField(min_value=0, max_value=4, initial=0, label="Winner's exposures")
+    jokerless = forms.BooleanField(required=False, label=gettext_lazy("Jokerless"))
+    winner_exposures = forms.IntegerField(
+        min_value=0, max_value=4, initial=0, label=gettext_lazy("Winner's exposures")
+    )
     tiles = forms.CharField(
         required=False,
-        label="Winner's tiles (optional)",
-        help_text="All 14, e.g. 2m 2m 2m 4m 4m 4m 6m 6m 6m 6m 8m 8m 8m J; J joker, F flower, 5z soap",
+        label=gettext_lazy("Winner's tiles (optional)"),
+        help_text=gettext_lazy(
+            "All 14, e.g. 2m 2m 2m 4m 4m 4m 6m 6m 6m 6m 8m 8m 8m J; J joker, F flower, 5z soap"
+        ),
     )
     exposures = forms.CharField(
-        required=False, label="Of which exposed (optional)", help_text="Groups separated by ; e.g. 8m 8m 8m J"
+        required=False,
+        label=gettext_lazy("Of which exposed (optional)"),
+        help_text=gettext_lazy("Groups separated by ; e.g. 8m 8m 8m J"),
     )
-    dead = forms.MultipleChoiceField(required=False, widget=forms.CheckboxSelectMultiple, label="Dead hands")
+    dead = forms.MultipleChoiceField(
+        required=False, widget=forms.CheckboxSelectMultiple, label=gettext_lazy("Dead hands")
+    )
     expected_number = forms.IntegerField(required=False, widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, seats: list[tuple[str, str]], rules: Any, **kwargs: Any):
@@ -286,24 +333,29 @@ class NMJLGameForm(HandEntryForm):
         cast(forms.ChoiceField, self.fields["winner"]).choices = choices
         cast(forms.ChoiceField, self.fields["discarder"]).choices = choices
         cast(forms.ChoiceField, self.fields["dead"]).choices = seats
-        cast(forms.ChoiceField, self.fields["card_hand"]).choices = [("", "— (enter the value)"), *card_hands]
+        cast(forms.ChoiceField, self.fields["card_hand"]).choices = [
+            ("", gettext("— (enter the value)")),
+            *card_hands,
+        ]
 
     def clean(self) -> dict[str, Any]:
         super().clean()
         data = self.cleaned_data
         won_by = data.get("won_by")
         if won_by != "wall" and not data.get("winner"):
-            self.add_error("winner", "Choose the winner.")
+            self.add_error("winner", gettext_lazy("Choose the winner."))
         if won_by == "discard" and not data.get("discarder"):
-            self.add_error("discarder", "Choose who discarded the winning tile.")
+            self.add_error("discarder", gettext_lazy("Choose who discarded the winning tile."))
         data["tile_list"] = data.get("tiles", "").replace(",", " ").split()
         data["exposure_list"] = [
             group.split() for group in data.get("exposures", "").split(";") if group.split()
         ]
         if data["exposure_list"] and not data["tile_list"]:
-            self.add_error("tiles", "Give all 14 tiles when you give the exposures.")
+            self.add_error("tiles", gettext_lazy("Give all 14 tiles when you give the exposures."))
         if won_by != "wall" and not data.get("card_hand") and not data.get("value") and not data["tile_list"]:
-            self.add_error("value", "Choose the hand on the card, enter its value, or enter the tiles.")
+            self.add_error(
+                "value", gettext_lazy("Choose the hand on the card, enter its value, or enter the tiles.")
+            )
         return data
 
     def entry(self) -> dict[str, Any]:
@@ -330,18 +382,21 @@ class ClassicalHandForm(HandEntryForm):
     """One classical hand: who went out (or a draw), who was East, and every player's hand score
     (losing hands score too in these books); the settlement follows from them."""
 
-    winner = forms.ChoiceField(required=False, label="Went out")
-    east = forms.ChoiceField(label="East (dealer) this hand")
+    winner = forms.ChoiceField(required=False, label=gettext_lazy("Went out"))
+    east = forms.ChoiceField(label=gettext_lazy("East (dealer) this hand"))
     expected_number = forms.IntegerField(required=False, widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, seats: list[tuple[str, str]], rules: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        cast(forms.ChoiceField, self.fields["winner"]).choices = [("", "Nobody (draw)"), *seats]
+        cast(forms.ChoiceField, self.fields["winner"]).choices = [("", gettext("Nobody (draw)")), *seats]
         cast(forms.ChoiceField, self.fields["east"]).choices = seats
         self.seat_labels = seats
         for wind, label in seats:
             self.fields[f"score_{wind}"] = forms.IntegerField(
-                label=f"Hand score: {label}", min_value=0, max_value=100000, initial=0
+                label=gettext("Hand score: %(seat)s") % {"seat": label},
+                min_value=0,
+                max_value=100000,
+                initial=0,
             )
 
     def entry(self) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Count, Exists, Max, Min, OuterRef, Prefetch
 from django.utils import timezone
+from django.utils.translation import get_language
 
 from scoring import substitutions
 from scoring.models import (
@@ -840,7 +841,7 @@ def running_scores(table: Table) -> list[dict[str, Any]]:
                 "record": record,
                 "delta": delta,
                 "totals": dict(totals),
-                "text": rules.describe(record),
+                "text": rules.describe_in(record, get_language()),  # the page's language
             }
         )
     return rows

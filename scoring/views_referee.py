@@ -277,8 +277,11 @@ def _save_hand(request: HttpRequest, table: Table, form: Any) -> str:
         acting_user=request.user,
         expected_number=form.cleaned_data.get("expected_number"),
     )
-    word = table.round.tournament.rule_set.words.hand
-    return f"{word.capitalize()} saved ({services.describe_hand(hand)})."
+    rules, language = table.round.tournament.rule_set, get_language()
+    return gettext("%(hand)s saved (%(what)s).") % {
+        "hand": rules.word("hand", language).capitalize(),
+        "what": rules.describe_in(services.hand_record(hand), language),
+    }
 
 
 def _save_totals(request: HttpRequest, table: Table, form: Any) -> str:

@@ -158,3 +158,20 @@ def test_the_prints_are_in_the_language_they_are_made_in(event, referee):
     with translation.override("en"):
         text = _pdf_text(SESSION_PRINTS["scoresheets"](round_, "http://hall.example").render()[2])
         assert "Points this hand" in text and "East round" in text
+
+
+def test_a_hand_reads_in_the_pages_language_on_the_results_and_table_pages(client, event, table, referee):
+    """MCR: the winner, the fan points and who discarded, by starting wind (东南西北)."""
+    from scoring import services
+
+    services.record_hand(table, services.HandEntry(winner="E", discarder="S", fan=10), acting_user=referee)
+    services.record_hand(table, services.HandEntry(winner="W", fan=8), acting_user=referee)
+    url = reverse("public:results", args=[event.slug, 1])
+    chinese = client.get(url, HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert "东 和 10番，南 放铳" in chinese and "西 自摸 8番" in chinese
+    english = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "E wins 10 from S" in english
+    client.force_login(referee)
+    page = client.get(reverse("referee:table", args=[event.slug, 1, 1]), HTTP_ACCEPT_LANGUAGE="zh-hans")
+    text = page.content.decode()
+    assert "东 和 10番，南 放铳" in text and "起始座位" in text and "番数" in text

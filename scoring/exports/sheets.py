@@ -466,7 +466,7 @@ class ScoresheetsPDF(Export):
                         value = f"{details['hand']} ({details['value']})"
                     line += [cell(str(value), 58, 7), "yes" if details.get("jokerless") else ""]
                 else:
-                    line.append(cell(rules.describe(record), 96, 6))
+                    line.append(cell(rules.describe_in(record, get_language()), 96, 6))
                 line += [str(delta[w]) for w in WINDS]
             else:
                 line += [""] * (seat_col - 2)

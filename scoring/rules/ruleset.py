@@ -192,6 +192,16 @@ class RuleSet:
     def describe(self, record: HandRecord) -> str:
         raise NotImplementedError
 
+    def describe_in(self, record: HandRecord, language: str | None) -> str:
+        """``describe`` in ``language`` for the pages (the audit log keeps ``describe``'s English);
+        a rule set without words in that language describes in English."""
+        if vocabulary.language_of(language) == vocabulary.CHINESE:
+            return self.describe_chinese(record)
+        return self.describe(record)
+
+    def describe_chinese(self, record: HandRecord) -> str:
+        return self.describe(record)
+
     def check_tiles(self, record: HandRecord, tiles: Any) -> None:
         """Tiles kept with a hand must agree with it; by default a rule set keeps none."""
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from scoring.rules import vocabulary
 from scoring.rules.errors import HandInputError
 from scoring.rules.ruleset import (
     SEATS,
@@ -135,6 +136,14 @@ class ClassicalRuleSet(RuleSet):
         listed = ", ".join(f"{s} {scores[s]}" for s in SEATS)
         head = f"{record.winner} goes out" if record.winner else "draw"
         return f"{head} (East {record.data['east']}; {listed})"
+
+    def describe_chinese(self, record: HandRecord) -> str:
+        """ "东 和牌（东家 南；东 10, 南 2, ...）" / "荒庄（...）" (seats by starting wind)."""
+        scores = record.data["scores"]
+        name = lambda seat_: vocabulary.wind_label(seat_, vocabulary.CHINESE)  # noqa: E731
+        listed = ", ".join(f"{name(s)} {scores[s]}" for s in SEATS)
+        head = f"{name(record.winner)} 和牌" if record.winner else "荒庄"
+        return f"{head}（东家 {name(record.data['east'])}；{listed}）"
 
     def next_hand_initial(self, previous: Sequence[HandRecord]) -> dict[str, Any]:
         return {"east": next_east(previous)}

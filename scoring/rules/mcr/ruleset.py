@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from scoring.rules import vocabulary
 from scoring.rules.errors import HandInputError
 from scoring.rules.mcr import session as mcr
 from scoring.rules.mcr.fan_names import FAN_NAMES
@@ -71,6 +72,17 @@ class MCRRuleSet(RuleSet):
             return "draw"
         how = "self-drawn" if record.discarder is None else f"from {record.discarder}"
         return f"{record.winner} wins {record.fan} {how}"
+
+    def describe_chinese(self, record: HandRecord) -> str:
+        """ "东 和 8番，南 放铳" / "东 自摸 8番" / "荒庄" (seats by starting wind)."""
+        if record.winner is None:
+            return "荒庄"
+        winner = vocabulary.wind_label(record.winner, vocabulary.CHINESE)
+        if record.discarder is None:
+            return f"{winner} 自摸 {record.fan}番"
+        return (
+            f"{winner} 和 {record.fan}番，{vocabulary.wind_label(record.discarder, vocabulary.CHINESE)} 放铳"
+        )
 
     def check_tiles(self, record: HandRecord, tiles: Any) -> None:
         """A claim kept with its tiles: the fan entered is the basic score with one point per flower

@@ -11,6 +11,7 @@ from dataclasses import replace
 from functools import cache, cached_property
 from typing import Any, ClassVar
 
+from scoring.rules import vocabulary
 from scoring.rules.errors import HandInputError
 from scoring.rules.ruleset import (
     SEATS,
@@ -308,6 +309,19 @@ class NMJLRuleSet(RuleSet):
         extra = " jokerless" if data.get("jokerless") else ""
         hand = f" ({data['hand']})" if data.get("hand") else ""
         return f"{record.winner} wins {data['value']}{hand}{extra} {how}"
+
+    def describe_chinese(self, record: HandRecord) -> str:
+        """ "东 和 25分 (2468-1)，无百搭，南 放铳" / "东 自摸 25分" / "荒局" (seats by starting wind)."""
+        data = record.data
+        if data.get("won_by") == "wall":
+            return "荒局"
+        winner = vocabulary.wind_label(record.winner or "", vocabulary.CHINESE)
+        hand = f" ({data['hand']})" if data.get("hand") else ""
+        extra = "，无百搭" if data.get("jokerless") else ""
+        if data["won_by"] == "self_pick":
+            return f"{winner} 自摸 {data['value']}分{hand}{extra}"
+        discarder = vocabulary.wind_label(record.discarder or "", vocabulary.CHINESE)
+        return f"{winner} 和 {data['value']}分{hand}{extra}，{discarder} 放铳"
 
     def side_counts(self, record: HandRecord) -> frozenset[str]:
         """A game won; a win without jokers also as a jokerless win (NMJL rules 73 and 73a, seeds/003
