@@ -22,6 +22,7 @@ from scoring.services import is_confirmed, tables_with_results
 from scoring.standings import rank_text
 from scoring.standings_cache import cached_standings_rows
 from tournaments.models import Tournament
+from tournaments.release import counted_rounds
 
 EMA_COLUMNS = ["Place", "EMA number", "Last name", "First name", "Country", "Table points", "Score"]
 
@@ -81,8 +82,10 @@ def ema_check(tournament: Tournament) -> EMACheck:
             continue  # only confirmed results go to the federation
         counted.add(table.round.number)
         total_scores += sum(result.scores.values())
-        substitutes += sum(
-            result.scores[seat.wind] for seat in table.seats.all() if seat.registration.is_substitute
+        substitutes += sum(  # substitutes and withdrawn players (issue 13) are not ranked
+            result.scores[seat.wind]
+            for seat in table.seats.all()
+            if seat.registration.is_substitute or seat.registration.withdrawn_at is not None
         )
         for penalty in table.penalties.all():
             if penalty.points and not penalty.cancelled and penalty.paid_to == "none":
@@ -97,6 +100,14 @@ def ema_check(tournament: Tournament) -> EMACheck:
         )
     if not counted:
         check.problems.append("No session has any confirmed result yet.")
+    hidden = sorted(counted - counted_rounds(tournament))
+    if hidden:
+        check.problems.append(
+            f"Session {', '.join(map(str, hidden))} is not in the public standings (its results are a draft,"
+            " or the standings are frozen before it): publish its results and unfreeze the standings before"
+            " exporting to the EMA."
+        )
+        return check
     rows = cached_standings_rows(tournament)
     ranked_total = 0
     for row in rows:

@@ -232,3 +232,22 @@ def test_the_public_standings_say_they_are_frozen(client, draft, organiser):
     assert "frozen until the prize-giving" not in client.get(url).content.decode()
     release.freeze_standings(draft, 1, acting_user=organiser)
     assert "Standings after session 1, frozen until the prize-giving." in client.get(url).content.decode()
+
+
+def test_the_ema_file_waits_for_published_results_and_leaves_withdrawn_players_out(draft, organiser, referee):
+    from scoring.exports.ema import ema_check
+    from tournaments import desk
+
+    release.publish_event(draft, True, acting_user=organiser)
+    for table in draft.rounds.get(number=1).tables.all():
+        play_and_confirm(table, referee, organiser)
+    check = ema_check(draft)
+    assert any("Session 1 is not in the public standings" in p for p in check.problems)
+    release.publish_session(draft.rounds.get(number=1), "results", True, acting_user=organiser)
+    draft.refresh_from_db()
+    assert ema_check(draft).ok, ema_check(draft).problems
+    desk.set_withdrawn(draft.registrations.get(code="p1"), True, acting_user=organiser)
+    draft.refresh_from_db()
+    check = ema_check(draft)
+    assert check.ok, check.problems
+    assert len(check.rows) == 7
