@@ -80,7 +80,8 @@ def find(request: HttpRequest, slug: str) -> HttpResponse:
     """A player finds themselves by name (case, accents and punctuation ignored, ``players.folding``)
     or id, and sees their seat in the latest seated session and a link to their page."""
     tournament = public_event(slug)
-    query = request.GET.get("q", "")[:MAX_QUERY]
+    # Shown back to the reader: control characters (a NUL, a bell) are dropped, never echoed.
+    query = "".join(char for char in request.GET.get("q", "")[:MAX_QUERY] if char.isprintable())
     words = query_words(query)
     found: list[Registration] = []
     if words:
