@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 
-.PHONY: run test lint bench bench-http prod prod-stop prod-status venv dev-venv clean
+.PHONY: run test lint messages bench bench-http prod prod-stop prod-status venv dev-venv clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,12 @@ test: dev-venv
 lint: dev-venv
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
+
+# Translations (docs/translations.md): collect new strings into locale/zh_Hans, translate them, then compile
+# the catalogue (gettext's msgfmt); the .mo is committed so the site runs without gettext.
+messages: venv
+	DEBUG=1 $(BIN)/python manage.py makemessages -l zh_Hans --no-obsolete -i "staticfiles/*" -i "bench/*" -i "deploy/*" -i "docs/*" -i "fixtures/*"
+	DEBUG=1 $(BIN)/python manage.py compilemessages -l zh_Hans
 
 bench: dev-venv
 	$(BIN)/python bench/run_all.py

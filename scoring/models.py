@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 from django.conf import settings
 from django.db import models
 from django.db.models import Max
+from django.utils.translation import gettext_lazy as _
 
 from tournaments.audit import User, acting
 from tournaments.models import WIND_CHOICES, Registration, Table, Tournament
@@ -110,20 +111,20 @@ class TableTotals(VersionedResult):
 
 
 class PaidTo(models.TextChoices):
-    EACH_OTHER = "each_other", "Paid to each other player (rule 84)"
-    NONE = "none", "Deducted only (rules 79, 80, 83, 88)"
-    PLAYER = "player", "Paid to one player (rule 85e)"
+    EACH_OTHER = "each_other", _("Paid to each other player (rule 84)")
+    NONE = "none", _("Deducted only (rules 79, 80, 83, 88)")
+    PLAYER = "player", _("Paid to one player (rule 85e)")
 
 
 class RulingOutcome(models.TextChoices):
     """``scoring.rules.rulings.OUTCOMES``, named for the pages."""
 
-    POINTS = "points", "Points"
-    WARNING = "warning", "Warning"
-    FORCED_DISCARD = "forced_discard", "Forced discard"
-    NO_WIN = "no_win", "May not win this hand"
-    LOSS_OF_RANK = "loss_of_rank", "Loss of rank"
-    DISQUALIFICATION = "disqualification", "Disqualified"
+    POINTS = "points", _("Points")
+    WARNING = "warning", _("Warning")
+    FORCED_DISCARD = "forced_discard", _("Forced discard")
+    NO_WIN = "no_win", _("May not win this hand")
+    LOSS_OF_RANK = "loss_of_rank", _("Loss of rank")
+    DISQUALIFICATION = "disqualification", _("Disqualified")
 
 
 class Penalty(VersionedResult):
@@ -204,15 +205,15 @@ class LateArrival(VersionedResult):
 
 
 class AppealStatus(models.TextChoices):
-    PENDING = "pending", "Pending"
-    UPHELD = "upheld", "Upheld (penalty cancelled)"
-    DENIED = "denied", "Denied"
+    PENDING = "pending", _("Pending")
+    UPHELD = "upheld", _("Upheld (penalty cancelled)")
+    DENIED = "denied", _("Denied")
 
 
 class AppealSubject(models.TextChoices):
-    PENALTY = "penalty", "A penalty or other ruling"
-    LATENESS = "lateness", "Lateness or forfeit"
-    HAND = "hand", "A decision on a hand"
+    PENALTY = "penalty", _("A penalty or other ruling")
+    LATENESS = "lateness", _("Lateness or forfeit")
+    HAND = "hand", _("A decision on a hand")
 
 
 class Appeal(models.Model):
@@ -265,12 +266,12 @@ class Appeal(models.Model):
         return decision.status if decision is not None else AppealStatus.PENDING
 
     def get_status_display(self) -> str:
-        return AppealStatus(self.status).label
+        return str(AppealStatus(self.status).label)
 
 
 class DecidedBy(models.TextChoices):
-    CHIEF_REFEREE = "chief_referee", "Chief referee"
-    COMMITTEE = "committee", "Appeals committee"
+    CHIEF_REFEREE = "chief_referee", _("Chief referee")
+    COMMITTEE = "committee", _("Appeals committee")
 
 
 class AppealDecision(VersionedResult):
@@ -295,10 +296,10 @@ class AppealDecision(VersionedResult):
 
 
 class ConfirmedBy(models.TextChoices):
-    REFEREE = "referee", "A second referee or scorer"
-    PLAYERS = "players", "The table's players"
-    IMPORT = "import", "Imported as final"
-    BLIND = "blind", "A second, blind entry that agreed"
+    REFEREE = "referee", _("A second referee or scorer")
+    PLAYERS = "players", _("The table's players")
+    IMPORT = "import", _("Imported as final")
+    BLIND = "blind", _("A second, blind entry that agreed")
 
 
 class Confirmation(VersionedResult):

@@ -7,7 +7,7 @@ from functools import lru_cache
 
 from django.conf import settings as django_settings
 from django.db import models
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from players.models import Player
 from scoring.rules import registry
@@ -123,10 +123,10 @@ class Registration(models.Model):
 
 
 class Role(models.TextChoices):
-    ORGANISER = "organiser", "Organiser"
-    REFEREE = "referee", "Referee"
-    CHIEF_REFEREE = "chief_referee", "Chief referee (decides appeals, rule 94)"
-    SCORER = "scorer", "Scorer (enters and confirms results)"
+    ORGANISER = "organiser", gettext_lazy("Organiser")
+    REFEREE = "referee", gettext_lazy("Referee")
+    CHIEF_REFEREE = "chief_referee", gettext_lazy("Chief referee (decides appeals, rule 94)")
+    SCORER = "scorer", gettext_lazy("Scorer (enters and confirms results)")
 
 
 class EventRole(models.Model):

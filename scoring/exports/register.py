@@ -82,7 +82,7 @@ class RegisterPDF(Export):
                         penalty.rule,
                         Paragraph(markup(penalty.reason), styles.cell),
                         penalty.created_at.strftime("%Y-%m-%d %H:%M"),
-                        ", ".join(a.get_status_display() for a in appeals),
+                        ", ".join(str(a.get_status_display()) for a in appeals),
                     ]
                 )
             for item in table.late_arrivals.all():

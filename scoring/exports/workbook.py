@@ -245,7 +245,7 @@ class EventWorkbook(Export):
                         reg.code,
                         reg.player.name,
                         penalty.points,
-                        penalty.get_paid_to_display(),
+                        str(penalty.get_paid_to_display()),
                         penalty.rule,
                         penalty.reason,
                         "yes" if penalty.cancelled else "",
@@ -263,7 +263,7 @@ class EventWorkbook(Export):
                             penalty.rule,
                             appeal.filed_minutes_after,
                             appeal.statement,
-                            appeal.get_status_display(),
+                            str(appeal.get_status_display()),
                             decision.reasons if decision else "",
                         ]
                     )
@@ -282,7 +282,7 @@ class EventWorkbook(Export):
                             f"late {item.minutes} min",
                             appeal.filed_minutes_after,
                             appeal.statement,
-                            appeal.get_status_display(),
+                            str(appeal.get_status_display()),
                             decision.reasons if decision else "",
                         ]
                     )
@@ -298,7 +298,7 @@ class EventWorkbook(Export):
                         f"{rules.words.hand} {appeal.hand_number}",
                         appeal.filed_minutes_after,
                         appeal.statement,
-                        appeal.get_status_display(),
+                        str(appeal.get_status_display()),
                         decision.reasons if decision else "",
                     ]
                 )
