@@ -6,7 +6,14 @@ class ScoringConfig(AppConfig):
     verbose_name = "Scoring"
 
     def ready(self) -> None:
+        from django.db.models.signals import post_save
+
+        from scoring.confirmation import pin_for_new_registration
         from scoring.services import ScoringResults
         from tournaments import results
+        from tournaments.models import Registration
 
         results.register(ScoringResults())
+        # Every registration gets its PIN as it is made (in the same transaction), however it is made:
+        # the desk, a player import or an event import (the event layer cannot import scoring).
+        post_save.connect(pin_for_new_registration, sender=Registration, dispatch_uid="scoring-pin")

@@ -56,19 +56,20 @@ def new_pin() -> str:
     return f"{secrets.randbelow(10**PIN_DIGITS):0{PIN_DIGITS}d}"
 
 
-def _store_pin(registration: Registration, *, acting_user: User) -> PlayerPin:
-    """A fresh PIN, unique among the event's current PINs (a clash is drawn again)."""
-    taken = set(
-        PlayerPin.objects.filter(tournament_id=registration.tournament_id, is_current=True).values_list(
-            "pin", flat=True
-        )
-    )
+def _store_pin(registration: Registration, *, acting_user: User, first: bool = False) -> PlayerPin:
+    """A fresh PIN, unique among the event's current PINs (a clash is drawn again); ``first``: a new
+    registration's, with no earlier version to supersede."""
+    current = PlayerPin.objects.filter(tournament_id=registration.tournament_id, is_current=True)
     while True:
         pin = new_pin()
-        if pin in taken:
+        if current.filter(pin=pin).exists():
             continue
         try:
             with transaction.atomic():
+                if first:
+                    return PlayerPin.objects.create(
+                        tournament_id=registration.tournament_id, registration=registration, pin=pin
+                    )
                 return PlayerPin.supersede(
                     tournament_id=registration.tournament_id,
                     registration=registration,
@@ -76,7 +77,16 @@ def _store_pin(registration: Registration, *, acting_user: User) -> PlayerPin:
                     acting_user=acting_user,
                 )
         except IntegrityError:  # issued meanwhile by someone else: draw again
-            taken.add(pin)
+            continue
+
+
+def pin_for_new_registration(
+    sender: Any, instance: Registration, created: bool, raw: bool = False, **_: Any
+) -> None:
+    """A new registration's PIN (connected to ``post_save`` in ``ScoringConfig.ready``); fixtures loaded
+    raw are left alone (printing the slips issues any PIN still missing)."""
+    if created and not raw:
+        _store_pin(instance, acting_user=None, first=True)
 
 
 def pins_for(tournament: Tournament) -> dict[int, str]:
@@ -88,8 +98,9 @@ def pins_for(tournament: Tournament) -> dict[int, str]:
 
 @transaction.atomic
 def issue_pins(tournament: Tournament, *, acting_user: User) -> dict[int, str]:
-    """Give every registration without a PIN one (printing the seat slips does this), and return every
-    registration's PIN. Issuing twice gives nobody a second PIN."""
+    """Give every registration without a PIN one (registrations get theirs when they are made; this
+    covers those made before PINs existed), and return every registration's PIN. Printing the seat
+    slips calls it. Issuing twice gives nobody a second PIN."""
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
     have = pins_for(locked)
     if locked.archived_at is not None:
