@@ -219,7 +219,7 @@ def wait_for(port: int, process: subprocess.Popen, log: Path) -> None:
         try:
             conn = http.client.HTTPConnection(HOST, port, timeout=2)
             conn.request("GET", "/healthz")
-            if conn.getresponse().status == 200:
+            if conn.getresponse().status == 200 and process.poll() is None:  # ours, not another run's
                 return
         except OSError:
             pass
