@@ -160,7 +160,7 @@ def _table_context(table: Table, viewer: Any = None, **forms: Any) -> dict[str, 
         ],
         "late": list(table.late_arrivals.all()),
         "wind_names": WIND_NAMES,
-        "late_note": rules.late_note(),
+        "late_note": rules.word(rules.late_note(), get_language()),
         "hand_word": rules.word("hand", get_language()),  # in the page's language
         "last_number": rows[-1]["hand"].number if rows else 0,
         **_confirmation_context(table, viewer, state),
@@ -247,7 +247,7 @@ def _table_action(which: str, save: Callable[[HttpRequest, Table, Any], str]) ->
         except ServiceError as error:
             # Said at the top of the page too: the form may no longer be shown (a table completed
             # meanwhile), and the referee must know plainly that nothing was saved.
-            messages.error(request, f"Not saved: {error.message}")
+            messages.error(request, gettext("Not saved: %(problem)s") % {"problem": error.message})
             if form is None:
                 return redirect("referee:table", slug=slug, number=number, table=table)
             form.add_error(None, error.message)
@@ -291,7 +291,7 @@ def _save_totals(request: HttpRequest, table: Table, form: Any) -> str:
         acting_user=request.user,
         expected_version=form.cleaned_data.get("expected_version"),
     )
-    return "Session totals saved."
+    return gettext("Session totals saved.")
 
 
 def _save_penalty(request: HttpRequest, table: Table, form: Any) -> str:
@@ -311,7 +311,10 @@ def _save_penalty(request: HttpRequest, table: Table, form: Any) -> str:
             expected_position=data.get("expected_position"),
             acting_user=request.user,
         )
-        return f"Ruling recorded: {penalty.reason} ({penalty.rule})."
+        return gettext("Ruling recorded: %(reason)s (%(rule)s).") % {
+            "reason": penalty.reason,
+            "rule": penalty.rule,
+        }
     services.add_penalty(
         table,
         registration,
@@ -323,42 +326,47 @@ def _save_penalty(request: HttpRequest, table: Table, form: Any) -> str:
         expected_position=data.get("expected_position"),
         acting_user=request.user,
     )
-    return "Penalty recorded."
+    return gettext("Penalty recorded.")
 
 
 def _save_late(request: HttpRequest, table: Table, form: Any) -> str:
     registration = _registrations(table)[form.cleaned_data["player"]]
     services.record_late(table, registration, form.cleaned_data["minutes"], acting_user=request.user)
-    return "Lateness recorded."
+    return gettext("Lateness recorded.")
 
 
 def _void(request: HttpRequest, table: Table, form: Any) -> str:
     services.void_last_hand(
         table, acting_user=request.user, expected_last=form.cleaned_data.get("expected_last")
     )
-    return "Last hand deleted (kept in the history)."
+    return gettext("Last hand deleted (kept in the history).")
 
 
 def _finish(request: HttpRequest, table: Table, form: Any) -> str:
     services.set_table_finished(table, True, acting_user=request.user)
-    return "Table marked complete."
+    return gettext("Table marked complete.")
 
 
 def _reopen(request: HttpRequest, table: Table, form: Any) -> str:
     services.set_table_finished(table, False, acting_user=request.user)
-    return "Table reopened; its results are provisional until confirmed again."
+    return gettext("Table reopened; its results are provisional until confirmed again.")
 
 
 def _confirm(request: HttpRequest, table: Table, form: Any) -> str:
     confirmation.confirm(table, acting_user=request.user)
-    return "Results confirmed: they now count in the standings."
+    return gettext("Results confirmed: they now count in the standings.")
 
 
 def _sign(request: HttpRequest, table: Table, form: Any) -> str:
     result = confirmation.sign_with_pin(table, form.cleaned_data["pin"], acting_user=request.user)
     if result.confirmed:
-        return f"Signed by {result.name}. Every player has signed: the results are confirmed and count."
-    return f"Signed by {result.name}. Still to sign: {', '.join(result.waiting)}."
+        return gettext(
+            "Signed by %(name)s. Every player has signed: the results are confirmed and count."
+        ) % {"name": result.name}
+    return gettext("Signed by %(name)s. Still to sign: %(waiting)s.") % {
+        "name": result.name,
+        "waiting": ", ".join(result.waiting),
+    }
 
 
 def _blind(request: HttpRequest, table: Table, form: Any) -> str:
@@ -370,7 +378,7 @@ def _blind(request: HttpRequest, table: Table, form: Any) -> str:
         expected_version=form.cleaned_data.get("expected_version"),
     )
     if not found:
-        return "The second entry agrees with the first: the results are confirmed and count."
+        return gettext("The second entry agrees with the first: the results are confirmed and count.")
     return (
         f"The second entry differs from the first in {len(found)} places; nothing is confirmed. "
         "A referee resolves it below."
@@ -411,7 +419,7 @@ def correct_hand(request: HttpRequest, slug: str, number: int, table: int, hand:
         except ServiceError as error:
             form.add_error(None, error.message)
         else:
-            messages.success(request, "Hand corrected; the earlier version is kept in the history.")
+            messages.success(request, gettext("Hand corrected; the earlier version is kept in the history."))
             return redirect("referee:table", slug=slug, number=number, table=table)
     # Hands with a display-only ``text`` attribute added below for the template.
     history: list[Any] = list(
@@ -467,7 +475,9 @@ def appeal(
         except ServiceError as error:
             form.add_error(None, error.message)
         else:
-            messages.success(request, "Appeal filed: the chief referee or the appeals committee decides it.")
+            messages.success(
+                request, gettext("Appeal filed: the chief referee or the appeals committee decides it.")
+            )
             return redirect("referee:table", slug=slug, number=number, table=table)
     deadline = ruling.created_at + timedelta(minutes=rulings.APPEAL_DEADLINE_MINUTES)
     return render(
@@ -522,7 +532,9 @@ def decide_appeal(request: HttpRequest, slug: str, appeal: int, **_: Any) -> Htt
     appeal_obj = get_object_or_404(Appeal, table__round__tournament=tournament, pk=appeal)
     form = DecisionForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Not saved: choose to uphold or deny the appeal and give the reasons.")
+        messages.error(
+            request, gettext("Not saved: choose to uphold or deny the appeal and give the reasons.")
+        )
     else:
         try:
             rulings.decide_appeal(
@@ -533,7 +545,7 @@ def decide_appeal(request: HttpRequest, slug: str, appeal: int, **_: Any) -> Htt
                 acting_user=request.user,
             )
         except ServiceError as error:
-            messages.error(request, f"Not saved: {error.message}")
+            messages.error(request, gettext("Not saved: %(problem)s") % {"problem": error.message})
         else:
             messages.success(request, f"Appeal {form.cleaned_data['status']}: the decision is recorded.")
     return redirect("referee:appeals", slug=slug)

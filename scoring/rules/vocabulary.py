@@ -12,7 +12,15 @@ CHINESE = "zh-hans"
 LANGUAGES = (ENGLISH, CHINESE)
 
 COMMON_WORDS = {
-    CHINESE: {"hand": "盘", "hands": "盘", "game": "局", "games": "局", "session": "轮", "round": "轮"},
+    CHINESE: {
+        "hand": "盘",
+        "hands": "盘",
+        "game": "局",
+        "games": "局",
+        "session": "轮",
+        "round": "轮",
+        "Recorded for the record; these rules set no points for lateness.": "仅作记录；本规则不对迟到罚分。",
+    },
 }
 """The rule sets' words for their units of play (``RuleSet.words``) in other languages."""
 

@@ -43,7 +43,13 @@ class MCRRuleSet(RuleSet):
     side_rankings: ClassVar[tuple[str, ...]] = ("best_hand", "hands_won", "self_drawn")
     hand_value_unit: ClassVar[str] = "fan"
     translations: ClassVar[Mapping[str, Mapping[str, str]]] = {
-        "zh-hans": {"Chinese Official (MCR)": "国标麻将（MCR）"}
+        "zh-hans": {
+            "Chinese Official (MCR)": "国标麻将（MCR）",
+            "seats rotate as MCR rule 75 says": "按MCR规则75换位",
+            "MCR rule 88: up to 10 min 10 points, up to 15 min 20 points, more: forfeit (0 table points).": (
+                "MCR规则88：迟到10分钟内罚10分，15分钟内罚20分，超过则弃权（标准分为0）。"
+            ),
+        }
     }
     fan_names: ClassVar[Mapping[str, Mapping[str, str]]] = FAN_NAMES
     scoresheet_note = (

@@ -80,7 +80,10 @@ class NMJLRuleSet(RuleSet):
     label = "American (NMJL)"
     words = Vocabulary(hand="game", hands="games", session="round")
     translations: ClassVar[Mapping[str, Mapping[str, str]]] = {
-        "zh-hans": {"American (NMJL)": "美式麻将（NMJL）"}
+        "zh-hans": {
+            "American (NMJL)": "美式麻将（NMJL）",
+            "rule 117: the pivot deals first after she moves": "规则117：轴心玩家移动后先发牌",
+        }
     }
     hand_form = "scoring.forms.NMJLGameForm"
     settings_template = "scoring/settings/_nmjl.html"
