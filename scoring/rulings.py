@@ -31,6 +31,7 @@ from scoring.models import (
 from scoring.rules.errors import HandInputError
 from scoring.rules.ruleset import HandRecord
 from scoring.rules.rulings import Ruling
+from tournaments import desk
 from tournaments.access import can_decide_appeals
 from tournaments.audit import AuditAction, User, acting, audit
 from tournaments.errors import ServiceError
@@ -170,7 +171,59 @@ def add_ruling(
         f"{registration}: {ruling.label}{where}, {points} points ({ruling.citation})",
         penalty=penalty.pk,
     )
+    if penalty.outcome in WITHDRAWS:
+        sync_disqualification(registration, acting_user=acting_user)
     return penalty
+
+
+WITHDRAWS = ("disqualification",)
+"""Outcomes that also withdraw the player's registration (no longer seated in later sessions).
+
+Sloper, seeds/003_2541481d343502a5.txt: rule 77f (line 2359) is "Disqualification from present and/or
+future tournaments" and rule 89 (line 2392) "may be disqualified from the competition": the player is out
+of the present competition, so a disqualification withdraws the registration at the desk
+(``tournaments.desk.set_withdrawn``, logged) in the same transaction. Rule 77e (line 2358), "Loss of
+competitive rank", takes away the rank only: nothing in rules 76-93 stops the player playing on, so the
+player keeps their seat in later sessions (their results count for their opponents) and is listed
+unranked."""
+
+
+def _disqualifications(registration: Registration) -> list[Penalty]:
+    """The player's disqualifications in force (current, not withdrawn, not cancelled on appeal)."""
+    return _in_force(
+        Penalty.objects.filter(
+            registration=registration,
+            outcome__in=WITHDRAWS,
+            is_current=True,
+            voided=False,
+        ).prefetch_related("appeals__decisions")
+    )
+
+
+def sync_disqualification(registration: Registration, *, acting_user: User) -> None:
+    """Withdraw a player with a disqualification in force (MCR 77f, 89); reinstate one whose every
+    disqualification was cancelled on appeal (rule 94), unless the desk had withdrawn the player before
+    the first disqualification (then the player stays withdrawn, as the desk left them). Call with the
+    table's lock held, inside the ruling's or the decision's transaction."""
+    registration = Registration.objects.get(pk=registration.pk)
+    in_force = _disqualifications(registration)
+    if in_force:
+        ruling = in_force[0]
+        desk.set_withdrawn(
+            registration,
+            True,
+            acting_user=acting_user,
+            reason=f"disqualified ({ruling.rule}, session {ruling.table.round.number})",
+        )
+        return
+    if registration.withdrawn_at is None:
+        return
+    ever = Penalty.objects.filter(registration=registration, outcome__in=WITHDRAWS).order_by("created_at")
+    first = ever.values_list("created_at", flat=True).first()
+    if first is not None and registration.withdrawn_at >= first:
+        desk.set_withdrawn(
+            registration, False, acting_user=acting_user, reason="disqualification cancelled on appeal"
+        )
 
 
 def check_win_allowed(table: Table, number: int, record: HandRecord) -> None:
@@ -376,6 +429,10 @@ def decide_appeal(
         appeal=appeal.pk,
         version=decision.version,
     )
+    if appeal.penalty is not None and appeal.penalty.outcome in WITHDRAWS:
+        # Upheld: the disqualification is cancelled and the player reinstated; a change back to denied
+        # withdraws them again.
+        sync_disqualification(appeal.penalty.registration, acting_user=acting_user)
     return decision
 
 

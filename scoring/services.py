@@ -689,6 +689,9 @@ def event_standings(tournament: Tournament, *, include_provisional: bool = False
     session the standings are frozen at (MCR rules 71 and 73; ``tournaments.release``);
     ``include_provisional`` counts every table with results, for the organiser's preview. Substitutes fill seats but are not ranked, nor are
     withdrawn players (their results stay), and a player with no counted session is not ranked at all.
+    A player out of the ranking by a ruling (loss of rank, disqualification: MCR 77e-f, 89) is listed at
+    the bottom with the status, counted tables or not, withdrawn or not (a disqualification withdraws the
+    player, ``scoring.rulings``).
 
     This runs on the public pages' hot path after every result, so it reads plain values (seven
     queries, whatever the size of the event) instead of building model objects.
@@ -699,6 +702,8 @@ def event_standings(tournament: Tournament, *, include_provisional: bool = False
         "id", "round__number", "number", "round__results_published_at"
     )
     seats: dict[int, list[tuple[str, int, str, bool]]] = defaultdict(list)
+    withdrawn: set[str] = set()
+    substitutes: set[str] = set()
     substituted = False  # substitutions are read only when a seat has one (scoring.substitutions)
     for table_id, wind, registration_id, code, substitute, withdrawn_at, taken_over in (
         Seat.objects.filter(round__tournament=tournament)
@@ -713,8 +718,13 @@ def event_standings(tournament: Tournament, *, include_provisional: bool = False
             "taken_over",
         )
     ):
-        # Substitutes and withdrawn players (issue 13) fill seats but are not ranked.
-        seats[table_id].append((wind, registration_id, code, substitute or withdrawn_at is not None))
+        # Substitutes and withdrawn players (issue 13) fill seats but are not ranked; a player withdrawn
+        # by a disqualification is listed unranked with the status instead (below).
+        seats[table_id].append((wind, registration_id, code, substitute))
+        if withdrawn_at is not None:
+            withdrawn.add(code)
+        if substitute:
+            substitutes.add(code)
         substituted = substituted or taken_over
     hands: dict[int, list[HandRecord]] = defaultdict(list)
     for table_id, winner, discarder, fan, data in (
@@ -761,6 +771,14 @@ def event_standings(tournament: Tournament, *, include_provisional: bool = False
         penalties[table_id].append((registration_id, points, paid_to, receiver))
         if outcome in UNRANKED and unranked.get(code) != "disqualification":
             unranked[code] = outcome
+    hidden = substitutes | (withdrawn - set(unranked))
+    seats = defaultdict(
+        list,
+        {
+            table_id: [(wind, pk, code, code in hidden) for wind, pk, code, _ in table_seats]
+            for table_id, table_seats in seats.items()
+        },
+    )
     late: dict[int, dict[int, int]] = defaultdict(dict)
     for late_id, table_id, registration_id, minutes in LateArrival.objects.filter(
         is_current=True, voided=False, **in_event
@@ -821,7 +839,13 @@ def event_standings(tournament: Tournament, *, include_provisional: bool = False
                 )
             )
     return compute_standings(
-        lines, use_table_points=rules.uses_table_points, tie_break=rules.tie_break, unranked=unranked
+        lines,
+        # A player out of the ranking by a ruling is listed (at the bottom, with the status) even before
+        # any table of theirs is counted (MCR 77e-f, 89).
+        [code for code in unranked if code not in substitutes],
+        use_table_points=rules.uses_table_points,
+        tie_break=rules.tie_break,
+        unranked=unranked,
     )
 
 

@@ -13,7 +13,14 @@ def _points(value: Any) -> str:
 
 
 class StandingsTable(tables.Table):
-    rank = tables.Column(verbose_name="#", attrs={"td": {"class": "num"}}, default="—")
+    rank = tables.Column(
+        verbose_name="#",
+        attrs={"td": {"class": "num"}},
+        default="—",
+        # By the standings' order, not the rank itself: a player out of the ranking (rank None, MCR
+        # 77e-f, 89) stays at the bottom instead of sorting first.
+        order_by=("place",),
+    )
     name = tables.Column(verbose_name=_("Player"), linkify=lambda record, table: table.player_url(record))
     status = tables.Column(verbose_name="", orderable=False, default="")
     country = tables.Column(verbose_name="", orderable=False, default="")

@@ -150,8 +150,9 @@ def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     if table_html is None:
         rows = [dict(row) for row in cached_standings_rows(tournament, include_provisional=provisional)]
         countries = {r.code: r.player.country for r in tournament.registrations.select_related("player")}
-        for row in rows:
+        for place, row in enumerate(rows):
             row["country"] = countries.get(row["player"], "")
+            row["place"] = place  # sorting by rank keeps unranked players (rank None) at the bottom
         table_class = StandingsTable if tournament.uses_table_points else ScoreStandingsTable
         table = table_class(rows, tournament_slug=tournament.slug)
         RequestConfig(clean, paginate=False).configure(table)

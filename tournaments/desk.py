@@ -122,9 +122,12 @@ def edit(registration: Registration, row: services.PlayerRow, *, acting_user: Us
 
 
 @transaction.atomic
-def set_withdrawn(registration: Registration, withdrawn: bool, *, acting_user: User) -> Registration:
+def set_withdrawn(
+    registration: Registration, withdrawn: bool, *, acting_user: User, reason: str = ""
+) -> Registration:
     """Withdraw a player (kept in history with their results; no longer seated in later sessions nor
-    ranked) or reinstate them."""
+    ranked) or reinstate them. ``reason`` is added to the log line (a disqualification, MCR rule 89,
+    withdraws through here: ``scoring.rulings``)."""
     registration = (
         Registration.objects.select_for_update()
         .select_related("player", "tournament")
@@ -139,7 +142,8 @@ def set_withdrawn(registration: Registration, withdrawn: bool, *, acting_user: U
         registration.tournament,
         acting_user,
         AuditAction.WITHDRAW if withdrawn else AuditAction.REINSTATE,
-        f"{registration.player.name} ({registration.code}) {'withdrawn' if withdrawn else 'reinstated'}",
+        f"{registration.player.name} ({registration.code}) {'withdrawn' if withdrawn else 'reinstated'}"
+        + (f": {reason}" if reason else ""),
         code=registration.code,
     )
     return registration

@@ -7,6 +7,14 @@ ranked player, and the players' scores must sum to what penalties and lateness t
 (hands always sum to zero). Either problem stops the export, named. Players without an EMA number are
 named as warnings and exported with the number left empty. Only rule sets with table points have an
 EMA results file; any other event gets a clear refusal.
+
+Players out of the ranking by a ruling (loss of rank, MCR 77e; disqualification, 77f and 89: Sloper,
+seeds/003_2541481d343502a5.txt, lines 2358-2359 and 2392) are left out of the file and named in the
+check's warnings instead. Our reading of what the EMA expects: the MERS base rank of a player is worked
+out from their Place and the number of players in the results ("the number of players minus your
+position, divided by the number of players minus one", mahjong-europe.org/ranking/Basicsranking.html),
+so Place must be a number, 1 to N, for every row, and a player without a rank has no row to be in (the
+ranked players close up, as in the standings). Their scores still count in the sum checks.
 """
 
 from __future__ import annotations
@@ -19,7 +27,7 @@ from typing import Any
 from scoring.exports.base import CSV, XLSX, Export, PrintError, safe_text
 from scoring.exports.data import registrations, table_result
 from scoring.services import is_confirmed, tables_with_results
-from scoring.standings import rank_text
+from scoring.standings import UNRANKED_LABELS
 from scoring.standings_cache import cached_standings_rows
 from tournaments.models import Tournament
 from tournaments.release import counted_rounds
@@ -70,7 +78,7 @@ def ema_check(tournament: Tournament) -> EMACheck:
     people = registrations(tournament)
     counted: set[int] = set()
     total_scores = 0
-    substitutes = 0
+    seat_scores: list[tuple[str, bool, int]] = []  # (player, substitute, score) at counted tables
     expected = 0
     provisional: list[str] = []
     for table in tables:
@@ -82,10 +90,9 @@ def ema_check(tournament: Tournament) -> EMACheck:
             continue  # only confirmed results go to the federation
         counted.add(table.round.number)
         total_scores += sum(result.scores.values())
-        substitutes += sum(  # substitutes and withdrawn players (issue 13) are not ranked
-            result.scores[seat.wind]
+        seat_scores.extend(  # substitutes and withdrawn players (issue 13) are not ranked: see below
+            (seat.registration.code, seat.registration.is_substitute, result.scores[seat.wind])
             for seat in table.seats.all()
-            if seat.registration.is_substitute or seat.registration.withdrawn_at is not None
         )
         for penalty in table.penalties.all():
             if penalty.points and not penalty.cancelled and penalty.paid_to == "none":
@@ -113,6 +120,10 @@ def ema_check(tournament: Tournament) -> EMACheck:
     for row in rows:
         person = people[row["player"]]
         name = person.player.name
+        if row["rank"] is None:
+            why = UNRANKED_LABELS.get(str(row.get("status")), "not ranked")
+            check.warnings.append(f"{name} ({row['player']}) is {why}: left out of the EMA file (no place).")
+            continue
         have = {s["round"] for s in row["sessions"]}
         missing = sorted(counted - have)
         if missing:
@@ -125,7 +136,7 @@ def ema_check(tournament: Tournament) -> EMACheck:
         last, first = split_name(name)
         check.rows.append(
             [
-                rank_text(row),
+                row["rank"],
                 person.player.ema_id,
                 last,
                 first,
@@ -138,10 +149,13 @@ def ema_check(tournament: Tournament) -> EMACheck:
         check.problems.append(
             f"The tables' scores sum to {total_scores}, but penalties and lateness account for {expected}."
         )
-    if ranked_total + substitutes != total_scores:
+    ranked = {row["player"] for row in rows if row["rank"] is not None}
+    substitutes = sum(score for _, substitute, score in seat_scores if substitute)
+    left_out = sum(score for code, sub, score in seat_scores if not sub and code not in ranked)
+    if ranked_total + substitutes + left_out != total_scores:
         check.problems.append(
-            f"The ranked players' scores sum to {ranked_total} (substitutes {substitutes}), "
-            f"the tables' to {total_scores}."
+            f"The ranked players' scores sum to {ranked_total} (substitutes {substitutes}, players left "
+            f"out {left_out}), the tables' to {total_scores}."
         )
     return check
 

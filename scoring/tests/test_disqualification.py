@@ -1,0 +1,215 @@
+"""A disqualification out of the competition (Sloper, seeds/003_2541481d343502a5.txt: rule 77f, line 2359,
+"Disqualification from present and/or future tournaments"; rule 89, line 2392, "may be disqualified from
+the competition") and loss of rank (77e, line 2358): who is seated later, who is in the standings and in
+the EMA results file."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import openpyxl
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+
+from scoring import rulings, services
+from scoring.exports.ema import EMA_COLUMNS, EMAResultsCSV, EMAResultsXLSX, ema_check
+from scoring.services import HandEntry
+from tournaments import desk
+from tournaments import services as event_services
+from tournaments.audit import AuditAction
+from tournaments.errors import ServiceError
+from tournaments.models import AuditEntry, Registration, Role
+
+
+@pytest.fixture
+def chief(event, organiser):
+    user = get_user_model().objects.create_user("chiara", password="pw-chiara-123")
+    event_services.grant_role(event, user, Role.CHIEF_REFEREE, acting_user=organiser)
+    return user
+
+
+def seat(table, wind):
+    return table.seats.get(wind=wind).registration
+
+
+def fresh(registration):
+    return Registration.objects.get(pk=registration.pk)
+
+
+def finish_session_one(event, referee, organiser, *, skip=()):
+    """A hand at every table of session 1, each finished and confirmed (except the tables in ``skip``)."""
+    for table in event.rounds.get(number=1).tables.order_by("number"):
+        services.record_hand(table, HandEntry(winner="S", discarder="E", fan=8), acting_user=referee)
+        if table.number not in skip:
+            services.set_table_finished(table, True, acting_user=referee)
+            services.confirm_table(table, acting_user=organiser)
+
+
+# --- rule 89: out of the competition, not seated again ---------------------------------------------------
+
+
+def test_a_disqualification_withdraws_the_player_and_the_next_session_does_not_seat_them(
+    event, table, referee, organiser
+):
+    # MCR 77f and 89: disqualified "from the competition", so no seat in a later session.
+    east = seat(table, "E")
+    event_services.register_player(event, event_services.PlayerRow(name="Ivo"), acting_user=organiser)
+    rulings.add_ruling(table, east, "disqualification", reason="Disobeyed the judges", acting_user=referee)
+    assert fresh(east).withdrawn
+    logged = AuditEntry.objects.get(action=AuditAction.WITHDRAW)
+    assert logged.actor == referee and "disqualified (MCR 89" in logged.summary
+    assert east not in event_services.seating_players(event)
+    event_services.generate_seating(event.rounds.get(number=2), acting_user=organiser)
+    seated = set(event.rounds.get(number=2).seats.values_list("registration__code", flat=True))
+    assert east.code not in seated and len(seated) == 8
+
+
+def test_loss_of_rank_alone_leaves_the_player_seated(event, table, referee):
+    # MCR 77e: "Loss of competitive rank" only; nothing in rules 76-93 stops the player playing on.
+    west = seat(table, "W")
+    rulings.add_ruling(table, west, "loss_of_rank", acting_user=referee)
+    assert not fresh(west).withdrawn
+    assert west in event_services.seating_players(event)
+    assert not AuditEntry.objects.filter(action=AuditAction.WITHDRAW).exists()
+    row = next(r for r in services.event_standings(event, include_provisional=True) if r.player == west.code)
+    assert (row.rank, row.status) == (None, "loss_of_rank")
+
+
+def test_a_refused_ruling_withdraws_nobody(table, referee):
+    east = seat(table, "E")
+    with pytest.raises(ServiceError) as error:
+        rulings.add_ruling(table, east, "disqualification", acting_user=referee, expected_position=3)
+    assert error.value.code == "already_recorded"
+    assert not fresh(east).withdrawn
+
+
+def test_an_upheld_appeal_reinstates_and_a_change_back_to_denied_withdraws_again(
+    event, table, referee, chief
+):
+    # Rule 94: an upheld appeal cancels the ruling; a changed decision is a new version (logged).
+    east = seat(table, "E")
+    services.record_hand(table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee)
+    ruling = rulings.add_ruling(table, east, "disqualification", acting_user=referee)
+    appeal = rulings.file_appeal(ruling, statement="I obeyed", signed_by="Ana", acting_user=referee)
+    rulings.decide_appeal(appeal, "upheld", reasons="The judge misheard", acting_user=chief)
+    assert not fresh(east).withdrawn
+    reinstated = AuditEntry.objects.get(action=AuditAction.REINSTATE)
+    assert reinstated.actor == chief and "cancelled on appeal" in reinstated.summary
+    assert east in event_services.seating_players(event)
+    row = next(r for r in services.event_standings(event, include_provisional=True) if r.player == east.code)
+    assert row.status == "" and row.rank is not None
+    rulings.decide_appeal(appeal, "denied", reasons="Seen again on video", acting_user=chief, revise=True)
+    assert fresh(east).withdrawn
+    assert AuditEntry.objects.filter(action=AuditAction.WITHDRAW).count() == 2
+
+
+def test_a_denied_appeal_leaves_the_player_withdrawn(table, referee, chief):
+    east = seat(table, "E")
+    ruling = rulings.add_ruling(table, east, "disqualification", acting_user=referee)
+    appeal = rulings.file_appeal(ruling, statement="I obeyed", signed_by="Ana", acting_user=referee)
+    rulings.decide_appeal(appeal, "denied", reasons="Seen by two referees", acting_user=chief)
+    assert fresh(east).withdrawn
+
+
+def test_a_player_the_desk_withdrew_first_stays_withdrawn_after_an_upheld_appeal(
+    table, referee, chief, organiser
+):
+    east = seat(table, "E")
+    desk.set_withdrawn(east, True, acting_user=organiser)  # left the event before the ruling
+    ruling = rulings.add_ruling(table, east, "disqualification", acting_user=referee)
+    appeal = rulings.file_appeal(ruling, statement="I had left", signed_by="Ana", acting_user=referee)
+    rulings.decide_appeal(appeal, "upheld", reasons="Not there", acting_user=chief)
+    assert fresh(east).withdrawn
+    assert not AuditEntry.objects.filter(action=AuditAction.REINSTATE).exists()
+
+
+# --- standings --------------------------------------------------------------------------------------------
+
+
+def test_a_disqualified_player_without_a_confirmed_table_is_at_the_bottom_of_the_public_standings(
+    client, event, referee, organiser
+):
+    # MCR 77f, 89: listed unranked with the status, even though table 1 (theirs) is not confirmed yet.
+    table1 = event.rounds.get(number=1).tables.get(number=1)
+    east = seat(table1, "E")
+    finish_session_one(event, referee, organiser, skip={1})
+    rulings.add_ruling(table1, east, "disqualification", acting_user=referee)
+    page = client.get(reverse("public:standings", args=[event.slug]))
+    assert page.status_code == 200
+    html = page.content.decode()
+    rows = html[html.index("<tbody") :].split("<tr")[1:]
+    assert len(rows) == 5  # the four players of the confirmed table 2, then the disqualified one
+    assert east.player.name in rows[-1] and "disqualified" in rows[-1]
+    assert all(east.player.name not in row for row in rows[:-1])
+    from scoring.standings_cache import standings_rows
+
+    last = standings_rows(event)[-1]
+    assert (last["player"], last["rank"], last["status"], last["sessions"]) == (
+        east.code,
+        None,
+        "disqualification",
+        [],
+    )
+
+
+def test_a_disqualified_players_counted_results_stay_in_their_row(event, table, referee, organiser):
+    # The player is withdrawn, but unlike a plain withdrawal the row is kept (with the status).
+    finish_session_one(event, referee, organiser)
+    south = seat(table, "S")
+    rulings.add_ruling(table, south, "disqualification", acting_user=referee)
+    services.confirm_table(table, acting_user=organiser)
+    rows = services.event_standings(event)
+    assert (rows[-1].player, rows[-1].rank, rows[-1].status) == (south.code, None, "disqualification")
+    assert rows[-1].score > 0 and len(rows[-1].sessions) == 1
+    assert [r.rank for r in rows[:-1]] == sorted(r.rank for r in rows[:-1]) and rows[0].rank == 1
+
+
+# --- the EMA results file -------------------------------------------------------------------------------
+
+
+def test_the_ema_file_leaves_out_unranked_players_and_names_them_in_the_check(
+    event, table, referee, organiser
+):
+    # The MERS base rank needs a numeric Place, 1 to N (scoring/exports/ema.py docstring).
+    finish_session_one(event, referee, organiser)
+    south, west = seat(table, "S"), seat(table, "W")
+    rulings.add_ruling(table, south, "disqualification", acting_user=referee)
+    rulings.add_ruling(table, west, "loss_of_rank", acting_user=referee)
+    services.confirm_table(table, acting_user=organiser)
+    check = ema_check(event)
+    assert check.ok, check.problems
+    assert any(f"({south.code}) is disqualified: left out" in w for w in check.warnings)
+    assert any(f"({west.code}) is loss of rank: left out" in w for w in check.warnings)
+
+    _, _, content = EMAResultsXLSX(event).render()
+    sheet = openpyxl.load_workbook(io.BytesIO(content)).active
+    values = list(sheet.iter_rows(values_only=True))
+    assert list(values[0]) == EMA_COLUMNS
+    places = [row[0] for row in values[1:]]
+    assert places == sorted(places) and all(isinstance(p, int) for p in places)
+    assert places[0] == 1 and max(places) <= 6 and len(places) == 6
+    last_names = {row[2] for row in values[1:]}
+    assert south.player.name not in last_names and west.player.name not in last_names
+
+    _, _, text = EMAResultsCSV(event).render()
+    lines = list(csv.reader(io.StringIO(text.decode("utf-8"))))
+    assert lines[0] == EMA_COLUMNS and len(lines) == 7
+    assert all(line[0].isdigit() for line in lines[1:])
+    assert not any("disqualified" in cell or "loss of rank" in cell for line in lines for cell in line)
+
+
+def test_the_standings_command_reports_who_was_left_out_of_the_ema_file(
+    event, table, referee, organiser, tmp_path, capsys
+):
+    from django.core.management import call_command
+
+    finish_session_one(event, referee, organiser)
+    south = seat(table, "S")
+    rulings.add_ruling(table, south, "disqualification", acting_user=referee)
+    services.confirm_table(table, acting_user=organiser)
+    out = tmp_path / "ema.csv"
+    call_command("standings", event.slug, "--format", "ema-csv", "--output", str(out))
+    assert f"{south.player.name} ({south.code}) is disqualified" in capsys.readouterr().err
+    assert south.player.name.split()[-1] not in [line[2] for line in csv.reader(out.open())]
