@@ -11,8 +11,9 @@ EMA results file; any other event gets a clear refusal.
 Players out of the ranking by a ruling (loss of rank, MCR 77e; disqualification, 77f and 89: Sloper,
 seeds/003_2541481d343502a5.txt, lines 2358-2359 and 2392) are left out of the file and named in the
 check's warnings instead. Our reading of what the EMA expects: the MERS base rank of a player is worked
-out from their Place and the number of players in the results ("the number of players minus your
-position, divided by the number of players minus one", mahjong-europe.org/ranking/Basicsranking.html),
+out from their Place and the number of players in the results (players beaten, that is the number of
+players minus the place, divided by the number of players minus one: the EMA's "Basics for ranking
+system", mahjong-europe.org/ranking/Basicsranking.html),
 so Place must be a number, 1 to N, for every row, and a player without a rank has no row to be in (the
 ranked players close up, as in the standings). Their scores still count in the sum checks.
 """
