@@ -10,6 +10,7 @@ from datetime import timedelta
 import pytest
 from django.core.management import call_command
 from django.db import OperationalError, connection
+from django.urls import reverse
 from django.utils import timezone
 
 from tournaments import services, worker
@@ -143,3 +144,16 @@ def test_a_worker_that_lost_its_job_records_nothing(worker_process):
     services.run_seating_job(job.pk, worker="slow")
     job.refresh_from_db()
     assert job.status == SeatingJob.Status.RUNNING and job.worker == "other"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_session_page_says_so_when_no_worker_takes_a_queued_job(client, worker_process):
+    tournament, organiser = make_event()
+    job = services.start_seating_job(tournament.rounds.get(number=1), whole_plan=False, acting_user=organiser)
+    client.force_login(organiser)
+    url = reverse("manage:seating_job", args=[tournament.slug, 1])
+    assert "Waiting for the background worker" in client.get(url).content.decode()
+    SeatingJob.objects.filter(pk=job.pk).update(started_at=timezone.now() - timedelta(seconds=45))
+    page = client.get(url, headers={"HX-Request": "true"})
+    assert "No worker has taken it yet" in page.content.decode()
+    assert "HX-Refresh" not in page  # still waiting: the page keeps polling
