@@ -210,3 +210,24 @@ def test_a_page_rendered_for_the_cache_may_use_standings_a_few_seconds_old(event
     finally:
         page_cache._STALE_TOLERANCE.reset(token)
     assert cached_standings_rows(Tournament.objects.get(pk=event.pk), include_provisional=True) != first
+
+
+class _CacheAway:
+    """Redis stopped answering."""
+
+    def __getattr__(self, name: str):
+        def fail(*args, **kwargs):
+            raise ConnectionError("cache unavailable")
+
+        return fail
+
+
+def test_with_the_cache_away_hands_are_still_saved_and_pages_still_served(
+    client, table, referee, monkeypatch
+):
+    url = reverse("public:results", args=[table.round.tournament.slug, 1])
+    monkeypatch.setattr(page_cache, "cache", _CacheAway())
+    record_hand(table, HandEntry(winner="E", discarder="S", fan=88), acting_user=referee)  # audited: no error
+    assert table.hands.filter(is_current=True).count() == 1
+    page = client.get(url)
+    assert page.status_code == 200 and "88" in page.content.decode()

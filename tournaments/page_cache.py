@@ -22,8 +22,10 @@ called by ``tournaments.audit.audit``), so a cached page is never older than the
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import hashlib
+import logging
 import re
 import secrets
 import time
@@ -44,6 +46,8 @@ from django.middleware.csrf import (  # type: ignore[attr-defined]  # not in dja
 from django.utils.cache import patch_vary_headers
 
 from tournaments.models import Tournament
+
+log = logging.getLogger(__name__)
 
 PAGE_SECONDS = 3600
 """How long a rendered page stays in the cache (a new version replaces it long before)."""
@@ -94,9 +98,12 @@ def touch_event_pages(tournament_id: int) -> None:
     """Every cached page of the event is out of date (called on every audited change)."""
     key = _generation_key(tournament_id)
     try:
-        cache.incr(key)
-    except ValueError:  # no counter yet: start one from the clock
-        cache.set(key, time.time_ns(), timeout=None)
+        try:
+            cache.incr(key)
+        except ValueError:  # no counter yet: start one from the clock
+            cache.set(key, time.time_ns(), timeout=None)
+    except Exception:  # the cache is away: the write goes on (a restarted Redis holds no old pages)
+        log.warning("event %s: cached pages could not be marked out of date", tournament_id, exc_info=True)
 
 
 def _cacheable_request(request: HttpRequest) -> bool:
@@ -215,13 +222,18 @@ def cached_page(view: View) -> View:
         where = hashlib.sha256(request.get_full_path().encode()).hexdigest()[:24]
         htmx = int("HX-Request" in request.headers)
         base = f"page:{pk}:{created_at}:{language}:{htmx}:{where}"
-        key = f"{base}:{standings_version}.{page_generation(pk)}"
-        entry = cache.get(key)
-        if entry is None:
-            entry = _previous_or_none(base)
+        try:
+            key = f"{base}:{standings_version}.{page_generation(pk)}"
+            entry = cache.get(key)
+            if entry is None:
+                entry = _previous_or_none(base)
+        except Exception:  # the shared cache is away: render the page as if there were no cache
+            log.warning("page cache unavailable; rendering %s", request.path, exc_info=True)
+            return view(request, slug, *args, **kwargs)
         if entry is not None:
             response = _respond(request, entry)
         else:
+            entry = None
             token = _STALE_TOLERANCE.set(float(getattr(settings, "PUBLIC_PAGE_MIN_SECONDS", 0)))
             try:
                 rendered = view(request, slug, *args, **kwargs)
@@ -229,9 +241,14 @@ def cached_page(view: View) -> View:
                     return rendered
                 entry = _entry(request, rendered)
                 cache.set_many({key: entry, f"{base}:latest": entry}, timeout=PAGE_SECONDS)
+            except Exception:
+                if entry is None:
+                    raise  # the view's own error
+                log.warning("page cache unavailable; %s not stored", request.path, exc_info=True)
             finally:
                 _STALE_TOLERANCE.reset(token)
-                cache.delete(f"{base}:lock")
+                with contextlib.suppress(Exception):
+                    cache.delete(f"{base}:lock")
             response = _respond(request, entry)
         patch_vary_headers(response, ("Cookie",))
         return response
