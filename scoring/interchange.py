@@ -612,6 +612,9 @@ def import_event(doc: Any, *, replace: bool = False, acting_user: User = None) -
             services.store_decision(
                 appeal, appeal_doc["status"], reasons=appeal_doc.get("reasons", ""), acting_user=acting_user
             )
+    from scoring.rulings import withdraw_disqualified
+
+    withdraw_disqualified(tournament, acting_user=acting_user)  # MCR 77f, 89: not seated again
     bump_standings(tournament)
     audit(
         tournament,

@@ -250,6 +250,20 @@ def check_win_allowed(table: Table, number: int, record: HandRecord) -> None:
         )
 
 
+def withdraw_disqualified(tournament: Tournament, *, acting_user: User) -> None:
+    """Withdraw every player with a disqualification in force (MCR 77f, 89), for an imported event: the
+    document has no withdrawals, and a disqualified player must not be seated in a later session."""
+    players = (
+        Penalty.objects.filter(
+            table__round__tournament=tournament, outcome__in=WITHDRAWS, is_current=True, voided=False
+        )
+        .values_list("registration_id", flat=True)
+        .distinct()
+    )
+    for registration in Registration.objects.filter(pk__in=list(players), withdrawn_at=None):
+        sync_disqualification(registration, acting_user=acting_user)
+
+
 # --- appeals -------------------------------------------------------------------------------------------
 
 
