@@ -262,3 +262,34 @@ def test_the_demo_events_export_no_key_their_files_lack(db, name):
     # The NMJL hands' "value" was exported before this work (f0953b8) though the demo file omits it.
     older = {".rounds[].tables[].hands[].value"} if name == "demo-nmjl" else set()
     assert set(_paths(exported)) - older <= set(_paths(document))
+
+
+# --- eight at once ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+def test_eight_disqualifications_and_eight_decisions_at_once_withdraw_and_reinstate_once():
+    from scoring.models import Penalty
+    from scoring.tests.test_rulings_concurrency import THREADS, at_once, make_table
+
+    table, _, chief = make_table()
+    referee = get_user_model().objects.create_user("ref-dq", password="pw-ref-1234")
+    player = table.seats.get(wind="E").registration
+    done, refused = at_once(
+        lambda i: rulings.add_ruling(
+            table, player, "disqualification", expected_position=0, acting_user=referee
+        )
+    )
+    assert len(done) == 1 and refused == ["already_recorded"] * (THREADS - 1)
+    assert Penalty.objects.count() == 1 and fresh(player).withdrawn
+    assert AuditEntry.objects.filter(action=AuditAction.WITHDRAW).count() == 1
+    appeal = rulings.file_appeal(done[0], statement="I obeyed", signed_by="P0", acting_user=referee)
+    statuses = ["upheld", "denied"]
+    decided, refused = at_once(
+        lambda i: rulings.decide_appeal(appeal, statuses[i % 2], reasons=f"Reason {i}", acting_user=chief)
+    )
+    winner = decided[0].status
+    assert all(d.status == winner for d in decided) and refused == ["already_decided"] * (THREADS // 2)
+    assert fresh(player).withdrawn == (winner == "denied")
+    reinstated = AuditEntry.objects.filter(action=AuditAction.REINSTATE).count()
+    assert reinstated == (1 if winner == "upheld" else 0)
