@@ -200,20 +200,24 @@ def _disqualifications(registration: Registration) -> list[Penalty]:
     )
 
 
+def disqualification(registration: Registration) -> str:
+    """The rule and session of the player's first disqualification in force, or "" (MCR 77f, 89)."""
+    in_force = _disqualifications(registration)
+    return f"{in_force[0].rule}, session {in_force[0].table.round.number}" if in_force else ""
+
+
 def sync_disqualification(registration: Registration, *, acting_user: User) -> None:
     """Withdraw a player with a disqualification in force (MCR 77f, 89); reinstate one whose every
     disqualification was cancelled on appeal (rule 94), unless the desk had withdrawn the player before
     the first disqualification (then the player stays withdrawn, as the desk left them). Call with the
     table's lock held, inside the ruling's or the decision's transaction."""
     registration = Registration.objects.get(pk=registration.pk)
-    in_force = _disqualifications(registration)
-    if in_force:
-        ruling = in_force[0]
+    if _disqualifications(registration):
         desk.set_withdrawn(
             registration,
             True,
             acting_user=acting_user,
-            reason=f"disqualified ({ruling.rule}, session {ruling.table.round.number})",
+            reason=f"disqualified ({disqualification(registration)})",
         )
         return
     if registration.withdrawn_at is None:

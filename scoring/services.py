@@ -892,6 +892,11 @@ class ScoringResults:
             for row in event_standings(tournament, include_provisional=True)
         }
 
+    def disqualification(self, registration: Registration) -> str:
+        from scoring.rulings import disqualification
+
+        return disqualification(registration)
+
     def table_progress(self, tables: Sequence[Table]) -> dict[int, TableProgress]:
         """Each table's state and hands as :func:`table_state` reads them, counted in the database
         (a few queries for any number of tables: the organiser's live pages poll this for every

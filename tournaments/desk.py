@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from players.folding import fold, matches, query_words
 from players.models import Player
-from tournaments import services
+from tournaments import results, services
 from tournaments.audit import AuditAction, User, audit, bump_standings
 from tournaments.errors import ServiceError
 from tournaments.models import Registration, Tournament
@@ -135,6 +135,13 @@ def set_withdrawn(
     )
     if registration.withdrawn == withdrawn:
         return registration
+    ruling = "" if withdrawn else results.source().disqualification(registration)
+    if ruling:
+        raise ServiceError(
+            f"{registration.player.name} is disqualified ({ruling}): only an upheld appeal reinstates"
+            " them (MCR rule 94). Nothing was changed.",
+            code="disqualified",
+        )
     registration.withdrawn_at = timezone.now() if withdrawn else None
     registration.save(update_fields=["withdrawn_at"])
     bump_standings(registration.tournament)

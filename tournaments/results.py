@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from tournaments.models import Round, Table, Tournament
+    from tournaments.models import Registration, Round, Table, Tournament
 
 
 @dataclass(frozen=True)
@@ -31,6 +31,11 @@ class ResultsSource(Protocol):
     def swiss_scores(self, tournament: Tournament) -> dict[str, float]: ...
 
     def table_progress(self, tables: Sequence[Table]) -> dict[int, TableProgress]: ...
+
+    def disqualification(self, registration: Registration) -> str:
+        """The rule and session of a disqualification in force against the player, or "" (the desk
+        does not reinstate a disqualified player: only an upheld appeal does)."""
+        ...
 
 
 _source: ResultsSource | None = None

@@ -217,9 +217,13 @@ def withdraw(request: HttpRequest, slug: str, code: str) -> HttpResponse:
     registration = get_object_or_404(Registration, tournament=tournament, code=code)
     form = WithdrawForm(request.POST)
     form.is_valid()
-    registration = desk.set_withdrawn(
-        registration, form.cleaned_data.get("withdrawn", False), acting_user=request.user
-    )
+    try:
+        registration = desk.set_withdrawn(
+            registration, form.cleaned_data.get("withdrawn", False), acting_user=request.user
+        )
+    except ServiceError as error:  # a disqualified player is reinstated by an upheld appeal only
+        messages.error(request, error.message)
+        return redirect("manage:edit_player", slug=slug, code=code)
     if registration.withdrawn:
         later = desk.later_seatings(registration)
         text = f"{registration.player.name} is withdrawn: kept in the history, no longer seated or ranked."

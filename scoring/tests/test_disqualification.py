@@ -125,6 +125,20 @@ def test_a_player_the_desk_withdrew_first_stays_withdrawn_after_an_upheld_appeal
     assert not AuditEntry.objects.filter(action=AuditAction.REINSTATE).exists()
 
 
+def test_the_desk_does_not_reinstate_a_disqualified_player(client, event, table, referee, organiser):
+    # MCR 89 stands until an appeal is upheld (rule 94): the desk's reinstate is refused, nothing changes.
+    east = seat(table, "E")
+    rulings.add_ruling(table, east, "disqualification", acting_user=referee)
+    with pytest.raises(ServiceError) as error:
+        desk.set_withdrawn(east, False, acting_user=organiser)
+    assert error.value.code == "disqualified" and "MCR 89, session 1" in error.value.message
+    client.force_login(organiser)
+    page = client.post(reverse("manage:withdraw", args=[event.slug, east.code]), follow=True)
+    assert page.status_code == 200 and "only an upheld appeal reinstates" in page.content.decode()
+    assert fresh(east).withdrawn
+    assert not AuditEntry.objects.filter(action=AuditAction.REINSTATE).exists()
+
+
 # --- standings --------------------------------------------------------------------------------------------
 
 
