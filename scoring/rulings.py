@@ -30,7 +30,7 @@ from scoring.models import (
 )
 from scoring.rules.errors import HandInputError
 from scoring.rules.ruleset import HandRecord
-from scoring.rules.rulings import Ruling
+from scoring.rules.rulings import UNRANKED, Ruling
 from tournaments import desk
 from tournaments.access import can_decide_appeals
 from tournaments.audit import AuditAction, User, acting, audit
@@ -198,6 +198,15 @@ def _disqualifications(registration: Registration) -> list[Penalty]:
             voided=False,
         ).prefetch_related("appeals__decisions")
     )
+
+
+def unranked_players(tournament: Tournament) -> set[str]:
+    """Codes of the players out of the ranking by a ruling in force (loss of rank, MCR 77e;
+    disqualification, 77f and 89): left out of the side rankings as out of the standings."""
+    rulings_ = Penalty.objects.filter(
+        table__round__tournament=tournament, outcome__in=UNRANKED, is_current=True, voided=False
+    ).prefetch_related("appeals__decisions")
+    return {p.registration.code for p in _in_force(rulings_.select_related("registration"))}
 
 
 def disqualification(registration: Registration) -> str:

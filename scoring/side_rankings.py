@@ -47,7 +47,8 @@ def _version_key(tournament: Tournament, what: str) -> str:
 
 def counted_hands(tournament: Tournament) -> list[SideHand]:
     """Every current hand won at a confirmed table, with its winner's registration code (substitutes
-    fill seats but are not ranked, so their wins are left out; so are withdrawn players). Five queries."""
+    fill seats but are not ranked, so their wins are left out; so are withdrawn players and players out of
+    the ranking by a ruling, MCR 77e-f and 89). Seven queries."""
     # Only sessions the public standings count: results published, not after a frozen session (issue 13).
     counted = confirmed_tables(tournament) & set(
         Table.objects.filter(
@@ -56,6 +57,9 @@ def counted_hands(tournament: Tournament) -> list[SideHand]:
     )
     if not counted:
         return []
+    from scoring.rulings import unranked_players
+
+    unranked = unranked_players(tournament)  # loss of rank, disqualification (MCR 77e-f, 89)
     winners = {
         (table_id, wind): code
         for table_id, wind, code, substitute, withdrawn_at in Seat.objects.filter(
@@ -67,7 +71,9 @@ def counted_hands(tournament: Tournament) -> list[SideHand]:
             "registration__is_substitute",
             "registration__withdrawn_at",
         )
-        if not substitute and withdrawn_at is None  # withdrawn players are not ranked either
+        if not substitute
+        and withdrawn_at is None  # withdrawn players are not ranked either
+        and code not in unranked
     }
     hands = []
     for table_id, round_number, table_number, number, winner, discarder, fan, data, tiles in (

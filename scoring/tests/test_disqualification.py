@@ -307,3 +307,16 @@ def test_eight_disqualifications_and_eight_decisions_at_once_withdraw_and_reinst
     assert fresh(player).withdrawn == (winner == "denied")
     reinstated = AuditEntry.objects.filter(action=AuditAction.REINSTATE).count()
     assert reinstated == (1 if winner == "upheld" else 0)
+
+
+def test_loss_of_rank_leaves_the_player_out_of_the_side_rankings(event, table, referee, organiser):
+    # MCR 77e (line 2358), "Loss of competitive rank": no place in the side rankings either.
+    from scoring.side_rankings import counted_hands
+
+    finish_session_one(event, referee, organiser)
+    south = seat(table, "S")  # won the hand at every table (finish_session_one)
+    assert south.code in {hand.winner for hand in counted_hands(event)}
+    rulings.add_ruling(table, south, "loss_of_rank", acting_user=referee)
+    services.confirm_table(table, acting_user=organiser)
+    winners = {hand.winner for hand in counted_hands(event)}
+    assert south.code not in winners and len(winners) == 1  # table 2's winner is still there
