@@ -215,6 +215,11 @@ def disqualification(registration: Registration) -> str:
     return f"{in_force[0].rule}, session {in_force[0].table.round.number}" if in_force else ""
 
 
+def _current_session(registration: Registration) -> int:
+    """The session of the player's latest disqualification (the one being played when it was made)."""
+    return max(p.table.round.number for p in _disqualifications(registration))
+
+
 def sync_disqualification(registration: Registration, *, acting_user: User) -> None:
     """Withdraw a player with a disqualification in force (MCR 77f, 89); reinstate one whose every
     disqualification was cancelled on appeal (rule 94), unless the desk had withdrawn the player before
@@ -222,11 +227,14 @@ def sync_disqualification(registration: Registration, *, acting_user: User) -> N
     table's lock held, inside the ruling's or the decision's transaction."""
     registration = Registration.objects.get(pk=registration.pk)
     if _disqualifications(registration):
+        # A later session seated before the ruling still has the player: the log says so (re-seat it).
+        later = [n for n in desk.later_seatings(registration) if n > _current_session(registration)]
         desk.set_withdrawn(
             registration,
             True,
             acting_user=acting_user,
-            reason=f"disqualified ({disqualification(registration)})",
+            reason=f"disqualified ({disqualification(registration)})"
+            + (f"; still seated in session {', '.join(map(str, later))}: re-seat it" if later else ""),
         )
         return
     if registration.withdrawn_at is None:

@@ -320,3 +320,14 @@ def test_loss_of_rank_leaves_the_player_out_of_the_side_rankings(event, table, r
     services.confirm_table(table, acting_user=organiser)
     winners = {hand.winner for hand in counted_hands(event)}
     assert south.code not in winners and len(winners) == 1  # table 2's winner is still there
+
+
+def test_the_log_says_when_a_later_session_already_seats_the_disqualified_player(
+    event, table, referee, organiser
+):
+    east = seat(table, "E")
+    event_services.generate_seating(event.rounds.get(number=2), acting_user=organiser)
+    rulings.add_ruling(table, east, "disqualification", acting_user=referee)
+    logged = AuditEntry.objects.get(action=AuditAction.WITHDRAW)
+    assert "still seated in session 2: re-seat it" in logged.summary
+    assert desk.later_seatings(fresh(east)) == [1, 2]  # the desk's page lists them too
