@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 from django import forms
@@ -203,12 +203,15 @@ class PenaltyForm(forms.Form):
         players: list[tuple[str, str]],
         catalogue: Sequence[Any] = (),
         hand_word: str = "hand",
+        words: Callable[[str], str] = str,
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         cast(forms.ChoiceField, self.fields["player"]).choices = players
         cast(forms.ChoiceField, self.fields["paid_to_player"]).choices = [("", "—"), *players]
-        kinds = [(k.key, f"{k.citation}: {k.label}") for k in catalogue]
+        kinds = [
+            (k.key, f"{k.citation}: {words(k.label)}") for k in catalogue
+        ]  # labels in the page's language
         cast(forms.ChoiceField, self.fields["kind"]).choices = [
             *kinds,
             ("", gettext("Other (enter the points)")),

@@ -175,3 +175,4 @@ def test_a_hand_reads_in_the_pages_language_on_the_results_and_table_pages(clien
     page = client.get(reverse("referee:table", args=[event.slug, 1, 1]), HTTP_ACCEPT_LANGUAGE="zh-hans")
     text = page.content.decode()
     assert "东 和 10番，南 放铳" in text and "起始座位" in text and "番数" in text
+    assert "MCR 84a: 诈和（已听牌）" in text  # the penalty list, rule 84a

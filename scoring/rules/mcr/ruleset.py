@@ -13,6 +13,7 @@ from scoring.rules import vocabulary
 from scoring.rules.errors import HandInputError
 from scoring.rules.mcr import session as mcr
 from scoring.rules.mcr.fan_names import FAN_NAMES
+from scoring.rules.mcr.penalty_names import CHINESE_PENALTY_LABELS
 from scoring.rules.ruleset import (
     HandRecord,
     RuleSet,
@@ -49,6 +50,7 @@ class MCRRuleSet(RuleSet):
             "MCR rule 88: up to 10 min 10 points, up to 15 min 20 points, more: forfeit (0 table points).": (
                 "MCR规则88：迟到10分钟内罚10分，15分钟内罚20分，超过则弃权（标准分为0）。"
             ),
+            **CHINESE_PENALTY_LABELS,
         }
     }
     fan_names: ClassVar[Mapping[str, Mapping[str, str]]] = FAN_NAMES

@@ -77,3 +77,12 @@ def test_each_rule_set_says_its_own_words_for_a_hand():
     assert NMJLRuleSet().word("hands", "zh-hans") == "局"
     assert MCRRuleSet().label_in("zh-hans") == "国标麻将（MCR）"
     assert NMJLRuleSet().label_in("de") == "American (NMJL)"
+
+
+def test_every_ruling_of_the_referees_mcr_catalogue_has_a_chinese_name():
+    """Sloper rules 77-91 (seeds/003_2541481d343502a5.txt, chapter 4), as the referee's list shows them."""
+    rules = MCRRuleSet()
+    for ruling in rules.penalty_catalogue():
+        chinese = rules.word(ruling.label, "zh-hans")
+        assert chinese != ruling.label and not any("a" <= c.lower() <= "z" for c in chinese), ruling.label
+    assert rules.word("False hu with a ready hand", "zh-hans") == "诈和（已听牌）"  # rule 84a
