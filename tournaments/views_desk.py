@@ -14,7 +14,7 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_POST
 
 from players import countries
-from tournaments import desk, services
+from tournaments import desk, results, services
 from tournaments.access import HtmxHttpRequest, event_for
 from tournaments.errors import ServiceError
 from tournaments.forms import (
@@ -175,6 +175,8 @@ def _edit_context(tournament: Tournament, registration: Registration, form: Play
         "form": form,
         "countries": countries.choices(),
         "later": desk.later_seatings(registration) if registration.withdrawn else [],
+        # Withdrawn by a disqualification (MCR 89): the page offers no reinstate (only an appeal does).
+        "disqualified": results.source().disqualification(registration) if registration.withdrawn else "",
     }
 
 

@@ -137,6 +137,8 @@ def test_the_desk_does_not_reinstate_a_disqualified_player(client, event, table,
     assert page.status_code == 200 and "only an upheld appeal reinstates" in page.content.decode()
     assert fresh(east).withdrawn
     assert not AuditEntry.objects.filter(action=AuditAction.REINSTATE).exists()
+    edit = client.get(reverse("manage:edit_player", args=[event.slug, east.code])).content.decode()
+    assert "Disqualified (MCR 89, session 1)" in edit and ">Reinstate</button>" not in edit
 
 
 # --- standings --------------------------------------------------------------------------------------------
