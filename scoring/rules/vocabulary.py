@@ -20,6 +20,9 @@ COMMON_WORDS = {
         "session": "轮",
         "round": "轮",
         "Recorded for the record; these rules set no points for lateness.": "仅作记录；本规则不对迟到罚分。",
+        "Warning": "警告",
+        "Loss of rank": "取消名次",
+        "Disqualification": "取消资格",
     },
 }
 """The rule sets' words for their units of play (``RuleSet.words``) in other languages."""

@@ -83,6 +83,19 @@ class NMJLRuleSet(RuleSet):
         "zh-hans": {
             "American (NMJL)": "美式麻将（NMJL）",
             "rule 117: the pivot deals first after she moves": "规则117：轴心玩家移动后先发牌",
+            # The referee's list (Sloper chapter 3, NMJL rules 92-98 and the tournament rules).
+            "Dead hand": "死手",
+            "Misnaming a discard, when this results in a mishap": "报错打出的牌并因此造成失误",
+            "Throwing in the hand prematurely": "过早弃牌",
+            "Dead hand: wrong number of tiles after East's first discard": "死手：东家首次打牌后牌数不对",
+            "Dead hand: picking ahead (in a tournament)": "死手：提前摸牌（比赛中）",
+            "Dead hand: peeking at the blind pass (in a tournament)": "死手：偷看盲传的牌（比赛中）",
+            "Dead hand: putting a taken discard into the hand before exposing (at the tournament judge's "
+            "discretion)": "死手：取得打出的牌后未亮出即放入手中（由裁判决定）",
+            "Dead hand: exposing an illegal set not remedied": "死手：亮出不合规的牌组且未更正",
+            "Dead hand: exposure that shows an illegal hand": "死手：亮出的牌表明牌型不合规",
+            "Dead hand: mah-jongg in error, hand exposed": "死手：错和且已亮牌",
+            "Loss of rank in the tournament": "取消比赛名次",
         }
     }
     hand_form = "scoring.forms.NMJLGameForm"

@@ -86,3 +86,13 @@ def test_every_ruling_of_the_referees_mcr_catalogue_has_a_chinese_name():
         chinese = rules.word(ruling.label, "zh-hans")
         assert chinese != ruling.label and not any("a" <= c.lower() <= "z" for c in chinese), ruling.label
     assert rules.word("False hu with a ready hand", "zh-hans") == "诈和（已听牌）"  # rule 84a
+
+
+def test_every_rule_set_names_its_rulings_in_chinese():
+    """NMJL rules 92-98 and the tournament rules (Sloper chapter 3), the classical books' warnings."""
+    from scoring.rules.registry import RULE_SETS
+
+    for cls in RULE_SETS.values():
+        rules = cls()
+        for ruling in rules.penalty_catalogue():
+            assert rules.word(ruling.label, "zh-hans") != ruling.label, (cls.code, ruling.label)
