@@ -139,7 +139,7 @@ def set_withdrawn(
     if ruling:
         raise ServiceError(
             f"{registration.player.name} is disqualified ({ruling}): only an upheld appeal reinstates"
-            " them (MCR rule 94). Nothing was changed.",
+            " them. Nothing was changed.",
             code="disqualified",
         )
     registration.withdrawn_at = timezone.now() if withdrawn else None

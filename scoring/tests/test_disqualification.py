@@ -333,3 +333,29 @@ def test_the_log_says_when_a_later_session_already_seats_the_disqualified_player
     logged = AuditEntry.objects.get(action=AuditAction.WITHDRAW)
     assert "still seated in session 2: re-seat it" in logged.summary
     assert desk.later_seatings(fresh(east)) == [1, 2]  # the desk's page lists them too
+
+
+def test_an_nmjl_disqualification_withdraws_in_nmjl_words(client, organiser, referee):
+    # NMJL events rule in the tournament's words (NMJL chapter 3, line 1556), never MCR numbers.
+    event = event_services.create_tournament(
+        event_services.EventDetails(name="Card Open", rules="nmjl", num_sessions=2, hands_per_session=4),
+        acting_user=organiser,
+    )
+    event_services.set_seating_options(
+        event, substitute_policy="none", swiss=False, time_limit=0.5, acting_user=organiser
+    )
+    for name in ["Ana", "Bo", "Cy", "Di"]:
+        event_services.register_player(event, event_services.PlayerRow(name=name), acting_user=organiser)
+    event_services.generate_seating(event.rounds.get(number=1), acting_user=organiser)
+    table = event.rounds.get(number=1).tables.get()
+    east = seat(table, "E")
+    rulings.add_ruling(table, east, "disqualification", acting_user=organiser)
+    assert fresh(east).withdrawn
+    logged = AuditEntry.objects.get(action=AuditAction.WITHDRAW).summary
+    with pytest.raises(ServiceError) as error:
+        desk.set_withdrawn(east, False, acting_user=organiser)
+    client.force_login(organiser)
+    edit = client.get(reverse("manage:edit_player", args=[event.slug, east.code])).content.decode()
+    shown = edit[edit.index("Disqualified (") :][:300]
+    for text in (logged, error.value.message, shown):
+        assert "MCR" not in text and "disqualified" in text.lower(), text
