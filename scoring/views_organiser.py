@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import get_language
 from django.views.decorators.http import require_POST
 
 from scoring import confirmation
@@ -91,7 +92,7 @@ def prints(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         round=round_,
         seated=round_.tables.exists(),
         session_prints=[(kind, cls.label) for kind, cls in SESSION_PRINTS.items()],
-        word=tournament.rule_set.words.hand,
+        word=tournament.rule_set.word("hand", get_language()),
     )
     return render(request, "scoring/organiser/prints.html", context)
 

@@ -176,3 +176,13 @@ def test_a_hand_reads_in_the_pages_language_on_the_results_and_table_pages(clien
     text = page.content.decode()
     assert "东 和 10番，南 放铳" in text and "起始座位" in text and "番数" in text
     assert "MCR 84a: 诈和（已听牌）" in text  # the penalty list, rule 84a
+
+
+def test_the_organisers_prints_page_names_the_prints_in_chinese(client, event, organiser):
+    client.force_login(organiser)
+    page = client.get(reverse("manage:prints", args=[event.slug, 1]), HTTP_ACCEPT_LANGUAGE="zh-hans")
+    text = page.content.decode()
+    assert page.status_code == 200
+    assert (
+        "记分表/记分卡（每桌一页）" in text and "座位条" in text and "桌牌" in text and "排名（PDF）" in text
+    )

@@ -12,13 +12,16 @@ import io
 from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape
 
 from django.utils import timezone
 from django.utils.translation import gettext
 
 from tournaments.errors import ServiceError
+
+if TYPE_CHECKING:  # django-stubs-ext is a development dependency
+    from django_stubs_ext import StrOrPromise
 
 CJK_FONT_PATHS = (
     Path("/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"),
@@ -360,7 +363,7 @@ class Export:
 
     content_type = PDF
     extension = "pdf"
-    label = ""
+    label: StrOrPromise = ""  # what the organiser's prints page calls it, in the page's language
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         """Each print takes what it prints (a session or an event), the site's address and the paper."""

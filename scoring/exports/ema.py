@@ -25,6 +25,8 @@ import io
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext_lazy
+
 from scoring.exports.base import CSV, XLSX, Export, PrintError, safe_text
 from scoring.exports.data import registrations, table_result
 from scoring.services import is_confirmed, tables_with_results
@@ -162,8 +164,6 @@ def ema_check(tournament: Tournament) -> EMACheck:
 
 
 class EMAResults(Export):
-    label = ""
-
     def __init__(self, tournament: Tournament, base_url: str = "", paper: str = "a4") -> None:
         self.tournament = tournament
 
@@ -182,7 +182,7 @@ class EMAResults(Export):
 class EMAResultsXLSX(EMAResults):
     content_type = XLSX
     extension = "xlsx"
-    label = "EMA results (XLSX)"
+    label = gettext_lazy("EMA results (XLSX)")
 
     def content(self) -> bytes:
         from scoring.exports.workbook import SheetWriter
@@ -198,7 +198,7 @@ class EMAResultsXLSX(EMAResults):
 class EMAResultsCSV(EMAResults):
     content_type = CSV
     extension = "csv"
-    label = "EMA results (CSV)"
+    label = gettext_lazy("EMA results (CSV)")
 
     def content(self) -> bytes:
         rows = self.checked_rows()

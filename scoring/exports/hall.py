@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from django.utils.translation import get_language, gettext
+from django.utils.translation import get_language, gettext, gettext_lazy
 
 from scoring.exports.base import (
     Export,
@@ -47,7 +47,7 @@ class SeatSlipsPDF(SessionPrint):
     public page and the player's PIN for signing results (issued now to anyone who has none yet)."""
 
     kind = "seat-slips"
-    label = "Seat slips (one per player, 8 per page)"
+    label = gettext_lazy("Seat slips (one per player, 8 per page)")
 
     def content(self) -> bytes:
         from django.urls import reverse
@@ -158,7 +158,7 @@ class TableCardsPDF(SessionPrint):
     names by starting seat."""
 
     kind = "table-cards"
-    label = "Table cards (one page per table)"
+    label = gettext_lazy("Table cards (one page per table)")
 
     def content(self) -> bytes:
         from reportlab.lib.styles import ParagraphStyle
@@ -225,7 +225,7 @@ class SeatingListsPDF(SessionPrint):
     table and seat."""
 
     kind = "seating-lists"
-    label = "Seating lists (by table, and by name)"
+    label = gettext_lazy("Seating lists (by table, and by name)")
 
     def content(self) -> bytes:
         from reportlab.platypus import PageBreak, Paragraph, Spacer

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_lazy
+
 from scoring.exports.base import Export, PDFDocument, PrintError, Styles, cell, grid_style, markup
 from scoring.exports.data import standings_status
 from scoring.rulings import describe_ruling, event_appeals
@@ -13,7 +15,7 @@ from tournaments.models import Tournament
 
 
 class RegisterPDF(Export):
-    label = "Penalties and appeals register (PDF)"
+    label = gettext_lazy("Penalties and appeals register (PDF)")
 
     def __init__(self, tournament: Tournament, base_url: str = "", paper: str = "a4") -> None:
         self.tournament = tournament

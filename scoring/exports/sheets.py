@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from django.utils.translation import get_language, gettext
+from django.utils.translation import get_language, gettext, gettext_lazy
 
 from scoring.exports.base import (
     GREEN,
@@ -71,7 +71,7 @@ def dealer_of(winds: Winds | None) -> str | None:
 class ScoresheetsPDF(Export):
     """One printed scoresheet (or scorecard) per table of a session."""
 
-    label = "Scoresheets / scorecards (one page per table)"
+    label = gettext_lazy("Scoresheets / scorecards (one page per table)")
 
     def __init__(self, round_: Round, base_url: str = "", paper: str = "a4") -> None:
         self.round = round_

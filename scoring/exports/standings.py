@@ -6,7 +6,7 @@ import csv
 import io
 from typing import Any
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from scoring.exports.base import (
     CSV,
@@ -108,7 +108,7 @@ class StandingsPDF(StandingsExport):
 
     extension = "pdf"
     content_type = PDF
-    label = "Standings (PDF)"
+    label = gettext_lazy("Standings (PDF)")
 
     def content(self) -> bytes:
         from reportlab.lib import colors

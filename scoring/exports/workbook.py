@@ -8,6 +8,8 @@ import io
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from django.utils.translation import gettext_lazy
+
 from scoring.exports.base import XLSX, Export, PrintError
 from scoring.exports.data import registrations, standings_status, table_result
 from scoring.models import Appeal, AppealSubject
@@ -91,7 +93,7 @@ class EventWorkbook(Export):
 
     content_type = XLSX
     extension = "xlsx"
-    label = "Workbook (XLSX): totals, sessions, every hand, penalties, appeals"
+    label = gettext_lazy("Workbook (XLSX): totals, sessions, every hand, penalties, appeals")
 
     def __init__(self, tournament: Tournament, base_url: str = "", paper: str = "a4") -> None:
         self.tournament = tournament
