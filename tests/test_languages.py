@@ -186,3 +186,11 @@ def test_the_organisers_prints_page_names_the_prints_in_chinese(client, event, o
     assert (
         "记分表/记分卡（每桌一页）" in text and "座位条" in text and "桌牌" in text and "排名（PDF）" in text
     )
+
+
+def test_the_organisers_event_page_reads_in_chinese(client, event, organiser):
+    client.force_login(organiser)
+    page = client.get(reverse("manage:event", args=[event.slug]), HTTP_ACCEPT_LANGUAGE="zh-hans")
+    text = page.content.decode()
+    assert page.status_code == 200
+    assert "组织Test Open" in text and "工作人员" in text and "归档赛事" in text and "未开始" in text
