@@ -194,3 +194,11 @@ def test_the_organisers_event_page_reads_in_chinese(client, event, organiser):
     text = page.content.decode()
     assert page.status_code == 200
     assert "组织Test Open" in text and "工作人员" in text and "归档赛事" in text and "未开始" in text
+
+
+def test_the_organisers_session_page_reads_in_chinese(client, event, organiser):
+    client.force_login(organiser)
+    page = client.get(reverse("manage:session", args=[event.slug, 1]), HTTP_ACCEPT_LANGUAGE="zh-hans")
+    text = page.content.decode()
+    assert page.status_code == 200
+    assert "<h1>第1轮</h1>" in text and "交换两名选手" in text and "本轮打印" in text
