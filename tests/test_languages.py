@@ -194,7 +194,7 @@ def test_the_organisers_event_page_reads_in_chinese(client, event, organiser):
     text = page.content.decode()
     assert page.status_code == 200
     assert "组织Test Open" in text and "工作人员" in text and "归档赛事" in text and "未开始" in text
-    assert "发布赛事" in text and "跟随已发布的成绩" in text  # the release controls
+    assert "公开排名：" in text and "跟随已发布的成绩" in text  # the release controls
 
 
 def test_the_organisers_session_page_reads_in_chinese(client, event, organiser):
