@@ -203,3 +203,11 @@ def test_the_organisers_session_page_reads_in_chinese(client, event, organiser):
     text = page.content.decode()
     assert page.status_code == 200
     assert "<h1>第1轮</h1>" in text and "交换两名选手" in text and "本轮打印" in text
+
+
+def test_the_registration_desk_reads_in_chinese(client, event, organiser):
+    client.force_login(organiser)
+    page = client.get(reverse("manage:players", args=[event.slug]), HTTP_ACCEPT_LANGUAGE="zh-hans")
+    text = page.content.decode()
+    assert page.status_code == 200
+    assert "签到/查找" in text and "报名选手" in text and "固定牌桌" in text
