@@ -6,73 +6,21 @@ IMMEDIATE transactions do the same there."""
 
 from __future__ import annotations
 
-import threading
-import time
 from collections import Counter
-from collections.abc import Callable
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import OperationalError, connection
+from django.db import connection
 from django.urls import reverse
 
 from scoring import confirmation, services
 from scoring.models import BlindEntry, Confirmation, Hand, Signature, TableTotals
 from scoring.services import HandEntry
+from tests.threads import THREADS, at_once
 from tournaments import services as event_services
 from tournaments.errors import ServiceError
 from tournaments.models import AuditEntry, Table
-
-THREADS = 8
-
-
-def patiently(call: Callable[[], Any]) -> Any:
-    """Run a write, waiting while the test database is locked: the suite's SQLite test database is
-    in memory with a shared cache, where a second writer is told "locked" at once instead of waiting
-    for the busy timeout as the real file database does."""
-    for _ in range(2000):
-        try:
-            return call()
-        except OperationalError as error:
-            if "locked" not in str(error):
-                raise
-            time.sleep(0.005)
-    raise AssertionError("the database stayed locked")
-
-
-def at_once(action: Callable[[int], Any]) -> tuple[list[Any], Counter[str]]:
-    """Run ``action(i)`` in eight threads released together; what each returned, and the codes of
-    the refusals."""
-    start = threading.Barrier(THREADS)
-    done: list[Any] = []
-    refused: Counter[str] = Counter()
-    failures: list[BaseException] = []
-    lock = threading.Lock()
-
-    def run(index: int) -> None:
-        try:
-            start.wait()
-            result = patiently(lambda: action(index))
-            with lock:
-                done.append(result)
-        except ServiceError as error:
-            with lock:
-                refused[error.code] += 1
-        except BaseException as error:  # reported below, not lost in the thread
-            with lock:
-                failures.append(error)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(THREADS)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
-    assert not failures, failures
-    assert len(done) + sum(refused.values()) == THREADS
-    return done, refused
 
 
 @pytest.fixture
