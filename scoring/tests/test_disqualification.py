@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections import Counter
 
 import openpyxl
 import pytest
@@ -286,7 +287,8 @@ def test_the_demo_events_export_no_key_their_files_lack(db, name):
 @pytest.mark.django_db(transaction=True)
 def test_eight_disqualifications_and_eight_decisions_at_once_withdraw_and_reinstate_once():
     from scoring.models import Penalty
-    from scoring.tests.test_rulings_concurrency import THREADS, at_once, make_table
+    from scoring.tests.test_rulings_concurrency import make_table
+    from tests.threads import THREADS, at_once
 
     table, _, chief = make_table()
     referee = get_user_model().objects.create_user("ref-dq", password="pw-ref-1234")
@@ -296,7 +298,7 @@ def test_eight_disqualifications_and_eight_decisions_at_once_withdraw_and_reinst
             table, player, "disqualification", expected_position=0, acting_user=referee
         )
     )
-    assert len(done) == 1 and refused == ["already_recorded"] * (THREADS - 1)
+    assert len(done) == 1 and refused == Counter({"already_recorded": THREADS - 1})
     assert Penalty.objects.count() == 1 and fresh(player).withdrawn
     assert AuditEntry.objects.filter(action=AuditAction.WITHDRAW).count() == 1
     appeal = rulings.file_appeal(done[0], statement="I obeyed", signed_by="P0", acting_user=referee)
@@ -305,7 +307,7 @@ def test_eight_disqualifications_and_eight_decisions_at_once_withdraw_and_reinst
         lambda i: rulings.decide_appeal(appeal, statuses[i % 2], reasons=f"Reason {i}", acting_user=chief)
     )
     winner = decided[0].status
-    assert all(d.status == winner for d in decided) and refused == ["already_decided"] * (THREADS // 2)
+    assert all(d.status == winner for d in decided) and refused == Counter({"already_decided": THREADS // 2})
     assert fresh(player).withdrawn == (winner == "denied")
     reinstated = AuditEntry.objects.filter(action=AuditAction.REINSTATE).count()
     assert reinstated == (1 if winner == "upheld" else 0)
