@@ -4,17 +4,15 @@ short locked one that checks again; sessions with anything entered are history."
 from __future__ import annotations
 
 import threading
-import time
-from collections.abc import Callable
-from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import OperationalError, connection
+from django.db import connection
 
 from scoring import rulings
 from scoring import services as scoring
 from scoring.models import Appeal, Hand, LateArrival, Penalty
+from tests.threads import patiently
 from tournaments import reseating, services
 from tournaments.errors import ServiceError
 from tournaments.models import AuditEntry, Seat, Table
@@ -117,22 +115,6 @@ def test_a_plan_made_before_a_late_arrival_checked_in_is_refused_as_stale():
     reseating.store(proposal, acting_user=organiser)
     assert Table.objects.filter(round__tournament=tournament, round__number=3).count() == 4
     assert seats_of(tournament, 1) == session_one
-
-
-def patiently(call: Callable[[], Any]) -> Any:
-    """Run a service call, waiting while another thread holds the database.
-
-    The suite's SQLite database is in memory with a shared cache, where a second writer is told "database
-    table is locked" at once instead of waiting as on the real file database (busy_timeout, WAL); a call
-    refused that way changed nothing and is tried again. PostgreSQL waits on the row locks by itself."""
-    for _ in range(500):
-        try:
-            return call()
-        except OperationalError as error:
-            if "locked" not in str(error):
-                raise
-            time.sleep(0.01)
-    raise AssertionError("the database stayed locked")
 
 
 @pytest.mark.django_db(transaction=True)
