@@ -9,11 +9,13 @@ class ScoringConfig(AppConfig):
         from django.db.models.signals import post_save
 
         from scoring.confirmation import pin_for_new_registration
+        from scoring.export_jobs import EXPORTS
         from scoring.services import ScoringResults
-        from tournaments import results
+        from tournaments import results, worker
         from tournaments.models import Registration
 
         results.register(ScoringResults())
+        worker.register(EXPORTS)  # long prints go through the background worker (scoring.export_jobs)
         # Every registration gets its PIN as it is made (in the same transaction), however it is made:
         # the desk, a player import or an event import (the event layer cannot import scoring).
         post_save.connect(pin_for_new_registration, sender=Registration, dispatch_uid="scoring-pin")

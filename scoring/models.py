@@ -393,3 +393,52 @@ class BlindEntry(VersionedResult):
 
     def __str__(self) -> str:
         return f"Blind entry for {self.table} v{self.version}"
+
+
+class ExportJob(models.Model):
+    """A long print or export (workbook, scoresheets, seat slips, register, EMA file) made once by the
+    background worker (``scoring.export_jobs``) and kept in the database, so every app server can hand
+    out the same file (no shared disk) and a second request for the same event version reuses it."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Waiting for the worker"
+        RUNNING = "running", "Being made"
+        DONE = "done", "Ready"
+        FAILED = "failed", "Failed"
+
+    ACTIVE = ("queued", "running", "done")  # a job of these is reused; a failed one is made again
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="export_jobs")
+    kind = models.CharField(max_length=40)
+    round_number = models.PositiveSmallIntegerField(default=0, help_text="0 for an event-wide print")
+    paper = models.CharField(max_length=10, blank=True)
+    language = models.CharField(max_length=16, blank=True)
+    base_url = models.CharField(max_length=200, blank=True, help_text="For prints with QR codes")
+    version = models.CharField(max_length=40, help_text="The event version it is made from")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    message = models.CharField(max_length=300, blank=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    requested_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    worker = models.CharField(max_length=100, blank=True)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    filename = models.CharField(max_length=200, blank=True)
+    content_type = models.CharField(max_length=100, blank=True)
+    size = models.PositiveIntegerField(default=0)
+    content = models.BinaryField(null=True, editable=False)
+
+    class Meta:
+        ordering = ["-requested_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "kind", "round_number", "paper", "language", "base_url", "version"],
+                condition=models.Q(status__in=["queued", "running", "done"]),
+                name="one_live_export_per_version",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} of {self.tournament_id} ({self.status})"

@@ -1,7 +1,7 @@
 from django.urls import path
 
+from scoring import views_exports, views_seat_changes
 from scoring import views_organiser as views
-from scoring import views_seat_changes
 
 urlpatterns = [
     path("<slug:slug>/prints/", views.event_prints, name="event_prints"),
@@ -10,6 +10,8 @@ urlpatterns = [
     path("<slug:slug>/pins/<str:code>/reissue/", views.reissue_pin, name="reissue_pin"),
     path("<slug:slug>/appeals/", views.appeals_register, name="appeals_register"),
     path("<slug:slug>/prints/<slug:kind>/", views.event_print, name="event_print"),
+    path("<slug:slug>/exports/<int:job_id>/", views_exports.export_job, name="export_job"),
+    path("<slug:slug>/exports/<int:job_id>/download/", views_exports.export_download, name="export_download"),
     path("<slug:slug>/sessions/<int:number>/prints/", views.prints, name="prints"),
     path("<slug:slug>/sessions/<int:number>/prints/<slug:kind>/", views.session_print, name="session_print"),
     path("<slug:slug>/sessions/<int:number>/scoresheets.pdf", views.scoresheets, name="scoresheets"),

@@ -10,7 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language
 from django.views.decorators.http import require_POST
 
-from scoring import confirmation
+from scoring import confirmation, views_exports
 from scoring.exports import EVENT_PRINTS, SESSION_PRINTS, Export, PrintError, ema_check
 from tournaments.access import event_for, round_of
 from tournaments.models import Registration, Role, Tournament
@@ -46,8 +46,13 @@ def session_print(request: HttpRequest, slug: str, number: int, kind: str) -> Ht
     export_class = SESSION_PRINTS.get(kind)
     if export_class is None:
         raise Http404("No such print.")
+    what = f"session {number} {kind.replace('-', ' ')}"
+    if export_class.background:
+        return views_exports.start(
+            request, tournament, kind, what, round_number=number, paper=_paper(request)
+        )
     export = export_class(round_, request.build_absolute_uri("/"), _paper(request))
-    return _stream(request, tournament, export, f"session {number} {kind.replace('-', ' ')}")
+    return _stream(request, tournament, export, what)
 
 
 @login_required
@@ -62,8 +67,11 @@ def event_print(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
     export_class = EVENT_PRINTS.get(kind)
     if export_class is None:
         raise Http404("No such print.")
+    what = kind.replace("-", " ")
+    if export_class.background:
+        return views_exports.start(request, tournament, kind, what, paper=_paper(request))
     export = export_class(tournament, request.build_absolute_uri("/"), _paper(request))
-    return _stream(request, tournament, export, kind.replace("-", " "))
+    return _stream(request, tournament, export, what)
 
 
 def _event_context(tournament: Tournament) -> dict:

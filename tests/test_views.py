@@ -305,8 +305,10 @@ def test_the_public_results_list_the_fans_of_a_hand_entered_with_tiles(client, t
 def test_the_organiser_prints_a_scoresheet_per_table_with_its_players(client, event, organiser):
     from pypdf import PdfReader
 
+    from scoring.tests.jobs import fetch
+
     client.force_login(organiser)
-    response = client.get(reverse("manage:scoresheets", args=[event.slug, 1]))
+    response = fetch(client, reverse("manage:scoresheets", args=[event.slug, 1]))
     assert response.status_code == 200
     assert response["Content-Type"] == "application/pdf"
     reader = PdfReader(__import__("io").BytesIO(response.content))
@@ -316,7 +318,7 @@ def test_the_organiser_prints_a_scoresheet_per_table_with_its_players(client, ev
         assert seat.registration.player.name in first
     assert "Session 1 · Table 1" in first
     assert "/referee/test-open/sessions/1/tables/1/" in first
-    assert client.get(reverse("manage:scoresheets", args=[event.slug, 1])).status_code == 200
+    assert fetch(client, reverse("manage:scoresheets", args=[event.slug, 1])).status_code == 200
     client.logout()
     assert client.get(reverse("manage:scoresheets", args=[event.slug, 1])).status_code == 302
 

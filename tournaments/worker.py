@@ -1,6 +1,11 @@
-"""The background worker: a separate process (``manage.py run_worker``) that runs the seating jobs the
-web processes queue (``BACKGROUND_WORKER=1``), so a seating search never runs inside a web worker and a
-job survives a restart of the web servers.
+"""The background worker: a separate process (``manage.py run_worker``) that runs the jobs the web
+processes queue (``BACKGROUND_WORKER=1``): seating plans and, registered by the scoring app, long prints
+and exports (``scoring.export_jobs``). A seating search or a 3 s workbook never runs inside a web worker,
+and a job survives a restart of the web servers.
+
+Each kind of job is a :class:`Queue`: its model (with ``status``, ``worker``, ``heartbeat_at`` and
+``attempts``, statuses queued/running/done/failed as ``SeatingJob``'s) and the function that runs one job.
+The event layer cannot import scoring, so scoring registers its queue (``register``) when it is ready.
 
 Claiming is one short transaction: the oldest queued job, or a running one whose worker stopped beating,
 is taken with ``select_for_update(skip_locked=True)`` on PostgreSQL (two workers never take the same
@@ -16,7 +21,10 @@ import logging
 import os
 import socket
 import threading
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 from django.db import DatabaseError, close_old_connections, connection, transaction
 from django.db.models import F, Q
@@ -31,20 +39,50 @@ MAX_ATTEMPTS = 3
 log = logging.getLogger(__name__)
 
 
+@dataclass(frozen=True)
+class Queue:
+    """One kind of background job: where its jobs wait and how one is run (``run(job_id, worker=...)``
+    records the end only while the job is still that worker's)."""
+
+    name: str
+    model: Any  # a model class with the fields above
+    run: Callable[..., None]
+    gave_up: str  # the failure message once a job stopped unexpectedly MAX_ATTEMPTS times
+
+
+def _run_seating(job_id: int, *, worker: str) -> None:
+    from tournaments.services import run_seating_job
+
+    run_seating_job(job_id, worker=worker)
+
+
+SEATING = Queue(
+    "seating",
+    SeatingJob,
+    _run_seating,
+    f"The seating stopped unexpectedly {MAX_ATTEMPTS} times; start it again.",
+)
+QUEUES: dict[str, Queue] = {SEATING.name: SEATING}
+
+
+def register(queue: Queue) -> None:
+    """Let the worker run another kind of job (called from an app's ``ready()``)."""
+    QUEUES[queue.name] = queue
+
+
 def worker_name() -> str:
     """Host and process id: unique among the live workers of one database."""
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
-def claim_job(worker: str) -> int | None:
-    """Take the next job for ``worker`` (its id), or None when there is nothing to do."""
+def claim_job(worker: str, queue: Queue = SEATING) -> int | None:
+    """Take the next job of ``queue`` for ``worker`` (its id), or None when there is nothing to do."""
+    model = queue.model
     stale = timezone.now() - timedelta(seconds=STALE_SECONDS)
-    waiting = Q(status=SeatingJob.Status.QUEUED) | Q(
-        status=SeatingJob.Status.RUNNING, heartbeat_at__lt=stale, attempts__gt=0
-    )
+    waiting = Q(status="queued") | Q(status="running", heartbeat_at__lt=stale, attempts__gt=0)
     with transaction.atomic():
         job = (
-            SeatingJob.objects.select_for_update(skip_locked=True)
+            model.objects.select_for_update(skip_locked=True)
             .filter(waiting)
             .order_by("id")
             .values("id", "attempts")
@@ -53,15 +91,13 @@ def claim_job(worker: str) -> int | None:
         if job is None:
             return None
         if job["attempts"] >= MAX_ATTEMPTS:
-            SeatingJob.objects.filter(pk=job["id"]).update(
-                status=SeatingJob.Status.FAILED,
-                message=f"The seating stopped unexpectedly {MAX_ATTEMPTS} times; start it again.",
-                finished_at=timezone.now(),
+            model.objects.filter(pk=job["id"]).update(
+                status="failed", message=queue.gave_up, finished_at=timezone.now()
             )
-            log.warning("seating job %s given up after %s attempts", job["id"], job["attempts"])
+            log.warning("%s job %s given up after %s attempts", queue.name, job["id"], job["attempts"])
             return None
-        SeatingJob.objects.filter(pk=job["id"]).update(
-            status=SeatingJob.Status.RUNNING,
+        model.objects.filter(pk=job["id"]).update(
+            status="running",
             worker=worker,
             heartbeat_at=timezone.now(),
             attempts=F("attempts") + 1,
@@ -69,33 +105,40 @@ def claim_job(worker: str) -> int | None:
     return int(job["id"])
 
 
-def _beat(job_id: int, worker: str, stop: threading.Event) -> None:
+def claim_next(worker: str) -> tuple[Queue, int] | None:
+    """The next job of any queue (seating first: organisers wait on it), or None."""
+    for queue in list(QUEUES.values()):
+        job_id = claim_job(worker, queue)
+        if job_id is not None:
+            return queue, job_id
+    return None
+
+
+def _beat(job_id: int, worker: str, stop: threading.Event, queue: Queue) -> None:
     """Keep telling the others this job's worker is alive (own database connection, closed at the end)."""
     try:
         while not stop.wait(HEARTBEAT_SECONDS):
             try:
-                SeatingJob.objects.filter(pk=job_id, worker=worker, status=SeatingJob.Status.RUNNING).update(
+                queue.model.objects.filter(pk=job_id, worker=worker, status="running").update(
                     heartbeat_at=timezone.now()
                 )
-            except DatabaseError:  # busy for a moment (the job storing its plan): the next beat will do
-                log.warning("heartbeat of seating job %s missed", job_id, exc_info=True)
+            except DatabaseError:  # busy for a moment (the job storing its result): the next beat will do
+                log.warning("heartbeat of %s job %s missed", queue.name, job_id, exc_info=True)
     finally:
         connection.close()
 
 
-def run_job(job_id: int, worker: str) -> None:
+def run_job(job_id: int, worker: str, queue: Queue = SEATING) -> None:
     """Run a claimed job with its heartbeat going."""
-    from tournaments.services import run_seating_job
-
     stop = threading.Event()
     beat = threading.Thread(
-        target=_beat, args=(job_id, worker, stop), name=f"heartbeat-{job_id}", daemon=True
+        target=_beat, args=(job_id, worker, stop, queue), name=f"heartbeat-{job_id}", daemon=True
     )
     beat.start()
     try:
-        log.info("seating job %s started by %s", job_id, worker)
-        run_seating_job(job_id, worker=worker)
-        log.info("seating job %s ended", job_id)
+        log.info("%s job %s started by %s", queue.name, job_id, worker)
+        queue.run(job_id, worker=worker)
+        log.info("%s job %s ended", queue.name, job_id)
     finally:
         stop.set()
         beat.join()
@@ -107,13 +150,14 @@ def work(*, worker: str, poll: float, stop: threading.Event, once: bool = False)
     while not stop.is_set():
         close_old_connections()  # a restarted database costs a reconnect, not the worker
         try:
-            job_id = claim_job(worker)
+            claimed = claim_next(worker)
         except Exception:  # the database is away: wait and try again
             log.exception("claiming a job failed")
             connection.close()
-            job_id = None
-        if job_id is not None:
-            run_job(job_id, worker)
+            claimed = None
+        if claimed is not None:
+            queue, job_id = claimed
+            run_job(job_id, worker, queue)
             done += 1
             continue
         if once:

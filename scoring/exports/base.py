@@ -364,9 +364,21 @@ class Export:
     content_type = PDF
     extension = "pdf"
     label: StrOrPromise = ""  # what the organiser's prints page calls it, in the page's language
+    # Made by the background worker (scoring.export_jobs) rather than in the request: the prints that
+    # take over ~0.5 s of CPU on a 400 x 10 event (docs/prints.md).
+    background = False
+    uses_base_url = False  # QR codes: the file depends on the site's address
+    uses_paper = True
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         """Each print takes what it prints (a session or an event), the site's address and the paper."""
+
+    def check(self) -> None:
+        """Cheap refusals (raising PrintError) made before a job is queued; ``content()`` checks fully."""
+
+    def prepare(self, acting_user: Any) -> None:
+        """Writes the print needs, made in the request by the user who asked (before the event version
+        is read, so the job's version is the one it is made from)."""
 
     def filename(self) -> str:
         raise NotImplementedError

@@ -14,14 +14,30 @@ from scoring.services import session_result, table_state, tables_with_results
 from tournaments.models import WINDS, Registration, Round, Table, Tournament
 
 
+def not_seated(round_: Round) -> PrintError:
+    return PrintError(
+        f"Session {round_.number} is not seated yet: seat it on the session page, then print.",
+        code="not_seated",
+    )
+
+
+def check_seated(round_: Round) -> None:
+    """The cheap part of ``seated_tables``'s refusal, checked before a print is queued."""
+    if not Table.objects.filter(round=round_).exists():
+        raise not_seated(round_)
+
+
+def check_event_seated(tournament: Tournament, message: str) -> None:
+    """Refuse (with ``message``) a print of an event that has no seated session yet."""
+    if not Table.objects.filter(round__tournament=tournament).exists():
+        raise PrintError(message, code="not_seated")
+
+
 def seated_tables(round_: Round) -> list[Table]:
     """The session's tables with results prefetched; a clear refusal when the session is not seated."""
     tables = tables_with_results(round_.tournament, round_)
     if not tables:
-        raise PrintError(
-            f"Session {round_.number} is not seated yet: seat it on the session page, then print.",
-            code="not_seated",
-        )
+        raise not_seated(round_)
     short = [t.number for t in tables if len(t.seats.all()) != 4]
     if short:
         raise PrintError(

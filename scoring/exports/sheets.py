@@ -33,7 +33,7 @@ from scoring.exports.base import (
     points_text,
     qr_drawing,
 )
-from scoring.exports.data import seated_tables, seats_by_wind, table_result
+from scoring.exports.data import check_seated, seated_tables, seats_by_wind, table_result
 from scoring.rules import vocabulary
 from scoring.rules.ruleset import HandRecord, RuleSet, Winds
 from scoring.services import hand_record, played_hands
@@ -72,6 +72,8 @@ class ScoresheetsPDF(Export):
     """One printed scoresheet (or scorecard) per table of a session."""
 
     label = gettext_lazy("Scoresheets / scorecards (one page per table)")
+    background = True  # 1.8 s for 100 tables (docs/prints.md)
+    uses_base_url = True
 
     def __init__(self, round_: Round, base_url: str = "", paper: str = "a4") -> None:
         self.round = round_
@@ -81,6 +83,9 @@ class ScoresheetsPDF(Export):
 
     def filename(self) -> str:
         return f"{self.tournament.slug}-session-{self.round.number}-scoresheets.pdf"
+
+    def check(self) -> None:
+        check_seated(self.round)
 
     def entry_url(self, table: Table) -> str:
         from django.urls import reverse

@@ -12,7 +12,7 @@ from tournaments.worker import work, worker_name
 
 
 class Command(BaseCommand):
-    help = "Run queued seating jobs (BACKGROUND_WORKER=1) until stopped; SIGTERM lets the current job finish."
+    help = "Run queued background jobs (seating plans, long prints; BACKGROUND_WORKER=1) until stopped; SIGTERM lets the current job finish."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
