@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from scoring import services
@@ -90,7 +91,8 @@ def _hand_for(
             f"Say in which {word} the ruling was made (1 to {played + 1}): the player may not win that one.",
             code="bad_hand_number",
         )
-    seat = table.seats.filter(registration=registration).values_list("wind", flat=True).first()
+    # The person must have been playing the seat in that hand (a substitute from their first hand).
+    seat = services.wind_at_table(table, registration, hand_number=hand_number)
     if table.hands.filter(is_current=True, voided=False, number=hand_number, winner=seat).exists():
         raise ServiceError(
             f"{registration} won {word} {hand_number} as entered: correct that result first, then record "
@@ -123,8 +125,7 @@ def add_ruling(
     table = services._lock_table(table)
     tournament = table.round.tournament
     ruling = catalogue_ruling(tournament, key)
-    if not table.seats.filter(registration=registration).exists():
-        raise ServiceError(f"{registration} does not sit at this table.", code="not_at_table")
+    wind = services.wind_at_table(table, registration)  # the seat's player or its substitute (issue 16)
     listed = table.penalties.filter(is_current=True).count()
     if expected_position is not None and expected_position != listed:
         raise ServiceError(
@@ -137,15 +138,8 @@ def add_ruling(
         points = ruling.points_for(occurrence(table, registration, ruling), tiles)
     except HandInputError as error:
         raise services._service_error(error) from None
-    if ruling.paid_to == PaidTo.PLAYER and (
-        paid_to_player is None
-        or paid_to_player == registration
-        or not table.seats.filter(registration=paid_to_player).exists()
-    ):
-        raise ServiceError(
-            f"Name the opponent at this table who receives the points ({ruling.citation}).",
-            code="bad_receiver",
-        )
+    if ruling.paid_to == PaidTo.PLAYER:
+        services.check_receiver(table, wind, paid_to_player, ruling.citation)
     penalty = Penalty.supersede(
         table=table,
         position=listed,
@@ -254,9 +248,13 @@ def check_win_allowed(table: Table, number: int, record: HandRecord) -> None:
     if not record.winner:
         return
     barring = Penalty.objects.filter(
+        Q(registration__seats__table=table, registration__seats__wind=record.winner)
+        # a ruling naming the substitute who played that seat (issue 16)
+        | Q(
+            registration__substitutions__seat__table=table,
+            registration__substitutions__seat__wind=record.winner,
+        ),
         table=table,
-        registration__seats__table=table,
-        registration__seats__wind=record.winner,
         hand_number=number,
         bars_win=True,
         is_current=True,

@@ -7,6 +7,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from django.db import transaction
@@ -35,6 +36,7 @@ from scoring.rules.rulings import UNRANKED
 from scoring.rules.settings import lookup
 from scoring.standings import SessionLine, StandingRow, compute_standings
 from tournaments import clock as session_clock
+from tournaments import takeovers
 from tournaments.archive import check_open
 from tournaments.audit import AuditAction, User, acting, audit, bump_standings
 from tournaments.errors import ServiceError
@@ -404,6 +406,52 @@ def store_penalty(
     )
 
 
+def wind_at_table(table: Table, registration: Registration, *, hand_number: int | None = None) -> str:
+    """The seat ``registration`` plays at ``table``: their own seat, or the seat they took over as a
+    substitute (issue 16; who is ranked with a substitute's penalty: ``scoring.substitutions``). With
+    ``hand_number``, the person must have been playing that seat in that hand: a substitute from the hand
+    they took over, the seat's player before it. Refused with a message naming who played it."""
+    own = Seat.objects.filter(table=table, registration=registration).first()
+    if own is not None:
+        took = (
+            Substitution.objects.filter(seat=own).select_related("substitute__player").order_by("from_hand")
+        )
+        first = took.first()
+        if hand_number is not None and first is not None and hand_number >= first.from_hand:
+            raise ServiceError(
+                f"{first.substitute} played {registration}'s seat from hand {first.from_hand}: name "
+                f"{first.substitute} for hand {hand_number}.",
+                code="not_playing",
+            )
+        return own.wind
+    stood_in = (
+        Substitution.objects.filter(seat__table=table, substitute=registration)
+        .select_related("seat__registration__player")
+        .first()
+    )
+    if stood_in is None:
+        raise ServiceError(f"{registration} does not sit at this table.", code="not_at_table")
+    if hand_number is not None and hand_number < stood_in.from_hand:
+        raise ServiceError(
+            f"{registration} took over {stood_in.seat.registration}'s seat from hand {stood_in.from_hand}; "
+            f"hand {hand_number} was played by {stood_in.seat.registration}.",
+            code="not_playing",
+        )
+    return stood_in.seat.wind
+
+
+def check_receiver(table: Table, payer_wind: str, receiver: Registration | None, citation: str) -> None:
+    """A penalty paid to one player (rule 85e) names someone playing another seat at this table."""
+    try:
+        wind = wind_at_table(table, receiver) if receiver is not None else None
+    except ServiceError:
+        wind = None
+    if wind is None or wind == payer_wind:
+        raise ServiceError(
+            f"Name the opponent at this table who receives the points ({citation}).", code="bad_receiver"
+        )
+
+
 @transaction.atomic
 def add_penalty(
     table: Table,
@@ -422,8 +470,7 @@ def add_penalty(
     the next one; ``paid_to`` "player" pays one named opponent at the table (85e). ``expected_position``
     (the number of penalties the page showed) refuses a repeated post instead of adding it twice."""
     table = _lock_table(table)
-    if not table.seats.filter(registration=registration).exists():
-        raise ServiceError(f"{registration} does not sit at this table.", code="not_at_table")
+    wind = wind_at_table(table, registration)  # the seat's player or the substitute playing it
     if expected_position is not None and expected_position != table.penalties.filter(is_current=True).count():
         raise ServiceError(
             "Another penalty was recorded at this table since the page was shown (or this one was sent "
@@ -431,14 +478,8 @@ def add_penalty(
             code="already_recorded",
         )
     check_penalty(points, paid_to, warning=warning)
-    if paid_to == PaidTo.PLAYER and (
-        paid_to_player is None
-        or paid_to_player == registration
-        or not table.seats.filter(registration=paid_to_player).exists()
-    ):
-        raise ServiceError(
-            "Name the opponent at this table who receives the points (rule 85e).", code="bad_receiver"
-        )
+    if paid_to == PaidTo.PLAYER:
+        check_receiver(table, wind, paid_to_player, "rule 85e")
     penalty = store_penalty(
         table,
         registration,
@@ -623,6 +664,7 @@ def played_hands(table: Table) -> list[Hand]:
 def result_prefetches() -> list[Any]:
     return [
         Prefetch("seats", queryset=Seat.objects.select_related("registration__player")),
+        takeovers.seat_prefetch("seats__"),  # who took a seat over mid-session (pages, penalties)
         Prefetch(
             "hands",
             queryset=Hand.objects.filter(is_current=True, voided=False).defer("created_at", "entered_by"),
@@ -662,9 +704,11 @@ def table_with_results(table: Table) -> Table:
 
 def session_result(table: Table) -> SessionTotals:
     """Scores (and, for MCR, table points) of a table's session (prefetch with result_prefetches)."""
+    seats = table.seats.all()
     return score_table(
         event_rules(table.round.tournament),
-        {seat.registration_id: seat.wind for seat in table.seats.all()},
+        # A penalty naming a substitute counts at the seat they took over (scoring.substitutions).
+        {**takeovers.substitute_winds(seats), **{seat.registration_id: seat.wind for seat in seats}},
         [hand_record(h) for h in played_hands(table)],
         totals=next((t.scores for t in table.totals_versions.all() if t.is_current), None),
         penalties=[
@@ -786,7 +830,16 @@ def event_standings(tournament: Tournament, *, include_provisional: bool = False
         if late_id not in upheld_late:
             late[table_id][registration_id] = minutes
     counted = None if include_provisional else confirmed_tables(tournament)
-    takeovers = substitutions.takeovers(tournament) if substituted else {}
+    taken = substitutions.takeovers(tournament) if substituted else {}
+    # Substitutes by table: a penalty naming one counts at the seat they took over (scoring.substitutions).
+    stand_ins: dict[int, dict[int, str]] = defaultdict(dict)
+    stand_in_codes: dict[int, str] = {}
+    if substituted:
+        for table_id, wind, substitute_id, substitute_code in Substitution.objects.filter(
+            seat__round__tournament=tournament
+        ).values_list("seat__table_id", "seat__wind", "substitute_id", "substitute__code"):
+            stand_ins[table_id][substitute_id] = wind
+            stand_in_codes[substitute_id] = substitute_code
     substitution_rule = substitutions.policy(tournament.settings)
     lines: list[SessionLine] = []
     frozen_after = tournament.standings_frozen_after
@@ -799,17 +852,27 @@ def event_standings(tournament: Tournament, *, include_provisional: bool = False
             results_published is None or (frozen_after is not None and round_number > frozen_after)
         ):
             continue  # a draft session, or after the session the standings are frozen at (issue 13)
+        seat_of = {**stand_ins[table_id], **{pk: wind for wind, pk, _, _ in seats[table_id]}}
         result = score_table(
             rules,
-            {registration_id: wind for wind, registration_id, _, _ in seats[table_id]},
+            seat_of,
             hands[table_id],
             totals=totals.get(table_id),
             penalties=penalties[table_id],
             late=late[table_id],
         )
+        charged = substitutions.charged_to_substitutes(
+            substitution_rule,
+            result,
+            partial(
+                score_table, rules, seat_of, hands[table_id], totals=totals.get(table_id), late=late[table_id]
+            ),
+            penalties[table_id],
+            {pk: (wind, stand_in_codes[pk]) for pk, wind in stand_ins[table_id].items()},
+        )
         wins = Counter(record.winner for record in hands[table_id] if record.winner)
         for wind, _, code, substitute in seats[table_id]:
-            if (table_id, wind) in takeovers:
+            if (table_id, wind) in taken:
                 lines.extend(
                     substitutions.seat_lines(
                         substitution_rule,
@@ -817,7 +880,8 @@ def event_standings(tournament: Tournament, *, include_provisional: bool = False
                         wind=wind,
                         code=code,
                         substitute=substitute,
-                        takeovers=takeovers[table_id, wind],
+                        takeovers=taken[table_id, wind],
+                        charged=charged.get(wind, {}),
                         hands=hands[table_id],
                         result=result,
                         round_number=round_number,

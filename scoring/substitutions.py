@@ -9,16 +9,25 @@ The event's setting ``seating.substitution_standings`` chooses (``tournaments.ev
   without a result would hurt them more than a stand-in's play. It is also the only reading under which
   every table still hands out exactly its 4-2-1-0 points to ranked players.
 - ``hands``: each keeps the points of the hands they played; penalties and lateness stay with the
-  registration they were recorded for (the seat's player); table points go to whoever played more of
-  the session's hands (the absent player on a tie). A substitute who is a registered player is ranked
-  with those hands; a registered substitute (``is_substitute``) never is.
+  registration they were recorded for (the seat's player, or the substitute when a penalty names them);
+  table points go to whoever played more of the session's hands (the absent player on a tie). A
+  substitute who is a registered player is ranked with those hands; a registered substitute
+  (``is_substitute``) never is.
 - ``absent_hands``: as ``hands``, but the substitute's hands (and table points they would get) are not
   ranked for anyone.
+
+**A penalty naming the substitute** (the person who committed the offence, during their hands) always
+counts at the seat they took over: the seat's score carries it, and the opponents receive what it pays
+them (MCR rule 84), so every table still sums as the rules say. Who is ranked with it follows the policy:
+under ``seat`` the absent player (who keeps the seat's whole result, penalty included); under ``hands``
+the substitute (their own line, if they are ranked at all); under ``absent_hands`` nobody (the
+substitute's part of the seat counts for nobody). Points paid *to* a seat stay with its player. The
+substitute's own record (their player page) lists the penalty in every case.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -59,6 +68,29 @@ def policy(settings: Any) -> str:
     return value if value in ("seat", "hands", "absent_hands") else DEFAULT_POLICY
 
 
+def charged_to_substitutes(
+    rule: str,
+    result: SessionTotals,
+    rescore: Callable[..., SessionTotals],
+    penalties: Sequence[tuple[int, int, str, int | None]],
+    stand_ins: Mapping[int, tuple[str, str]],
+) -> dict[str, dict[str, int]]:
+    """What the penalties naming each substitute cost their seat: ``{wind: {substitute code: points}}``.
+
+    Only the ``hands`` policies split a seat by person; under ``seat`` the seat's player carries it all
+    (an empty answer). ``rescore(penalties=...)`` scores the table with only those (the rule set decides
+    what a penalty costs); ``stand_ins`` maps a substitute's registration id to (seat wind, code)."""
+    if rule == "seat":
+        return {}
+    found: dict[str, dict[str, int]] = {}
+    for pk, (wind, code) in stand_ins.items():
+        if not any(item[0] == pk for item in penalties):
+            continue
+        without = rescore(penalties=[item for item in penalties if item[0] != pk])
+        found.setdefault(wind, {})[code] = result.scores[wind] - without.scores[wind]
+    return found
+
+
 def seat_lines(
     rule: str,
     *,
@@ -71,8 +103,12 @@ def seat_lines(
     result: SessionTotals,
     round_number: int,
     table_number: int,
+    charged: Mapping[str, int] | None = None,
 ) -> list[SessionLine]:
-    """The standings lines of one seat (no line for someone not ranked)."""
+    """The standings lines of one seat (no line for someone not ranked); ``charged`` is what penalties
+    naming each substitute cost the seat (:func:`charged_to_substitutes`), moved from the seat's player
+    to the substitute's line."""
+    charged = charged or {}
     wins_of = [1 if record.winner == wind else 0 for record in hands]
     if rule == "seat" or not takeovers:
         holders = [(code, substitute, list(range(len(hands))))]
@@ -96,8 +132,10 @@ def seat_lines(
             continue
         if len(holders) == 1:
             score = result.scores[wind]
+        elif position == 0:
+            score = sum(per_hand[i] for i in played) + adjustments - sum(charged.values())
         else:
-            score = sum(per_hand[i] for i in played) + (adjustments if position == 0 else 0)
+            score = sum(per_hand[i] for i in played) + charged.get(player, 0)
         table_points = None
         if result.table_points is not None:
             table_points = result.table_points[wind] if position == most else Fraction(0)

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.core.cache import cache
+from django.db.models import Exists, OuterRef
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified, QueryDict
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
@@ -48,9 +49,10 @@ from scoring.standings_cache import (
     standings_cache_key,
 )
 from scoring.tables import ScoreStandingsTable, StandingsTable
+from tournaments import takeovers
 from tournaments.access import HtmxHttpRequest, has_role, public_event, public_round
 from tournaments.event_settings import team_best
-from tournaments.models import WINDS, Registration, Role, Round, Seat, Tournament
+from tournaments.models import WINDS, Registration, Role, Round, Seat, Substitution, Tournament
 from tournaments.page_cache import compact_html
 from tournaments.views_public import seat_rows
 
@@ -207,8 +209,15 @@ def player(request: HtmxHttpRequest, slug: str, code: str) -> HttpResponse:
     The page polls its body, answered 304 until something is entered or confirmed."""
     tournament = public_event(slug)
     registration = get_object_or_404(
-        Registration.objects.select_related("player"), tournament=tournament, code=code, is_substitute=False
+        Registration.objects.select_related("player").annotate(
+            stood_in=Exists(Substitution.objects.filter(substitute=OuterRef("pk")))
+        ),
+        tournament=tournament,
+        code=code,
     )
+    if registration.is_substitute and not getattr(registration, "stood_in", False):
+        # A reserve has a page once they took over a seat (issue 16), to show what they played.
+        raise Http404("No such player")
     if request.htmx:
         return fragment_response(
             request,
@@ -233,14 +242,34 @@ def player_context(tournament: Tournament, registration: Registration) -> dict[s
     # Every seat at the player's tables in one query: their own, and their opponents'.
     seats: dict[int, Seat] = {}
     table_mates: dict[int, list[Seat]] = {}
-    for at_table in Seat.objects.filter(table__seats__registration=registration).select_related(
-        "table", "round", "registration__player"
+    for at_table in (
+        Seat.objects.filter(table__seats__registration=registration)
+        .select_related("table", "round", "registration__player")
+        .annotate(taken_over=Exists(Substitution.objects.filter(seat=OuterRef("pk"))))
     ):
         if at_table.registration_id == registration.pk:
             seats[at_table.round_id] = at_table
         else:
             table_mates.setdefault(at_table.table_id, []).append(at_table)
-    penalties = _counted_penalties(registration, counted_rounds=set(by_round))
+    # Takeovers (issue 16), read only when there is one: of this player's seats (who took over from which
+    # hand), and the seats this person took over as a substitute (which seat, from which hand, for whom).
+    taken_over: dict[int, list[Any]] = {}
+    stood_in: dict[int, list[Any]] = {}
+    if getattr(registration, "stood_in", True) or any(
+        getattr(seat, "taken_over", True) for seat in seats.values()
+    ):
+        for item in takeovers.involving(registration, tournament):
+            if item.substitute_id == registration.pk:
+                stood_in.setdefault(item.seat.round_id, []).append(item)
+            else:
+                taken_over.setdefault(item.seat_id, []).append(item)
+    counted = set(by_round) | {
+        items[0].seat.round.number
+        for items in stood_in.values()
+        if items[0].seat.round.results_published_at is not None
+        and is_confirmed(items[0].seat.table, fresh=True)
+    }
+    penalties = _counted_penalties(registration, counted_rounds=counted)
     sessions = []
     for round_ in tournament.rounds.all():
         # A draft seating (issue 13) shows neither the seat nor the opponents.
@@ -269,6 +298,8 @@ def player_context(tournament: Tournament, registration: Registration) -> dict[s
                 "place": place,
                 "standing_after": after[0] if after else None,
                 "penalties": penalties.get(round_.number, []),
+                "takeovers": taken_over.get(mine.pk, []) if mine is not None else [],
+                "stood_in": stood_in.get(round_.pk, []) if round_.seating_published_at is not None else [],
             }
         )
     chart = progress_chart(

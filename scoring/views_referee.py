@@ -31,6 +31,7 @@ from scoring.forms import (
 from scoring.models import Appeal, Hand, LateArrival, Penalty
 from scoring.rules import vocabulary
 from tournaments import clock as session_clock
+from tournaments import takeovers
 from tournaments.access import appeals_event_for, event_for, table_of
 from tournaments.errors import ServiceError
 from tournaments.models import WINDS, Role, Table
@@ -73,6 +74,21 @@ def _seat_choices(table: Table) -> list[tuple[str, str]]:
 
 def _player_choices(table: Table) -> list[tuple[str, str]]:
     return [(str(seat.registration.code), seat.registration.player.name) for seat in table.seats.all()]
+
+
+def _offender_choices(table: Table) -> list[tuple[str, str]]:
+    """Who a penalty may name: the seated players and anyone who took over a seat (issue 16), so a
+    penalty during a substitute's hands names the substitute (prefetched ``seats__substitutions``)."""
+    choices = _player_choices(table)
+    for seat in table.seats.all():
+        for item in takeovers.of_seat(seat):
+            label = gettext("%(name)s (for %(player)s from hand %(number)s)") % {
+                "name": item.substitute.player.name,
+                "player": seat.registration.player.name,
+                "number": item.from_hand,
+            }
+            choices.append((str(item.substitute.code), label))
+    return choices
 
 
 def _confirmation_context(table: Table, viewer: Any, state: str) -> dict[str, Any]:
@@ -125,6 +141,7 @@ def _table_context(table: Table, viewer: Any = None, **forms: Any) -> dict[str, 
         {
             "start": w,
             "name": by_wind[w].registration.player.name,
+            "takeovers": takeovers.of_seat(by_wind[w]),
             "wind_now": winds.seats[w] if winds else None,
             "total": result.scores[w],
             "table_points": float(result.table_points[w])
@@ -183,7 +200,7 @@ def _forms(table: Table, data: Any = None, which: str = "") -> dict[str, Any]:
         "totals_form": TotalsForm(data if which == "totals" else None, seats=_seat_choices(table)),
         "penalty_form": PenaltyForm(
             data if which == "penalty" else None,
-            players=players,
+            players=_offender_choices(table),
             catalogue=rules.penalty_catalogue(),
             words=lambda english: rules.word(english, get_language()),
             hand_word=rules.word("hand", get_language()),
@@ -268,7 +285,11 @@ class _InvalidFormError(Exception):
 
 
 def _registrations(table: Table) -> dict[str, Any]:
-    return {seat.registration.code: seat.registration for seat in table.seats.all()}
+    """The table's players and its substitutes by code (prefetched ``seats__substitutions``)."""
+    found = {seat.registration.code: seat.registration for seat in table.seats.all()}
+    for seat in table.seats.all():
+        found.update({item.substitute.code: item.substitute for item in takeovers.of_seat(seat)})
+    return found
 
 
 def _save_hand(request: HttpRequest, table: Table, form: Any) -> str:

@@ -10,6 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from players.folding import MAX_QUERY, matches, query_words
+from tournaments import takeovers
 from tournaments.access import has_role, public_event, public_round
 from tournaments.models import WINDS, Registration, Role, Seat, Table, Tournament
 
@@ -36,8 +37,13 @@ def event(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def seat_rows(table) -> list[dict]:
+    """The table's seats by wind, each with its takeovers (prefetch ``takeovers.seat_prefetch("seats__")``)."""
     by_wind = {seat.wind: seat for seat in table.seats.all()}
-    return [{"wind": w, "seat": by_wind[w]} for w in WINDS if w in by_wind]
+    return [
+        {"wind": w, "seat": by_wind[w], "takeovers": takeovers.of_seat(by_wind[w])}
+        for w in WINDS
+        if w in by_wind
+    ]
 
 
 def seating(request: HttpRequest, slug: str, number: int) -> HttpResponse:
@@ -45,7 +51,10 @@ def seating(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     round_ = public_round(tournament, number, "seating")
     tables = list(
         Table.objects.filter(round=round_)
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("registration__player")))
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("registration__player")),
+            takeovers.seat_prefetch("seats__"),
+        )
         .order_by("number")
     )
     rows: list[dict[str, Any]] = [
@@ -54,9 +63,23 @@ def seating(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "code": s.registration.code,
             "table": t.number,
             "wind": s.wind,  # named in the page's language by the template (wind_name)
+            "takeovers": takeovers.of_seat(s),
         }
         for t in tables
         for s in t.seats.all()
+    ]
+    # A substitute who took over a seat mid-session finds themselves too, at the seat they played.
+    rows += [
+        {
+            "name": item.substitute.player.name,
+            "code": item.substitute.code,
+            "table": t.number,
+            "wind": s.wind,
+            "takeovers": [item],
+        }
+        for t in tables
+        for s in t.seats.all()
+        for item in takeovers.of_seat(s)
     ]
     by_player = sorted(rows, key=lambda item: item["name"].lower())
     return render(

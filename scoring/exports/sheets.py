@@ -37,6 +37,7 @@ from scoring.exports.data import check_seated, seated_tables, seats_by_wind, tab
 from scoring.rules import vocabulary
 from scoring.rules.ruleset import HandRecord, RuleSet, Winds
 from scoring.services import hand_record, played_hands
+from tournaments import takeovers
 from tournaments.models import WINDS, Round, Table
 
 BLANK = HandRecord(winner=None)
@@ -155,6 +156,25 @@ class ScoresheetsPDF(Export):
             ]
         )
         return grid
+
+    def stand_ins(self, table: Table, space: float) -> Any:
+        """The substitutes who took over a seat (issue 16): "from hand 5: Bo for Ana", in small type
+        under the players, or just the space when there is none."""
+        from reportlab.platypus import Paragraph, Spacer
+
+        lines = [
+            gettext("from hand %(number)s: %(substitute)s for %(player)s")
+            % {
+                "number": item.from_hand,
+                "substitute": item.substitute.player.name,
+                "player": seat.registration.player.name,
+            }
+            for seat in sorted(table.seats.all(), key=lambda s: WINDS.index(s.wind))
+            for item in takeovers.of_seat(seat)
+        ]
+        if not lines:
+            return Spacer(1, space)
+        return Paragraph(markup(" · ".join(lines)), self.styles.small)
 
     @property
     def font(self) -> str:
@@ -295,9 +315,17 @@ class ScoresheetsPDF(Export):
         hand_rows = count
         # penalties: the entered ones, then room for more
         penalties = list(table.penalties.all())
+        # a penalty may name a substitute (issue 16): it counts at the seat they took over
+        stand_ins = {
+            item.substitute_id: (seat.wind, item.substitute)
+            for seat in table.seats.all()
+            for item in takeovers.of_seat(seat)
+        }
         for penalty in penalties:
             reg = next((r for r in seats.values() if r.pk == penalty.registration_id), None)
             seat = next((w for w, r in seats.items() if r.pk == penalty.registration_id), "")
+            if reg is None and penalty.registration_id in stand_ins:
+                seat, reg = stand_ins[penalty.registration_id]
             effect = dict.fromkeys(WINDS, 0)
             if penalty.points and not penalty.cancelled:
                 if penalty.paid_to == "each_other":
@@ -366,7 +394,7 @@ class ScoresheetsPDF(Export):
             *self.heading(table, gettext("scoresheet")),
             Spacer(1, 4),
             self.players(table, rules, rounds),
-            Spacer(1, 6),
+            self.stand_ins(table, 6),
             Spacer(1, 6),
             Paragraph(gettext("Signatures: each player checks the scores and signs"), self.styles.small),
             self.signatures(names),
@@ -515,7 +543,7 @@ class ScoresheetsPDF(Export):
                 gettext("Seat winds per %(word)s (by starting seat)") % {"word": word}, self.styles.small
             ),
             wind_grid,
-            Spacer(1, 8),
+            self.stand_ins(table, 8),
             Spacer(1, 8),
             Paragraph(gettext("Signatures: each player checks the scores and signs"), self.styles.small),
             self.signatures(names),
