@@ -8,15 +8,19 @@ background workers, then checks that
    second referee appears in the standings served by B and by A (the page and the CSV), with no restart and no
    waiting: the standings version lives in the database and the cached pages in the shared Redis;
 2. a seating plan started through the organiser's page on B is worked out by exactly one of the two workers,
-   once (one claim, one "session seated" entry in the audit log), while both poll for work.
-Exit status 0 when both hold.
+   once (one claim, one "session seated" entry in the audit log), while both poll for work;
+3. the workbook asked for on B (twice) is made once, by one worker, and downloaded from A: a real XLSX with
+   every player; asked for again on A it is handed out at once, not made again (scoring/export_jobs.py).
+Exit status 0 when all hold.
 """
 
 from __future__ import annotations
 
 import csv
+import http.client
 import io
 import json
+import re
 import subprocess
 import sys
 import time
@@ -24,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from stack import PYTHON, ROOT, Browser, Stack, free_base
+from stack import HOST, PYTHON, ROOT, Browser, Stack, free_base
 
 PORT = 18500
 PASSWORD = "two-servers-pw-1"
@@ -34,6 +38,84 @@ SLUG = "two-servers"
 def check(label: str, ok: bool, detail: str = "") -> bool:
     print(f"{'ok  ' if ok else 'FAIL'} {label}{f': {detail}' if detail else ''}")
     return ok
+
+
+def download(browser: Browser, path: str) -> tuple[int, str, bytes]:
+    """A file as bytes (``Browser.request`` decodes bodies as text), with the browser's cookies."""
+    conn = http.client.HTTPConnection(HOST, browser.port, timeout=60)
+    try:
+        cookies = "; ".join(f"{k}={v}" for k, v in browser.cookies.items())
+        conn.request("GET", path, headers={"Host": HOST, "Cookie": cookies})
+        response = conn.getresponse()
+        return response.status, response.headers.get("Content-Type", ""), response.read()
+    finally:
+        conn.close()
+
+
+def workbook_step(stack: Stack, port: int, organiser_b: Browser, name: str) -> bool:
+    """3. The workbook asked for on B, made once by one worker, downloaded from A."""
+    from openpyxl import load_workbook
+
+    passed = True
+    start = time.monotonic()
+    status, first, _ = organiser_b.request("GET", f"/manage/{SLUG}/prints/workbook/")
+    status_again, second, _ = organiser_b.request("GET", f"/manage/{SLUG}/prints/workbook/")
+    job_page = re.fullmatch(rf"(?:http://[^/]+)?(/manage/{SLUG}/exports/(\d+)/)", first)
+    passed &= check(
+        "the workbook asked for on B becomes a job (and the same job when asked again)",
+        status == 302 and job_page is not None and second in (first, f"{first}download/"),
+        f"HTTP {status} {first}; again HTTP {status_again} {second}",
+    )
+    if job_page is None:
+        return False
+    organiser_a = Browser(port)
+    organiser_a.login("org", PASSWORD)
+    deadline = time.monotonic() + 120
+    page = ""
+    while time.monotonic() < deadline:
+        page = organiser_a.request("GET", job_page.group(1))[2]
+        if 'data-status="done"' in page or 'data-status="failed"' in page:
+            break
+        time.sleep(0.2)
+    made = time.monotonic() - start
+    status, content_type, content = download(organiser_a, f"{job_page.group(1)}download/")
+    names: list[str] = []
+    try:
+        totals = load_workbook(io.BytesIO(content), read_only=True)["Totals"]
+        rows = totals.iter_rows(min_row=2, values_only=True)
+        names = [str(row[2]) for row in rows if len(row) > 2 and row[1]]  # the last rows: a note
+    except Exception as error:  # not a workbook: reported below
+        print(f"     the download is not a workbook: {error}")
+    passed &= check(
+        "the workbook is downloaded from A: an XLSX with every player",
+        status == 200 and "spreadsheetml" in content_type and len(names) == 16 and name in names,
+        f"HTTP {status}, {len(content)} bytes, {len(names)} players on Totals, ready after {made:.1f} s",
+    )
+    status, location, _ = organiser_a.request("GET", f"/manage/{SLUG}/prints/workbook/")
+    passed &= check(
+        "asked for again on A: the file made on B's request is handed out, not made again",
+        status == 302 and location.endswith(f"{job_page.group(1)}download/"),
+        f"HTTP {status} {location}",
+    )
+    time.sleep(1)  # both workers keep polling: a second run would show now
+    jobs = json.loads(
+        stack.shell(
+            "import json\n"
+            "from scoring.models import ExportJob\n"
+            f"print(json.dumps(list(ExportJob.objects.filter(tournament__slug={SLUG!r}).values("
+            "'kind', 'status', 'worker', 'attempts', 'size', 'message'))))\n"
+        )
+    )
+    passed &= check(
+        "one export job, made once, on one worker",
+        len(jobs) == 1
+        and jobs[0]["status"] == "done"
+        and jobs[0]["attempts"] == 1
+        and jobs[0]["worker"] in ("w1", "w2")
+        and jobs[0]["size"] == len(content),
+        json.dumps(jobs),
+    )
+    return passed
 
 
 def main() -> None:
@@ -163,6 +245,9 @@ def main() -> None:
             f"status {job.get('status')}, worker {job.get('worker')}, attempts {job.get('attempts')}, "
             f"'session seated' entries {again}, {job.get('message')}",
         )
+
+        # 3. the workbook asked for on B, made once by a worker, downloaded from A
+        passed &= workbook_step(stack, port, organiser, seated["name"])
     finally:
         stack.stop()
     print("two app servers: passed" if passed else "two app servers: FAILED")

@@ -165,6 +165,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Background work (seating plans) in a separate process, `manage.py run_worker` (deploy/serve, systemd, compose
 # start it); off: a thread inside the web process (development and tests).
 BACKGROUND_WORKER = env_bool("BACKGROUND_WORKER", False)
+# Long prints made by that worker are stored in the database (scoring/export_jobs.py): the newest files kept per print.
+EXPORT_JOBS_KEEP = env_int("EXPORT_JOBS_KEEP", 3)
 
 # Public pages cached per event version (tournaments/page_cache.py): while results pour in, each page (and the
 # standings behind it) is rendered at most once every so many seconds (the previous version is served meanwhile;

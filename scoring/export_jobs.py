@@ -174,7 +174,7 @@ def run_export_job(job_id: int, *, worker: str) -> None:
 def prune(job: ExportJob) -> int:
     """Remove all but the newest ``EXPORT_JOBS_KEEP`` finished files of this print (any paper or
     version); the number removed."""
-    keep = int(getattr(settings, "EXPORT_JOBS_KEEP", 3))
+    keep = settings.EXPORT_JOBS_KEEP
     finished = ExportJob.objects.filter(
         tournament_id=job.tournament_id,
         kind=job.kind,
