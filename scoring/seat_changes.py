@@ -57,8 +57,11 @@ def fix_seats_after_play(round_: Round, code_a: str, code_b: str, *, acting_user
       figure in the hand's details and in reported session totals. The fan total stays as entered.
     - **Different tables** (each sat at the other's table): they exchange tables and winds; the hands at
       each table stay with the seat, i.e. with the player who really sat there and played them.
-      Penalties or lateness already recorded for either of them at those tables are refused (record
-      them again after the fix), as they would now name someone who was not at that table.
+      Penalties and lateness recorded for either of them (or for a substitute who took over their
+      seat) follow the person to the table they really sat at (:func:`_follow_players`): withdrawn at
+      the old table and recorded at the new one, both as new versions, in this same logged action.
+      Refused, with nothing changed, where moving is ambiguous: a penalty paid to one player (rule 85e)
+      between someone who moves and someone who stays, or a ruling with an appeal filed against it.
 
     Confirmations of the tables are withdrawn (their results changed); the standings are bumped.
     """
@@ -99,22 +102,16 @@ def fix_seats_after_play(round_: Round, code_a: str, code_b: str, *, acting_user
             )
         where = f"table {table.number}: {wind_a} and {wind_b} exchanged"
     else:
-        registrations = [first.registration, second.registration]
-        recorded = (
-            Penalty.objects.filter(
-                table_id__in=tables, registration__in=registrations, is_current=True, voided=False
-            ).exists()
-            or LateArrival.objects.filter(
-                table_id__in=tables, registration__in=registrations, is_current=True, voided=False
-            ).exists()
+        followed = _follow_players(
+            [
+                (first, locked[first.table_id], locked[second.table_id]),
+                (second, locked[second.table_id], locked[first.table_id]),
+            ],
+            acting_user=acting_user,
         )
-        if recorded:
-            raise ServiceError(
-                "A penalty or lateness is recorded for one of them at these tables; delete it, fix the "
-                "seats, then record it again for the player who was there.",
-                code="has_penalties",
-            )
         where = f"tables {first.table.number} and {second.table.number} exchanged"
+        if followed:
+            where += f"; {followed} penalties or lateness moved with them"
     for table in locked.values():
         _after_write(
             table,
@@ -125,6 +122,109 @@ def fix_seats_after_play(round_: Round, code_a: str, code_b: str, *, acting_user
             hands=moved,
         )
     return moved
+
+
+def _copy(record: Any) -> dict[str, Any]:
+    """A versioned record's own fields (by column), to store again as a new version elsewhere."""
+    skip = {"id", "version", "is_current", "voided", "entered_by", "created_at", "table"}
+    return {
+        f.attname: getattr(record, f.attname)
+        for f in type(record)._meta.concrete_fields
+        if f.name not in skip
+    }
+
+
+def _follow_players(moves: list[tuple[Seat, Table, Table]], *, acting_user: User) -> int:
+    """Move the penalties and lateness of each moving person from the table the seating put them at to
+    the table they really sat at (``moves``: their seat, old table, new table; the tables are locked).
+
+    Who counts as the person: the seat's player, and a substitute who took over that seat (the
+    substitution belongs to the seat row, which moves with its player). Each record is withdrawn at the
+    old table (a voided version: the table's history keeps it) and stored at the new one (a penalty as
+    the next in that table's list, a lateness as the next version for that player there). Refused before
+    anything is written where it is ambiguous: which one is named in the message. Returns how many
+    records moved."""
+    people: dict[int, tuple[Table, Table]] = {}
+    for seat, old, new in moves:
+        people[seat.registration_id] = (old, new)
+        for substitute_id in Substitution.objects.filter(seat=seat).values_list("substitute_id", flat=True):
+            people[substitute_id] = (old, new)
+    penalties = list(
+        Penalty.objects.filter(
+            table_id__in=[old.pk for old, _ in people.values()], is_current=True, voided=False
+        )
+        .select_related("registration__player", "paid_to_player__player", "table")
+        .prefetch_related("appeals")
+        .order_by("table__number", "position")
+    )
+    late = list(
+        LateArrival.objects.filter(
+            table_id__in=[old.pk for old, _ in people.values()],
+            registration_id__in=list(people),
+            is_current=True,
+            voided=False,
+        )
+        .select_related("registration__player", "table")
+        .prefetch_related("appeals")
+    )
+    moving = []
+    for penalty in penalties:
+        payer = people.get(penalty.registration_id)
+        receiver = people.get(penalty.paid_to_player_id) if penalty.paid_to_player_id else None
+        if payer is not None and payer[0].pk != penalty.table_id:
+            payer = None  # recorded at the other table of the exchange: not this person's old table
+        if receiver is not None and receiver[0].pk != penalty.table_id:
+            receiver = None
+        if payer is None and receiver is None:
+            continue  # another player's penalty: stays where it is
+        if penalty.paid_to_player_id and (payer is None) != (receiver is None):
+            stays = penalty.paid_to_player if payer is not None else penalty.registration
+            raise ServiceError(
+                f"{penalty.registration}'s penalty at table {penalty.table.number} ({penalty.rule or penalty.reason}) "
+                f"is paid to {penalty.paid_to_player}, and {stays} stays at that table: it cannot follow one "
+                "of them. Delete it, fix the seats, then record it again.",
+                code="ambiguous_penalty",
+            )
+        if penalty.appeals.all():
+            raise ServiceError(
+                f"{penalty.registration}'s penalty at table {penalty.table.number} has an appeal filed "
+                "against it: decide the appeal and delete the penalty, fix the seats, then record it again.",
+                code="appealed_penalty",
+            )
+        target = payer if payer is not None else receiver
+        assert target is not None  # one of them moves (checked above)
+        moving.append((penalty, target[1]))
+    for item in late:
+        if people[item.registration_id][0].pk != item.table_id:
+            continue
+        if item.appeals.all():
+            raise ServiceError(
+                f"{item.registration}'s lateness at table {item.table.number} has an appeal filed against "
+                "it: decide the appeal and delete the lateness, fix the seats, then record it again.",
+                code="appealed_penalty",
+            )
+    for penalty, new in moving:
+        fields = _copy(penalty)
+        Penalty.supersede(acting_user=acting_user, **{**fields, "table": penalty.table, "voided": True})
+        position = Penalty.objects.filter(table=new, is_current=True).count()
+        Penalty.supersede(acting_user=acting_user, **{**fields, "table": new, "position": position})
+    moved_late = 0
+    for item in late:
+        old, new = people[item.registration_id]
+        if old.pk != item.table_id:
+            continue
+        LateArrival.supersede(
+            table=old,
+            registration=item.registration,
+            minutes=item.minutes,
+            voided=True,
+            acting_user=acting_user,
+        )
+        LateArrival.supersede(
+            table=new, registration=item.registration, minutes=item.minutes, acting_user=acting_user
+        )
+        moved_late += 1
+    return len(moving) + moved_late
 
 
 @transaction.atomic

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from scoring import seat_changes, services
-from scoring.models import Hand, Penalty
+from scoring import rulings, seat_changes, services
+from scoring.models import Hand, LateArrival, Penalty
 from scoring.services import HandEntry
 from tournaments import services as event_services
 from tournaments.audit import AuditAction
@@ -59,16 +59,85 @@ def test_players_of_two_tables_exchange_places_and_the_hands_stay_with_who_sat_t
 
 
 @pytest.mark.django_db
-def test_a_fix_between_tables_is_refused_while_a_penalty_names_one_of_them(event, table, organiser):
+def test_a_fix_between_tables_moves_penalties_and_lateness_with_the_players(event, table, organiser):
+    """They follow the person: each is withdrawn at the old table (a voided version) and recorded at
+    the table the player really sat at, in the one logged action (MCR 84 and 88 keep their effect)."""
+    other = event.rounds.get(number=1).tables.get(number=2)
+    east, north = seat_of(table, "E"), seat_of(other, "N")
+    bystander = seat_of(table, "S")
+    services.record_hand(table, HandEntry(winner=None), acting_user=organiser)
+    services.record_hand(other, HandEntry(winner=None), acting_user=organiser)
+    services.add_penalty(table, bystander, 5, paid_to="none", rule="80", acting_user=organiser)
+    services.add_penalty(table, east, 10, paid_to="each_other", rule="84", acting_user=organiser)
+    services.record_late(other, north, 7, acting_user=organiser)
+    seat_changes.fix_seats_after_play(table.round, east.code, north.code, acting_user=organiser)
+    current = Penalty.objects.filter(is_current=True, voided=False)
+    assert {(p.table_id, p.registration_id, p.position) for p in current} == {
+        (table.pk, bystander.pk, 0),  # someone else's penalty stays
+        (other.pk, east.pk, 0),  # the first of the table east really sat at
+    }
+    withdrawn = Penalty.objects.get(table=table, position=1, is_current=True)
+    assert withdrawn.voided and withdrawn.version == 2  # the old table's history keeps it
+    late = LateArrival.objects.filter(is_current=True, voided=False).get()
+    assert (late.table_id, late.registration_id, late.minutes) == (table.pk, north.pk, 7)
+    assert LateArrival.objects.filter(table=other, registration=north, is_current=True, voided=True).exists()
+    entry = AuditEntry.objects.filter(action=AuditAction.FIX_SEATS).first()
+    assert "2 penalties or lateness moved with them" in entry.summary
+    result = services.session_result(services.table_with_results(other))
+    assert result.scores["N"] == -30 and result.scores["E"] == 10  # east now sits at N there (rule 84)
+
+
+@pytest.mark.django_db
+def test_a_penalty_of_a_substitute_follows_the_seat_they_took_over(event, table, organiser):
+    other = event.rounds.get(number=1).tables.get(number=2)
+    east, north = seat_of(table, "E"), seat_of(other, "N")
+    newcomer = event_services.register_player(
+        event, event_services.PlayerRow(name="Zed Newcomer"), acting_user=organiser
+    )
+    services.record_hand(table, HandEntry(winner=None), acting_user=organiser)
+    seat_changes.substitute_seat(table, east.code, newcomer, acting_user=organiser)
+    services.add_penalty(table, newcomer, 10, paid_to="none", rule="80", acting_user=organiser)
+    seat_changes.fix_seats_after_play(table.round, east.code, north.code, acting_user=organiser)
+    assert Penalty.objects.filter(is_current=True, voided=False).get().table == other
+
+
+@pytest.mark.django_db
+def test_a_fix_between_tables_is_refused_where_moving_a_penalty_is_ambiguous(event, table, organiser):
+    """A penalty paid to one player (rule 85e) between someone who moves and someone who stays cannot
+    follow both; nor is a ruling with an appeal moved. Nothing changes, and the message says which."""
     other = event.rounds.get(number=1).tables.get(number=2)
     east, north = seat_of(table, "E"), seat_of(other, "N")
     services.record_hand(table, HandEntry(winner=None), acting_user=organiser)
-    services.add_penalty(table, east, 10, paid_to="each_other", rule="84", acting_user=organiser)
+    services.add_penalty(
+        table,
+        east,
+        10,
+        paid_to="player",
+        paid_to_player=seat_of(table, "W"),
+        rule="85e",
+        acting_user=organiser,
+    )
     with pytest.raises(ServiceError) as refused:
         seat_changes.fix_seats_after_play(table.round, east.code, north.code, acting_user=organiser)
-    assert refused.value.code == "has_penalties"
+    assert refused.value.code == "ambiguous_penalty"
+    assert "is paid to" in refused.value.message and seat_of(table, "W").player.name in refused.value.message
     assert seat_of(table, "E") == east
     assert Penalty.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_a_fix_between_tables_is_refused_while_an_appeal_is_filed_against_what_would_move(
+    event, table, organiser, referee
+):
+    other = event.rounds.get(number=1).tables.get(number=2)
+    east, north = seat_of(table, "E"), seat_of(other, "N")
+    services.add_penalty(table, east, 10, paid_to="none", rule="80", acting_user=organiser)
+    late = services.record_late(other, north, 12, acting_user=organiser)
+    rulings.file_appeal(late, statement="The clock was wrong", signed_by="Hu", acting_user=referee)
+    with pytest.raises(ServiceError) as refused:
+        seat_changes.fix_seats_after_play(table.round, east.code, north.code, acting_user=organiser)
+    assert refused.value.code == "appealed_penalty" and "appeal" in refused.value.message
+    assert Penalty.objects.count() == 1 and LateArrival.objects.count() == 1
 
 
 def play_with_substitute(event, table, organiser, policy: str):
