@@ -31,10 +31,12 @@ from scoring.rules import registry
 from scoring.rules.errors import HandInputError
 from scoring.rules.ruleset import HandRecord, RuleSet
 from scoring.services import hand_record, played_hands, tables_with_results
+from scoring.substitutions import DEFAULT_POLICY, policy
+from tournaments import takeovers
 from tournaments.audit import AuditAction, User, audit, bump_standings
 from tournaments.errors import ServiceError
 from tournaments.event_settings import settings_problems
-from tournaments.models import WINDS, Registration, Round, Seat, Table, Tournament
+from tournaments.models import WINDS, Registration, Round, Seat, Substitution, Table, Tournament
 from tournaments.release import publish_everything
 from tournaments.services import PlayerRow, add_registration, clean_player_row
 
@@ -57,6 +59,31 @@ class EventImportError(Exception):
 
 
 # --- export --------------------------------------------------------------------------------------
+
+
+def export_warnings(tournament: Tournament) -> list[str]:
+    """What the event JSON cannot say (the format has no place for it; docs/seating.md): each
+    mid-session substitution. The hands stay under the seat's player (as the seat's results), a
+    penalty naming the substitute is written under the seat's player, and who took over from which
+    hand is lost; the standings read back the same under the default substitute policy ("seat")."""
+    warnings = []
+    for item in (
+        Substitution.objects.filter(seat__round__tournament=tournament)
+        .select_related("seat__round", "seat__table", "seat__registration__player", "substitute__player")
+        .order_by("seat__round__number", "seat__table__number", "from_hand")
+    ):
+        warnings.append(
+            f"Session {item.seat.round.number} table {item.seat.table.number}: from hand {item.from_hand} "
+            f"{item.substitute} ({item.substitute.code}) played {item.seat.wind} for {item.seat.registration} "
+            f"({item.seat.registration.code}). The event JSON has no place for substitutions: the seat's "
+            "hands and any penalty of the substitute are written under the seat's player."
+        )
+    if warnings and policy(tournament.settings) != DEFAULT_POLICY:
+        warnings.append(
+            "The event counts a substituted seat by hands played: an imported copy has no substitution, "
+            "so it counts the whole seat for the seat's player and its standings differ."
+        )
+    return warnings
 
 
 def export_event(tournament: Tournament) -> dict[str, Any]:
@@ -105,11 +132,16 @@ def export_event(tournament: Tournament) -> dict[str, Any]:
                     False  # results entered but not final (a table with none has nothing to confirm)
                 )
             penalties = list(table.penalties.all())
+            # The format has no substitutions (docs/seating.md): a penalty naming a substitute is written
+            # under the seat's player, where it counts by default (export_warnings says so).
+            stood_in = {
+                pk: code_at[wind] for pk, wind in takeovers.substitute_winds(table.seats.all()).items()
+            }
             entry["penalties"] = [
                 {
-                    "player": code_of[p.registration_id],
+                    "player": stood_in.get(p.registration_id) or code_of[p.registration_id],
                     "points": p.points,
-                    "paid_to": code_of[p.paid_to_player_id]
+                    "paid_to": stood_in.get(p.paid_to_player_id) or code_of[p.paid_to_player_id]
                     if p.paid_to == PaidTo.PLAYER and p.paid_to_player_id
                     else p.paid_to,
                     "rule": p.rule,

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.interchange import export_event
+from scoring.interchange import export_event, export_warnings
 from tournaments.models import Tournament
 
 
@@ -28,3 +28,5 @@ class Command(BaseCommand):
                 handle.write(text)
         else:
             self.stdout.write(text, ending="")
+        for warning in export_warnings(tournament):  # what the format cannot say (docs/seating.md)
+            self.stderr.write(f"Warning: {warning}")
