@@ -80,6 +80,8 @@ def claim_job(worker: str, queue: Queue = SEATING) -> int | None:
     model = queue.model
     stale = timezone.now() - timedelta(seconds=STALE_SECONDS)
     waiting = Q(status="queued") | Q(status="running", heartbeat_at__lt=stale, attempts__gt=0)
+    if not model.objects.filter(waiting).exists():
+        return None  # a plain read first: on SQLite an idle poll of each queue takes no write lock
     with transaction.atomic():
         job = (
             model.objects.select_for_update(skip_locked=True)
