@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import copy
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified, QueryDict
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
@@ -17,6 +17,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext
 from django_tables2 import RequestConfig
 
+from scoring import substitutions
 from scoring.charts import ChartPoint, progress_chart
 from scoring.confirmation import blind_entry_on
 from scoring.exports import STANDINGS_EXPORTS
@@ -269,7 +270,12 @@ def player_context(tournament: Tournament, registration: Registration) -> dict[s
         if items[0].seat.round.results_published_at is not None
         and is_confirmed(items[0].seat.table, fresh=True)
     }
-    penalties = _counted_penalties(registration, counted_rounds=counted)
+    carried = (
+        [item for items in taken_over.values() for item in items]
+        if substitutions.policy(tournament.settings) == substitutions.DEFAULT_POLICY
+        else []
+    )
+    penalties = _counted_penalties(registration, counted_rounds=counted, carried=carried)
     sessions = []
     for round_ in tournament.rounds.all():
         # A draft seating (issue 13) shows neither the seat nor the opponents.
@@ -334,12 +340,19 @@ def cached_places(
     return places
 
 
-def _counted_penalties(registration: Registration, *, counted_rounds: set[int]) -> dict[int, list[Penalty]]:
-    """The player's penalties at tables the standings count (confirmed), by session number."""
+def _counted_penalties(
+    registration: Registration, *, counted_rounds: set[int], carried: Sequence[Any] = ()
+) -> dict[int, list[Penalty]]:
+    """The player's penalties at tables the standings count (confirmed), by session number, and those of
+    the substitutes in ``carried`` (takeovers of this player's seats) at those seats' tables: under the
+    default substitute policy the seat's score, and so this player's, carries them (issue 16)."""
+    named = Q(registration=registration)
+    for item in carried:
+        named |= Q(registration_id=item.substitute_id, table_id=item.seat.table_id)
     found: dict[int, list[Penalty]] = {}
     for penalty in (
-        Penalty.objects.filter(registration=registration, is_current=True, voided=False)
-        .select_related("table__round")
+        Penalty.objects.filter(named, is_current=True, voided=False)
+        .select_related("table__round", "registration__player")
         .prefetch_related("appeals__decisions")
         .order_by("table__round__number", "position")
     ):

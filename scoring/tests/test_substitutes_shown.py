@@ -204,3 +204,36 @@ def test_the_substitutes_page_lists_their_penalty_once_the_table_counts(
         services.record_hand(table, HandEntry(winner=None), acting_user=organiser)
     services.confirm_table(table, acting_user=referee)
     assert "slow play" in text_of(client.get(url))
+
+
+@pytest.mark.django_db
+def test_the_absent_players_page_lists_the_substitutes_penalty_their_seat_carries(
+    client, event, table, organiser, referee
+):
+    """Under the default policy the seat's score, and so the absent player's, carries the substitute's
+    penalty (scoring/substitutions.py): their page says so, naming who committed it."""
+    absent, newcomer = take_over(event, table, organiser)
+    services.add_penalty(
+        table, newcomer, 10, paid_to="none", rule="MCR 80", reason="slow play", acting_user=organiser
+    )
+    for _ in range(3):
+        services.record_hand(table, HandEntry(winner=None), acting_user=organiser)
+    services.confirm_table(table, acting_user=referee)
+    page = text_of(client.get(reverse("public:player", args=[event.slug, absent.code])))
+    assert "slow play" in page and "committed by Zed Newcomer, who played the seat" in page
+    own = text_of(client.get(reverse("public:player", args=[event.slug, newcomer.code])))
+    assert "slow play" in own and "committed by" not in own
+
+
+@pytest.mark.django_db
+def test_under_hands_the_absent_players_page_does_not_list_the_substitutes_penalty(
+    client, event, table, organiser, referee
+):
+    absent, newcomer = take_over(event, table, organiser, policy="hands")
+    services.add_penalty(
+        table, newcomer, 10, paid_to="none", rule="MCR 80", reason="slow play", acting_user=organiser
+    )
+    for _ in range(3):
+        services.record_hand(table, HandEntry(winner=None), acting_user=organiser)
+    services.confirm_table(table, acting_user=referee)
+    assert "slow play" not in text_of(client.get(reverse("public:player", args=[event.slug, absent.code])))
