@@ -17,6 +17,7 @@ import tempfile
 import time
 import tracemalloc
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -102,6 +103,36 @@ def build_event() -> dict:
     }
 
 
+def background_job(tournament: Any) -> None:
+    """The workbook as a background job (scoring/export_jobs.py): what the web request costs (queue it),
+    what the worker does (make and store it), and a second request for the same version (reuse)."""
+    from django.test import override_settings
+
+    from scoring import export_jobs
+    from tournaments import worker
+
+    with override_settings(BACKGROUND_WORKER=True):
+        start = time.perf_counter()
+        job = export_jobs.request_export(tournament, "workbook", acting_user=None)
+        asked = time.perf_counter() - start
+        start = time.perf_counter()
+        claimed = worker.claim_job("bench", export_jobs.EXPORTS)
+        assert claimed == job.pk
+        export_jobs.run_export_job(claimed, worker="bench")
+        made = time.perf_counter() - start
+        start = time.perf_counter()
+        again = export_jobs.request_export(tournament, "workbook", acting_user=None)
+        reused = time.perf_counter() - start
+        start = time.perf_counter()
+        size = len(export_jobs.content_of(again))
+        read = time.perf_counter() - start
+    print(
+        f"workbook as a background job: request {asked * 1000:.0f} ms (queued), worker {made:.2f} s "
+        f"(made and stored, {size / 1024:.0f} KB), asked again {reused * 1000:.0f} ms "
+        f"({'the same job' if again.pk == job.pk else 'MADE AGAIN'}), file read back {read * 1000:.0f} ms"
+    )
+
+
 def main() -> int:
     call_command("migrate", verbosity=0)
     from scoring.exports import EVENT_PRINTS, SESSION_PRINTS, pdf_font
@@ -155,6 +186,7 @@ def main() -> int:
             failed |= not ok
             verdict = f"<= {target:g} s: {'ok' if ok else 'MISSED'}"
         print(f"{name:<26}{wall:>8.2f}{seconds:>8.2f}{len(content) / 1024:>9.0f}{peak:>9.1f}  {verdict}")
+    background_job(tournament)
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     failed |= rss > MEMORY_LIMIT_MB
     print(
