@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Prefetch
+from django.db.models import Prefetch, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
@@ -112,7 +112,12 @@ def find(request: HttpRequest, slug: str) -> HttpResponse:
         # few players that match.
         matched = [
             pk
-            for pk, name, code in tournament.registrations.filter(is_substitute=False, withdrawn_at=None)
+            for pk, name, code in tournament.registrations.filter(
+                # a reserve is found once they took over a seat (issue 16)
+                Q(is_substitute=False) | Q(substitutions__isnull=False),
+                withdrawn_at=None,
+            )
+            .distinct()
             .order_by("player__name", "pk")
             .values_list("pk", "player__name", "code")
             if matches(words, name, code)
@@ -131,11 +136,20 @@ def find(request: HttpRequest, slug: str) -> HttpResponse:
         .first()
     )
     seats: dict[int, Seat] = {}
+    stood_in: dict[int, list[Any]] = {}
     if latest is not None and found:
         seats = {
             seat.registration_id: seat
             for seat in Seat.objects.filter(round=latest, registration__in=found).select_related("table")
         }
+        if len(seats) < len(found):  # someone without a seat may have taken one over (issue 16)
+            for item in (
+                takeovers.substitutions_queryset()
+                .filter(seat__round=latest, substitute__in=[r for r in found if r.pk not in seats])
+                .select_related("seat__table", "seat__registration__player")
+            ):
+                seats.setdefault(item.substitute_id, item.seat)
+                stood_in.setdefault(item.substitute_id, []).append(item)
     return render(
         request,
         "tournaments/find.html",
@@ -144,7 +158,10 @@ def find(request: HttpRequest, slug: str) -> HttpResponse:
             "query": query,
             "searched": bool(query.strip()),
             "usable": bool(words),
-            "results": [{"registration": r, "seat": seats.get(r.pk)} for r in found],
+            "results": [
+                {"registration": r, "seat": seats.get(r.pk), "takeovers": stood_in.get(r.pk, [])}
+                for r in found
+            ],
             "more": more,
             "round": latest,
         },

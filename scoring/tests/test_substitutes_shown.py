@@ -237,3 +237,17 @@ def test_under_hands_the_absent_players_page_does_not_list_the_substitutes_penal
         services.record_hand(table, HandEntry(winner=None), acting_user=organiser)
     services.confirm_table(table, acting_user=referee)
     assert "slow play" not in text_of(client.get(reverse("public:player", args=[event.slug, absent.code])))
+
+
+@pytest.mark.django_db
+def test_a_reserve_who_took_over_a_seat_finds_it_by_name(client, event, table, organiser):
+    absent, _ = take_over(event, table, organiser, reserve=True)
+    page = text_of(client.get(reverse("public:find", args=[event.slug]), {"q": "zed"}))
+    assert f"Session 1: table {table.number}, East" in page
+    assert TAKEOVER.format(absent=absent.player.name) in page
+    idle = event_services.register_player(
+        event, event_services.PlayerRow(name="Zoe Idle"), acting_user=organiser
+    )
+    idle.is_substitute = True
+    idle.save()
+    assert "Zoe Idle" not in text_of(client.get(reverse("public:find", args=[event.slug]), {"q": "zoe"}))
