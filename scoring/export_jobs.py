@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, OperationalError, connection, transaction
 from django.db.models import Max
 from django.utils import timezone, translation
 
@@ -137,6 +138,19 @@ def request_export(
     return job
 
 
+def _record(mine: Any, **fields: Any) -> int:
+    """Record a job's end, waiting out a moment when the database is locked (SQLite: a reader of the same
+    table in shared-cache mode refuses at once instead of waiting), so a made file is not lost to it."""
+    for attempt in range(100):
+        try:
+            return int(mine.update(**fields))
+        except OperationalError as error:
+            if "locked" not in str(error) or attempt == 99:
+                raise
+            time.sleep(0.02)
+    return 0
+
+
 def run_export_job(job_id: int, *, worker: str) -> None:
     """Render a claimed job and store the file; recorded only while the job is still ``worker``'s (one
     that lost it to a takeover records nothing). A print that cannot be made ends the job with its
@@ -152,7 +166,8 @@ def run_export_job(job_id: int, *, worker: str) -> None:
                 status=ExportJob.Status.FAILED, message=error.message[:300], finished_at=timezone.now()
             )
             return
-        stored = mine.update(
+        stored = _record(
+            mine,
             status=ExportJob.Status.DONE,
             filename=filename[:200],
             content_type=content_type,
@@ -165,7 +180,7 @@ def run_export_job(job_id: int, *, worker: str) -> None:
             prune(job)
     except Exception:
         log.exception("export job %s failed", job_id)
-        mine.update(status=ExportJob.Status.FAILED, message=BROKEN, finished_at=timezone.now())
+        _record(mine, status=ExportJob.Status.FAILED, message=BROKEN, finished_at=timezone.now())
     finally:
         if threading.current_thread() is not threading.main_thread():
             connection.close()

@@ -22,6 +22,7 @@ from scoring.exports import EventWorkbook, PrintError, ScoresheetsPDF, SeatSlips
 from scoring.models import ExportJob, PlayerPin
 from scoring.services import HandEntry
 from scoring.tests.jobs import fetch, finish_jobs
+from tests.threads import patiently
 from tournaments import worker
 from tournaments.audit import AuditAction
 from tournaments.models import AuditEntry
@@ -330,8 +331,8 @@ def test_without_a_worker_process_a_thread_of_the_web_process_makes_the_file(cli
     job = ExportJob.objects.get()
     deadline = time.monotonic() + 30
     while job.status in ("queued", "running") and time.monotonic() < deadline:
-        time.sleep(0.05)
-        job.refresh_from_db()
+        time.sleep(0.2)
+        patiently(job.refresh_from_db)  # the in-memory test database says "locked" instead of waiting
     assert job.status == ExportJob.Status.DONE, job.message
     assert job.worker.startswith(worker.worker_name()) and job.attempts == 1
     poll = client.get(response["Location"], headers={"HX-Request": "true"})
