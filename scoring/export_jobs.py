@@ -97,6 +97,8 @@ def request_export(
     subject: Any = tournament.rounds.get(number=round_number) if round_number else tournament
     if cls.uses_paper:
         page_size(paper)  # raises PrintError for a paper that is not a4 or letter
+    if len(base_url) > ExportJob._meta.get_field("base_url").max_length:  # type: ignore[operator]
+        raise PrintError("The site's address is too long to print in a QR code.", code="bad_address")
     export = cls(subject, base_url, paper)
     export.check()
     export.prepare(acting_user)

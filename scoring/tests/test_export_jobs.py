@@ -234,6 +234,11 @@ def test_a_print_that_cannot_be_made_answers_409_at_once_and_queues_nothing(clie
     assert response.status_code == 409 and "Session 2 is not seated yet" in response.content.decode()
     response = client.get(reverse("manage:event_print", args=[event.slug, "register"]) + "?paper=a3")
     assert response.status_code == 409 and "Paper must be a4 or letter" in response.content.decode()
+    with pytest.raises(PrintError) as refused:
+        export_jobs.request_export(
+            event, "scoresheets", round_number=1, base_url="http://x/" * 30, acting_user=None
+        )
+    assert refused.value.code == "bad_address"
     assert not ExportJob.objects.exists()
 
 
