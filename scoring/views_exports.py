@@ -74,6 +74,15 @@ def _context(tournament: Tournament, job: ExportJob) -> dict[str, Any]:
     }
 
 
+def recent(tournament: Tournament, count: int = 10) -> list[ExportJob]:
+    """The newest long prints made for the event, to download again without waiting (the prints page)."""
+    return list(
+        ExportJob.objects.defer("content")
+        .filter(tournament=tournament, status=ExportJob.Status.DONE)
+        .select_related("requested_by")[:count]
+    )
+
+
 @login_required
 def export_job(request: HtmxHttpRequest, slug: str, job_id: int) -> HttpResponse:
     """The job's page; its card polls every second while the job waits or runs. When a poll finds the

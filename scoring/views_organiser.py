@@ -87,6 +87,7 @@ def _event_context(tournament: Tournament) -> dict:
         "papers": PAPERS,
         "ema": ema,
         "sessions": list(tournament.rounds.order_by("number")),
+        "recent_files": views_exports.recent(tournament),
     }
 
 

@@ -344,3 +344,17 @@ def test_without_a_worker_process_a_thread_of_the_web_process_makes_the_file(cli
     download = client.get(poll["HX-Redirect"])
     assert download.status_code == 200 and download["Content-Type"] == "application/pdf"
     assert "penalties" in download["Content-Disposition"]
+
+
+def test_the_prints_page_lists_the_files_made_recently(client, played, organiser):
+    event = played.round.tournament
+    client.force_login(organiser)
+    assert (
+        "Files made recently"
+        not in client.get(reverse("manage:event_prints", args=[event.slug])).content.decode()
+    )
+    fetch(client, reverse("manage:event_print", args=[event.slug, "workbook"]))
+    job = ExportJob.objects.get()
+    page = client.get(reverse("manage:prints", args=[event.slug, 1])).content.decode()
+    assert "Files made recently" in page and "test-open-results.xlsx" in page
+    assert reverse("manage:export_download", args=[event.slug, job.pk]) in page
