@@ -13,8 +13,10 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from scoring import services
+from scoring.messages import rule_message
 from scoring.models import BlindEntry, Confirmation, ConfirmedBy, PinAttempt, PlayerPin, Signature
 from scoring.rules.errors import HandInputError
 from scoring.rules.ruleset import check_totals
@@ -196,18 +198,24 @@ def sign_with_pin(table: Table, pin: str, *, acting_user: User) -> SignResult:
         tournament = table.round.tournament
         if not players_sign(tournament):
             raise ServiceError(
-                "In this event a second referee confirms results, not the players' PINs.", code="not_allowed"
+                gettext("In this event a second referee confirms results, not the players' PINs."),
+                code="not_allowed",
             )
         if _refused_recently(table) >= PIN_TRIES:
             raise ServiceError(
-                f"Too many wrong PINs at this table: wait a minute before trying again ({PIN_TRIES} tries "
-                "a minute).",
+                gettext(
+                    "Too many wrong PINs at this table: wait a minute before trying again "
+                    "(%(pin_tries)s tries a minute)."
+                )
+                % {"pin_tries": PIN_TRIES},
                 code="pin_throttled",
             )
         loaded = services.table_with_results(table)
         if services.table_state(loaded) != "complete":
             raise ServiceError(
-                "Only a complete table's result can be signed: enter its last hand or mark it complete.",
+                gettext(
+                    "Only a complete table's result can be signed: enter its last hand or mark it complete."
+                ),
                 code="not_complete",
             )
         seat_of, players = seat_signers(loaded)
@@ -217,13 +225,16 @@ def sign_with_pin(table: Table, pin: str, *, acting_user: User) -> SignResult:
         if services.is_confirmed(loaded) and (
             owner is None or owner.registration_id not in signatures(table)
         ):
-            raise ServiceError("This table's result is already confirmed.", code="already_confirmed")
+            raise ServiceError(gettext("This table's result is already confirmed."), code="already_confirmed")
         if owner is None or owner.registration_id not in seat_of:
             PinAttempt.objects.create(table=table)
             refusal = ServiceError(
-                "That PIN belongs to a player who is not at this table; each player signs with their own PIN."
+                gettext(
+                    "That PIN belongs to a player who is not at this table; each player signs with their "
+                    "own PIN."
+                )
                 if owner is not None
-                else "That PIN is not right; check the PIN on your seat slip and try again.",
+                else gettext("That PIN is not right; check the PIN on your seat slip and try again."),
                 code="pin_not_at_table" if owner is not None else "wrong_pin",
             )
         else:
@@ -295,7 +306,10 @@ def _check_scores(scores: dict[str, Any], what: str) -> dict[str, int]:
     try:
         check_totals(scores)
     except HandInputError as error:
-        raise ServiceError(f"{what}: {error.message}.", code=error.code) from None
+        raise ServiceError(
+            gettext("%(what)s: %(message)s.") % {"what": what, "message": rule_message(error)},
+            code=error.code,
+        ) from None
     return {seat: int(scores[seat]) for seat in WINDS}
 
 
@@ -317,31 +331,40 @@ def record_blind_entry(
     checked_rows = [_check_scores(row, f"Hand {number}") for number, row in enumerate(rows, start=1)]
     checked_totals = _check_scores(totals, "Totals")
     if checked_rows and {seat: sum(row[seat] for row in checked_rows) for seat in WINDS} != checked_totals:
-        raise ServiceError("The hands entered do not add up to the totals entered.", code="bad_totals")
+        raise ServiceError(
+            gettext("The hands entered do not add up to the totals entered."), code="bad_totals"
+        )
     with transaction.atomic():
         table = services._lock_table(table)
         tournament = table.round.tournament
         if not blind_entry_on(tournament):
-            raise ServiceError("This event does not use blind double entry.", code="not_allowed")
+            raise ServiceError(gettext("This event does not use blind double entry."), code="not_allowed")
         loaded = services.table_with_results(table)
         if services.table_state(loaded) != "complete":
             raise ServiceError(
-                "The first entry is not complete yet: the second entry is made once the table is complete.",
+                gettext(
+                    "The first entry is not complete yet: the second entry is made once the table is "
+                    "complete."
+                ),
                 code="not_complete",
             )
         if services.is_confirmed(loaded):
-            raise ServiceError("This table's result is already confirmed.", code="already_confirmed")
+            raise ServiceError(gettext("This table's result is already confirmed."), code="already_confirmed")
         current = current_blind_entry(table)
         if expected_version is not None and (current.version if current else 0) != expected_version:
             raise ServiceError(
-                "A second entry for this table was saved meanwhile (perhaps this form was sent twice); "
-                "nothing was saved.",
+                gettext(
+                    "A second entry for this table was saved meanwhile (perhaps this form was sent "
+                    "twice); nothing was saved."
+                ),
                 code="stale_entry",
             )
         user = acting(acting_user)
         if user is None or user.pk in services._entered_by(table):
             raise ServiceError(
-                "You entered results at this table; the blind second entry must be made by someone else.",
+                gettext(
+                    "You entered results at this table; the blind second entry must be made by someone else."
+                ),
                 code="own_entry",
             )
         entry = BlindEntry.supersede(
@@ -373,8 +396,10 @@ def confirm(table: Table, *, acting_user: User) -> Confirmation:
         if entry is not None and not services.is_confirmed(loaded) and not differences(loaded, entry):
             if entry.entered_by_id in services._entered_by(table):
                 raise ServiceError(
-                    "The second entry and the results now in force were both made by the same person; "
-                    "another referee must confirm them.",
+                    gettext(
+                        "The second entry and the results now in force were both made by the same "
+                        "person; another referee must confirm them."
+                    ),
                     code="own_entry",
                 )
             return services.confirm_table(table, acting_user=acting_user, how=ConfirmedBy.BLIND)

@@ -16,6 +16,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from scoring import services
 from scoring.models import (
@@ -48,7 +49,7 @@ APPEAL_DEADLINE_MINUTES = 30
 def catalogue_ruling(tournament: Tournament, key: str) -> Ruling:
     ruling = next((r for r in tournament.rule_set.penalty_catalogue() if r.key == key), None)
     if ruling is None:
-        raise ServiceError("Choose a penalty from the list.", code="bad_penalty")
+        raise ServiceError(gettext("Choose a penalty from the list."), code="bad_penalty")
     return ruling
 
 
@@ -88,15 +89,21 @@ def _hand_for(
         or not 1 <= hand_number <= played + 1
     ):
         raise ServiceError(
-            f"Say in which {word} the ruling was made (1 to {played + 1}): the player may not win that one.",
+            gettext(
+                "Say in which %(word)s the ruling was made (1 to %(value)s): the player may not win that one."
+            )
+            % {"word": word, "value": played + 1},
             code="bad_hand_number",
         )
     # The person must have been playing the seat in that hand (a substitute from their first hand).
     seat = services.wind_at_table(table, registration, hand_number=hand_number)
     if table.hands.filter(is_current=True, voided=False, number=hand_number, winner=seat).exists():
         raise ServiceError(
-            f"{registration} won {word} {hand_number} as entered: correct that result first, then record "
-            "the ruling.",
+            gettext(
+                "%(registration)s won %(word)s %(hand_number)s as entered: correct that result "
+                "first, then record the ruling."
+            )
+            % {"registration": registration, "word": word, "hand_number": hand_number},
             code="barred_winner_entered",
         )
     return hand_number
@@ -129,8 +136,11 @@ def add_ruling(
     listed = table.penalties.filter(is_current=True).count()
     if expected_position is not None and expected_position != listed:
         raise ServiceError(
-            "Another ruling was recorded at this table since the page was shown (or this one was sent "
-            "twice); nothing was added. Check the list and record it again if it is still needed.",
+            gettext(
+                "Another ruling was recorded at this table since the page was shown (or this one "
+                "was sent twice); nothing was added. Check the list and record it again if it is "
+                "still needed."
+            ),
             code="already_recorded",
         )
     hand_number = _hand_for(table, registration, ruling, hand_number)
@@ -263,8 +273,17 @@ def check_win_allowed(table: Table, number: int, record: HandRecord) -> None:
     for penalty in _in_force(barring):
         word = table.round.tournament.words.hand
         raise ServiceError(
-            f"The {record.winner} player may not win {word} {number}: {penalty.reason or penalty.rule} "
-            f"({penalty.rule}). Nothing was saved.",
+            gettext(
+                "The %(winner)s player may not win %(word)s %(number)s: %(value)s (%(rule)s). "
+                "Nothing was saved."
+            )
+            % {
+                "winner": record.winner,
+                "word": word,
+                "number": number,
+                "value": penalty.reason or penalty.rule,
+                "rule": penalty.rule,
+            },
             code="winner_barred",
         )
 
@@ -328,24 +347,33 @@ def file_appeal(
         **{name: getattr(ruling, name) for name in ruling.identity}, is_current=True
     )
     if current.voided:
-        raise ServiceError("That ruling was withdrawn; there is nothing to appeal.", code="ruling_withdrawn")
+        raise ServiceError(
+            gettext("That ruling was withdrawn; there is nothing to appeal."), code="ruling_withdrawn"
+        )
     statement = statement.strip()
     if not statement:
         raise ServiceError(
-            "An appeal must be made in writing: enter the statement (rule 94b).", code="no_statement"
+            gettext("An appeal must be made in writing: enter the statement (rule 94b)."), code="no_statement"
         )
     if not signed_by.strip():
         raise ServiceError(
-            "Name who signed the appeal: the player and/or the team leader (rule 94c).", code="not_signed"
+            gettext("Name who signed the appeal: the player and/or the team leader (rule 94c)."),
+            code="not_signed",
         )
     fee = appeal_fee(tournament)
     if fee and not fee_received:
         raise ServiceError(
-            f"The appeal fee of {fee} must accompany the appeal (rule 94d); tick that it was received.",
+            gettext(
+                "The appeal fee of %(fee)s must accompany the appeal (rule 94d); tick that it was received."
+            )
+            % {"fee": fee},
             code="fee_not_paid",
         )
     if appellant is not None and not table.seats.filter(registration=appellant).exists():
-        raise ServiceError(f"{appellant} does not sit at this table.", code="not_at_table")
+        raise ServiceError(
+            gettext("%(appellant)s does not sit at this table.") % {"appellant": appellant},
+            code="not_at_table",
+        )
     target = _target(current)
     existing = (
         Appeal.objects.filter(table=table, statement=statement, **target)
@@ -357,8 +385,16 @@ def file_appeal(
     minutes = minutes_since(current.created_at, now)
     if minutes > APPEAL_DEADLINE_MINUTES:
         raise ServiceError(
-            f"An appeal must be filed within {APPEAL_DEADLINE_MINUTES} minutes of the ruling (rule 94a); "
-            f"this ruling was made {minutes} minutes ago, at {timezone.localtime(current.created_at):%H:%M}.",
+            gettext(
+                "An appeal must be filed within %(appeal_deadline_minutes)s minutes of the "
+                "ruling (rule 94a); this ruling was made %(minutes)s minutes ago, at "
+                "%(localtime)s."
+            )
+            % {
+                "appeal_deadline_minutes": APPEAL_DEADLINE_MINUTES,
+                "minutes": minutes,
+                "localtime": format(timezone.localtime(current.created_at), "%H:%M"),
+            },
             code="appeal_too_late",
         )
     appeal = Appeal.objects.create(
@@ -412,20 +448,23 @@ def decide_appeal(
     again returns it unchanged; a different one is refused unless ``revise`` is asked for, and then it
     is a new, logged version with its own reasons."""
     if appeal.table is None:
-        raise ServiceError("This appeal names no table.", code="bad_appeal")
+        raise ServiceError(gettext("This appeal names no table."), code="bad_appeal")
     table = services._lock_table(appeal.table)
     tournament = table.round.tournament
     appeal = Appeal.objects.select_related("penalty", "late_arrival").get(pk=appeal.pk)
     if status not in (AppealStatus.UPHELD, AppealStatus.DENIED):
-        raise ServiceError("An appeal is decided as upheld or denied.", code="bad_status")
+        raise ServiceError(gettext("An appeal is decided as upheld or denied."), code="bad_status")
     user = acting(acting_user)
     if user is None or not can_decide_appeals(user, tournament):
         raise ServiceError(
-            "Only the chief referee or the appeals committee decides an appeal (rule 94).", code="not_allowed"
+            gettext("Only the chief referee or the appeals committee decides an appeal (rule 94)."),
+            code="not_allowed",
         )
     if appeal.ruled_by_id is not None and appeal.ruled_by_id == user.pk:
         raise ServiceError(
-            "You made the ruling under appeal; the chief referee or the appeals committee must decide it.",
+            gettext(
+                "You made the ruling under appeal; the chief referee or the appeals committee must decide it."
+            ),
             code="own_ruling",
         )
     current = appeal.decisions.filter(is_current=True, voided=False).first()
@@ -433,13 +472,19 @@ def decide_appeal(
         if current.status == status:
             return current
         raise ServiceError(
-            f"This appeal was already decided ({current.get_status_display().lower()}) by "
-            f"{current.entered_by or 'someone'}; a change is a new decision: use 'change the decision'.",
+            gettext(
+                "This appeal was already decided (%(get_status_display)s) by %(value)s; a change "
+                "is a new decision: use 'change the decision'."
+            )
+            % {
+                "get_status_display": current.get_status_display().lower(),
+                "value": current.entered_by or "someone",
+            },
             code="already_decided",
         )
     reasons = reasons.strip()
     if not reasons:
-        raise ServiceError("Give the reasons for the decision.", code="no_reasons")
+        raise ServiceError(gettext("Give the reasons for the decision."), code="no_reasons")
     if current is not None and current.status == status and current.reasons == reasons:
         return current
     decision = AppealDecision.supersede(

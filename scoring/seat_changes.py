@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from scoring.models import Hand, LateArrival, Penalty, TableTotals
 from scoring.services import _after_write, _lock_table
@@ -42,7 +43,11 @@ def _seats(round_: Round, codes: tuple[str, str]) -> tuple[Seat, Seat]:
     }
     missing = [code for code in codes if code not in seats]
     if missing:
-        raise ServiceError(f"Player {missing[0]} has no seat in session {round_.number}.", code="not_seated")
+        raise ServiceError(
+            gettext("Player %(missing)s has no seat in session %(number)s.")
+            % {"missing": missing[0], "number": round_.number},
+            code="not_seated",
+        )
     return seats[codes[0]], seats[codes[1]]
 
 
@@ -66,7 +71,7 @@ def fix_seats_after_play(round_: Round, code_a: str, code_b: str, *, acting_user
     Confirmations of the tables are withdrawn (their results changed); the standings are bumped.
     """
     if code_a == code_b:
-        raise ServiceError("Choose two different players.", code="same_player")
+        raise ServiceError(gettext("Choose two different players."), code="same_player")
     first, second = _seats(round_, (code_a, code_b))
     tables = sorted({first.table_id, second.table_id})
     locked = {pk: _lock_table(Table(pk=pk)) for pk in tables}
@@ -180,15 +185,27 @@ def _follow_players(moves: list[tuple[Seat, Table, Table]], *, acting_user: User
         if penalty.paid_to_player_id and (payer is None) != (receiver is None):
             stays = penalty.paid_to_player if payer is not None else penalty.registration
             raise ServiceError(
-                f"{penalty.registration}'s penalty at table {penalty.table.number} ({penalty.rule or penalty.reason}) "
-                f"is paid to {penalty.paid_to_player}, and {stays} stays at that table: it cannot follow one "
-                "of them. Delete it, fix the seats, then record it again.",
+                gettext(
+                    "%(registration)s's penalty at table %(number)s (%(value)s) is paid to "
+                    "%(paid_to_player)s, and %(stays)s stays at that table: it cannot follow one of "
+                    "them. Delete it, fix the seats, then record it again."
+                )
+                % {
+                    "registration": penalty.registration,
+                    "number": penalty.table.number,
+                    "value": penalty.rule or penalty.reason,
+                    "paid_to_player": penalty.paid_to_player,
+                    "stays": stays,
+                },
                 code="ambiguous_penalty",
             )
         if penalty.appeals.all():
             raise ServiceError(
-                f"{penalty.registration}'s penalty at table {penalty.table.number} has an appeal filed "
-                "against it: decide the appeal and delete the penalty, fix the seats, then record it again.",
+                gettext(
+                    "%(registration)s's penalty at table %(number)s has an appeal filed against it: "
+                    "decide the appeal and delete the penalty, fix the seats, then record it again."
+                )
+                % {"registration": penalty.registration, "number": penalty.table.number},
                 code="appealed_penalty",
             )
         target = payer if payer is not None else receiver
@@ -199,8 +216,11 @@ def _follow_players(moves: list[tuple[Seat, Table, Table]], *, acting_user: User
             continue
         if item.appeals.all():
             raise ServiceError(
-                f"{item.registration}'s lateness at table {item.table.number} has an appeal filed against "
-                "it: decide the appeal and delete the lateness, fix the seats, then record it again.",
+                gettext(
+                    "%(registration)s's lateness at table %(number)s has an appeal filed against it: "
+                    "decide the appeal and delete the lateness, fix the seats, then record it again."
+                )
+                % {"registration": item.registration, "number": item.table.number},
                 code="appealed_penalty",
             )
     for penalty, new in moving:
@@ -249,27 +269,36 @@ def substitute_seat(
         .first()
     )
     if seat is None:
-        raise ServiceError(f"Player {absent_code} does not sit at this table.", code="not_at_table")
+        raise ServiceError(
+            gettext("Player %(absent_code)s does not sit at this table.") % {"absent_code": absent_code},
+            code="not_at_table",
+        )
     if substitute.tournament_id != table.round.tournament_id:
-        raise ServiceError("The substitute is not registered in this event.", code="not_registered")
+        raise ServiceError(gettext("The substitute is not registered in this event."), code="not_registered")
     if substitute.pk == seat.registration_id:
-        raise ServiceError("A player cannot substitute for themselves.", code="same_player")
+        raise ServiceError(gettext("A player cannot substitute for themselves."), code="same_player")
     if Seat.objects.filter(round=table.round, registration=substitute).exists():
         raise ServiceError(
-            f"{substitute} already has a seat in session {table.round.number}.", code="already_seated"
+            gettext("%(substitute)s already has a seat in session %(number)s.")
+            % {"substitute": substitute, "number": table.round.number},
+            code="already_seated",
         )
     playing = Substitution.objects.filter(seat__round=table.round, substitute=substitute)
     if playing.exists():
         raise ServiceError(
-            f"{substitute} already substitutes in session {table.round.number}.", code="already_seated"
+            gettext("%(substitute)s already substitutes in session %(number)s.")
+            % {"substitute": substitute, "number": table.round.number},
+            code="already_seated",
         )
     if table.finished_at is not None:
-        raise ServiceError("This table is marked complete; reopen it first.", code="table_finished")
+        raise ServiceError(gettext("This table is marked complete; reopen it first."), code="table_finished")
     played = Hand.objects.filter(table=table, is_current=True, voided=False).count()
     from_hand = played + 1
     limit = table.round.tournament.rule_set.hands_allowed(table.round.tournament.hands_per_session)
     if limit is not None and played >= limit:
-        raise ServiceError(f"All {limit} hands of this session are played.", code="session_over")
+        raise ServiceError(
+            gettext("All %(limit)s hands of this session are played.") % {"limit": limit}, code="session_over"
+        )
     substitution = Substitution.objects.create(
         seat=seat,
         substitute=substitute,

@@ -13,9 +13,10 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Count, Exists, Max, Min, OuterRef, Prefetch
 from django.utils import timezone
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext
 
 from scoring import substitutions
+from scoring.messages import rule_sentence
 from scoring.models import (
     Appeal,
     AppealDecision,
@@ -104,7 +105,9 @@ def _lock_table(table: Table) -> Table:
         locked = Table.objects.select_for_update().select_related("round__tournament").get(pk=table.pk)
     except Table.DoesNotExist:
         raise ServiceError(
-            "This table is no longer in the seating (its session was seated again); nothing was saved.",
+            gettext(
+                "This table is no longer in the seating (its session was seated again); nothing was saved."
+            ),
             code="table_gone",
         ) from None
     check_open(locked.round.tournament)
@@ -128,8 +131,8 @@ def current_hands(table: Table) -> list[Hand]:
 
 
 def _service_error(error: HandInputError) -> ServiceError:
-    message = error.message[0].upper() + error.message[1:]
-    return ServiceError(message if message.endswith(".") else message + ".", code=error.code)
+    """The engine's refusal as a service error, in the reader's language (scoring/messages.py)."""
+    return ServiceError(rule_sentence(error), code=error.code)
 
 
 def check_hand(rules: RuleSet, record: HandRecord, tiles: Any = None) -> HandRecord:
@@ -158,7 +161,7 @@ def _check_win_allowed(table: Table, number: int, record: HandRecord) -> None:
 
 def _seats_ready(table: Table) -> None:
     if table.seats.count() != 4:
-        raise ServiceError("This table does not have four players seated.", code="table_not_seated")
+        raise ServiceError(gettext("This table does not have four players seated."), code="table_not_seated")
 
 
 def _hand_fields(record: HandRecord, tiles: Any) -> dict[str, Any]:
@@ -177,7 +180,7 @@ def store_new_table_hands(
     """A new table's checked hands, numbered from 1, in one insert (``import_event`` of a big event
     writes thousands of hands: one query per hand would hold SQLite's write lock for minutes)."""
     if table.hands.exists():
-        raise ServiceError("This table already has hands.", code="has_hands")
+        raise ServiceError(gettext("This table already has hands."), code="has_hands")
     user = acting(acting_user)
     return Hand.objects.bulk_create(
         Hand(table=table, number=number, version=1, entered_by=user, **_hand_fields(record, tiles))
@@ -208,21 +211,30 @@ def record_hand(
     record = _check_entry(entry, tournament)
     if table.totals_versions.filter(is_current=True).exists():
         raise ServiceError(
-            "This table has reported session totals; hands can no longer be added.", code="has_totals"
+            gettext("This table has reported session totals; hands can no longer be added."),
+            code="has_totals",
         )
     if table.finished_at is not None:
-        raise ServiceError("This table is marked complete; reopen it to add hands.", code="table_finished")
+        raise ServiceError(
+            gettext("This table is marked complete; reopen it to add hands."), code="table_finished"
+        )
     limit = event_rules(tournament).hands_allowed(tournament.hands_per_session)
     played = table.hands.filter(is_current=True, voided=False).count()
     if expected_number is not None and expected_number != played + 1:
         # Checked before the session's limit: a repeated post of the last hand says what happened.
         raise ServiceError(
-            f"Hand {expected_number} was already entered; the page was out of date and nothing was added.",
+            gettext(
+                "Hand %(expected_number)s was already entered; the page was out of date and "
+                "nothing was added."
+            )
+            % {"expected_number": expected_number},
             code="already_entered",
         )
     if limit is not None and played >= limit:
         raise ServiceError(
-            f"The session allows {limit} hands and {played} are entered.", code="too_many_hands"
+            gettext("The session allows %(limit)s hands and %(played)s are entered.")
+            % {"limit": limit, "played": played},
+            code="too_many_hands",
         )
     refusal = session_clock.after_time_refusal(table, hands_first_entered(table), now=timezone.now())
     if refusal is not None:
@@ -248,12 +260,18 @@ def correct_hand(
     current = table.hands.get(number=hand.number, is_current=True)
     if expected_version is not None and current.version != expected_version:
         raise ServiceError(
-            f"Hand {current.number} was changed by someone else while you were correcting it "
-            f"(it is now version {current.version}); nothing was saved. Check it and correct it again.",
+            gettext(
+                "Hand %(number)s was changed by someone else while you were correcting it (it is "
+                "now version %(version)s); nothing was saved. Check it and correct it again."
+            )
+            % {"number": current.number, "version": current.version},
             code="stale_correction",
         )
     if current.voided:
-        raise ServiceError(f"Hand {current.number} was deleted; nothing was saved.", code="stale_correction")
+        raise ServiceError(
+            gettext("Hand %(number)s was deleted; nothing was saved.") % {"number": current.number},
+            code="stale_correction",
+        )
     record = _check_entry(entry, table.round.tournament)
     _check_win_allowed(table, current.number, record)
     new = Hand.supersede(
@@ -281,14 +299,17 @@ def void_last_hand(table: Table, *, acting_user: User, expected_last: int | None
     hands = current_hands(table)
     if expected_last is not None and (hands[-1].number if hands else 0) != expected_last:
         raise ServiceError(
-            f"Hand {expected_last} was already deleted or another hand was added; the page was out of date "
-            "and nothing was deleted.",
+            gettext(
+                "Hand %(expected_last)s was already deleted or another hand was added; the page "
+                "was out of date and nothing was deleted."
+            )
+            % {"expected_last": expected_last},
             code="already_deleted",
         )
     if not hands:
-        raise ServiceError("There is no hand to delete.", code="no_hand")
+        raise ServiceError(gettext("There is no hand to delete."), code="no_hand")
     if table.finished_at is not None:
-        raise ServiceError("This table is marked complete; reopen it first.", code="table_finished")
+        raise ServiceError(gettext("This table is marked complete; reopen it first."), code="table_finished")
     last = hands[-1]
     new = Hand.supersede(table=table, number=last.number, voided=True, acting_user=acting_user)
     _after_write(table, acting_user, AuditAction.VOID_HAND, f"hand {last.number} deleted", hand=last.number)
@@ -309,17 +330,20 @@ def record_totals(
         current = table.totals_versions.filter(is_current=True).first()
         if (current.version if current else 0) != expected_version:
             raise ServiceError(
-                "These totals were saved meanwhile (perhaps the form was sent twice); nothing was saved. "
-                "Check them and save again if they need changing.",
+                gettext(
+                    "These totals were saved meanwhile (perhaps the form was sent twice); nothing "
+                    "was saved. Check them and save again if they need changing."
+                ),
                 code="stale_totals",
             )
     if not table.totals_only:
         raise ServiceError(
-            "The organiser has not allowed totals only for this table.", code="totals_not_allowed"
+            gettext("The organiser has not allowed totals only for this table."), code="totals_not_allowed"
         )
     if current_hands(table):
         raise ServiceError(
-            "This table already has hands entered; delete them before reporting totals.", code="has_hands"
+            gettext("This table already has hands entered; delete them before reporting totals."),
+            code="has_hands",
         )
     try:
         check_totals(scores)
@@ -345,7 +369,7 @@ def set_table_finished(table: Table, finished: bool, *, acting_user: User) -> No
         return  # already so: a repeated post (or a second referee's click) changes nothing
     if finished and not current_hands(table) and not table.totals_versions.filter(is_current=True).exists():
         raise ServiceError(
-            "Enter at least one hand before marking the table complete.", code="nothing_entered"
+            gettext("Enter at least one hand before marking the table complete."), code="nothing_entered"
         )
     Table.objects.filter(pk=table.pk).update(finished_at=timezone.now() if finished else None)
     _after_write(
@@ -364,12 +388,14 @@ def check_penalty(points: Any, paid_to: Any, *, warning: bool = True) -> None:
     rule (rules 77a and 85b); ``paid_to`` says who receives the points."""
     if isinstance(points, bool) or not isinstance(points, int) or not 0 <= points <= MAX_PENALTY:
         raise ServiceError(
-            f"Penalty points must be a whole number from 0 (a warning) to {MAX_PENALTY}.", code="bad_penalty"
+            gettext("Penalty points must be a whole number from 0 (a warning) to %(max_penalty)s.")
+            % {"max_penalty": MAX_PENALTY},
+            code="bad_penalty",
         )
     if points == 0 and not warning:
-        raise ServiceError("Penalty points must be positive.", code="bad_penalty")
+        raise ServiceError(gettext("Penalty points must be positive."), code="bad_penalty")
     if paid_to not in PaidTo.values:
-        raise ServiceError("Choose how the penalty is paid.", code="bad_penalty")
+        raise ServiceError(gettext("Choose how the penalty is paid."), code="bad_penalty")
 
 
 def store_penalty(
@@ -419,8 +445,16 @@ def wind_at_table(table: Table, registration: Registration, *, hand_number: int 
         first = took.first()
         if hand_number is not None and first is not None and hand_number >= first.from_hand:
             raise ServiceError(
-                f"{first.substitute} played {registration}'s seat from hand {first.from_hand}: name "
-                f"{first.substitute} for hand {hand_number}.",
+                gettext(
+                    "%(substitute)s played %(registration)s's seat from hand %(from_hand)s: name "
+                    "%(substitute)s for hand %(hand_number)s."
+                )
+                % {
+                    "substitute": first.substitute,
+                    "registration": registration,
+                    "from_hand": first.from_hand,
+                    "hand_number": hand_number,
+                },
                 code="not_playing",
             )
         return own.wind
@@ -430,11 +464,22 @@ def wind_at_table(table: Table, registration: Registration, *, hand_number: int 
         .first()
     )
     if stood_in is None:
-        raise ServiceError(f"{registration} does not sit at this table.", code="not_at_table")
+        raise ServiceError(
+            gettext("%(registration)s does not sit at this table.") % {"registration": registration},
+            code="not_at_table",
+        )
     if hand_number is not None and hand_number < stood_in.from_hand:
         raise ServiceError(
-            f"{registration} took over {stood_in.seat.registration}'s seat from hand {stood_in.from_hand}; "
-            f"hand {hand_number} was played by {stood_in.seat.registration}.",
+            gettext(
+                "%(registration)s took over %(registration2)s's seat from hand %(from_hand)s; "
+                "hand %(hand_number)s was played by %(registration2)s."
+            )
+            % {
+                "registration": registration,
+                "registration2": stood_in.seat.registration,
+                "from_hand": stood_in.from_hand,
+                "hand_number": hand_number,
+            },
             code="not_playing",
         )
     return stood_in.seat.wind
@@ -448,7 +493,9 @@ def check_receiver(table: Table, payer_wind: str, receiver: Registration | None,
         wind = None
     if wind is None or wind == payer_wind:
         raise ServiceError(
-            f"Name the opponent at this table who receives the points ({citation}).", code="bad_receiver"
+            gettext("Name the opponent at this table who receives the points (%(citation)s).")
+            % {"citation": citation},
+            code="bad_receiver",
         )
 
 
@@ -473,8 +520,11 @@ def add_penalty(
     wind = wind_at_table(table, registration)  # the seat's player or the substitute playing it
     if expected_position is not None and expected_position != table.penalties.filter(is_current=True).count():
         raise ServiceError(
-            "Another penalty was recorded at this table since the page was shown (or this one was sent "
-            "twice); nothing was added. Check the list and record it again if it is still needed.",
+            gettext(
+                "Another penalty was recorded at this table since the page was shown (or this "
+                "one was sent twice); nothing was added. Check the list and record it again if "
+                "it is still needed."
+            ),
             code="already_recorded",
         )
     check_penalty(points, paid_to, warning=warning)
@@ -511,7 +561,10 @@ def record_late(table: Table, registration: Registration, minutes: int, *, actin
     """Record (or correct, as a new version) how late a player was at this table's session."""
     table = _lock_table(table)
     if not table.seats.filter(registration=registration).exists():
-        raise ServiceError(f"{registration} does not sit at this table.", code="not_at_table")
+        raise ServiceError(
+            gettext("%(registration)s does not sit at this table.") % {"registration": registration},
+            code="not_at_table",
+        )
     current = LateArrival.objects.filter(table=table, registration=registration, is_current=True).first()
     if current is not None and not current.voided and current.minutes == minutes:
         return current  # the same record posted again (a retry, or two referees at once)
@@ -534,15 +587,18 @@ def check_appeal_deadline(minutes_after: int) -> None:
     """Rule 94a: an appeal must be submitted within 30 minutes of the judgment."""
     if minutes_after > APPEAL_DEADLINE_MINUTES:
         raise ServiceError(
-            f"An appeal must be filed within {APPEAL_DEADLINE_MINUTES} minutes of the judgment "
-            "(MCR rule 94a).",
+            gettext(
+                "An appeal must be filed within %(appeal_deadline_minutes)s minutes of the "
+                "judgment (MCR rule 94a)."
+            )
+            % {"appeal_deadline_minutes": APPEAL_DEADLINE_MINUTES},
             code="appeal_too_late",
         )
 
 
 def store_decision(appeal: Appeal, status: str, *, reasons: str = "", acting_user: User) -> AppealDecision:
     if status not in (AppealStatus.UPHELD, AppealStatus.DENIED):
-        raise ServiceError("An appeal is decided as upheld or denied.", code="bad_status")
+        raise ServiceError(gettext("An appeal is decided as upheld or denied."), code="bad_status")
     return AppealDecision.supersede(appeal=appeal, status=status, reasons=reasons, acting_user=acting_user)
 
 
@@ -603,14 +659,14 @@ def confirm_table(table: Table, *, acting_user: User, how: str = ConfirmedBy.REF
     loaded = table_with_results(table)
     if table_state(loaded) != "complete":
         raise ServiceError(
-            "Only a complete table can be confirmed: enter its last hand or mark it complete first.",
+            gettext("Only a complete table can be confirmed: enter its last hand or mark it complete first."),
             code="not_complete",
         )
     user = acting(acting_user)
     settings = table.round.tournament.settings
     if how == ConfirmedBy.REFEREE and lookup(settings, "confirmation.by", "either") == "players":
         raise ServiceError(
-            "In this event the table's players confirm its result, each with their PIN (rule 72).",
+            gettext("In this event the table's players confirm its result, each with their PIN (rule 72)."),
             code="players_sign",
         )
     if (
@@ -619,13 +675,15 @@ def confirm_table(table: Table, *, acting_user: User, how: str = ConfirmedBy.REF
         and not table.blind_entries.filter(is_current=True, voided=False).exists()
     ):
         raise ServiceError(
-            "This event uses blind double entry: a second person enters the score sheet first; a referee "
-            "confirms only to resolve a disagreement.",
+            gettext(
+                "This event uses blind double entry: a second person enters the score sheet "
+                "first; a referee confirms only to resolve a disagreement."
+            ),
             code="blind_entry_first",
         )
     if how == ConfirmedBy.REFEREE and (user is None or user.pk in _entered_by(table)):
         raise ServiceError(
-            "You entered results at this table; another referee or the players must confirm them.",
+            gettext("You entered results at this table; another referee or the players must confirm them."),
             code="own_entry",
         )
     confirmation = Confirmation.supersede(table=table, how=how, acting_user=acting_user)

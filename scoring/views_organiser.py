@@ -7,7 +7,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_POST
 
 from scoring import confirmation, views_exports
@@ -132,7 +132,7 @@ def pins(request: HttpRequest, slug: str) -> HttpResponse:
 def issue_pins(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = event_for(request, slug, Role.ORGANISER)
     confirmation.issue_pins(tournament, acting_user=request.user)
-    messages.success(request, "Every player has a PIN.")
+    messages.success(request, gettext("Every player has a PIN."))
     return redirect("manage:pins", slug=slug)
 
 
@@ -145,7 +145,11 @@ def reissue_pin(request: HttpRequest, slug: str, code: str) -> HttpResponse:
         Registration.objects.select_related("player"), tournament=tournament, code=code
     )
     pin = confirmation.reissue_pin(registration, acting_user=request.user)
-    messages.success(request, f"New PIN for {registration.player.name}: {pin}. The old one no longer works.")
+    messages.success(
+        request,
+        gettext("New PIN for %(name)s: %(pin)s. The old one no longer works.")
+        % {"name": registration.player.name, "pin": pin},
+    )
     return redirect("manage:pins", slug=slug)
 
 

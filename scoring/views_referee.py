@@ -569,5 +569,9 @@ def decide_appeal(request: HttpRequest, slug: str, appeal: int, **_: Any) -> Htt
         except ServiceError as error:
             messages.error(request, gettext("Not saved: %(problem)s") % {"problem": error.message})
         else:
-            messages.success(request, f"Appeal {form.cleaned_data['status']}: the decision is recorded.")
+            messages.success(
+                request,
+                gettext("Appeal %(cleaned_data)s: the decision is recorded.")
+                % {"cleaned_data": form.cleaned_data["status"]},
+            )
     return redirect("referee:appeals", slug=slug)

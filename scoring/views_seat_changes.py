@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from scoring import seat_changes
@@ -64,7 +65,7 @@ def substitute(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     seat = Seat.objects.filter(round=round_, registration__code=absent).select_related("table").first()
     try:
         if seat is None:
-            raise ServiceError("Choose the player whose seat is taken over.", code="not_seated")
+            raise ServiceError(gettext("Choose the player whose seat is taken over."), code="not_seated")
         new_name = request.POST.get("new_name", "").strip()
         reason = request.POST.get("reason", "")
         if new_name:
@@ -81,7 +82,9 @@ def substitute(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                 tournament=tournament, code=request.POST.get("substitute", "")
             ).first()
             if found is None:
-                raise ServiceError("Choose a substitute or type a new player's name.", code="no_substitute")
+                raise ServiceError(
+                    gettext("Choose a substitute or type a new player's name."), code="no_substitute"
+                )
             done = seat_changes.substitute_seat(
                 seat.table, absent, found, acting_user=request.user, reason=reason
             )
@@ -90,7 +93,13 @@ def substitute(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     else:
         messages.success(
             request,
-            f"{done.substitute.player.name} plays {seat.wind} at table {seat.table.number} from hand {done.from_hand}.",
+            gettext("%(name)s plays %(wind)s at table %(number)s from hand %(from_hand)s.")
+            % {
+                "name": done.substitute.player.name,
+                "wind": seat.wind,
+                "number": seat.table.number,
+                "from_hand": done.from_hand,
+            },
         )
     return redirect("manage:seat_changes", slug=slug, number=number)
 
@@ -108,5 +117,9 @@ def fix_seats(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     except ServiceError as error:
         messages.error(request, error.message)
     else:
-        messages.success(request, f"Seats exchanged; {moved} hands moved with the players (as new versions).")
+        messages.success(
+            request,
+            gettext("Seats exchanged; %(moved)s hands moved with the players (as new versions).")
+            % {"moved": moved},
+        )
     return redirect("manage:seat_changes", slug=slug, number=number)

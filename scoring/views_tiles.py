@@ -19,6 +19,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
+from scoring.messages import rule_message
 from scoring.rules.errors import HandInputError
 from scoring.rules.mcr import calculator
 from scoring.rules.tiles import parse_hand
@@ -57,8 +58,9 @@ def breakdown(raw: str) -> dict[str, Any]:
         result = calculator.calculate(parse_hand(data))
     except HandInputError as error:
         hint = gettext("(choose the winning tile)") if error.message == "missing field 'win_tile'" else ""
-        # The engine's own words name the problem (the pure rules carry no translations).
-        text = gettext("Not a valid hand: %(problem)s.") % {"problem": f"{error.message} {hint}".strip()}
+        # The engine's words, in the reader's language (scoring/messages.py).
+        problem = f"{rule_message(error)} {hint}".strip()
+        text = gettext("Not a valid hand: %(problem)s.") % {"problem": problem}
         return {"error": text, "code": error.code}
     except Exception:
         # The calculator is meant to raise HandInputError only; a bug must not become a 500 at the table.

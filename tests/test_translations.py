@@ -1,6 +1,6 @@
 """The CI check for the two languages (issue 15): every string marked for translation has a Chinese
 translation that is not fuzzy, the compiled catalogue matches it, ``makemessages`` finds nothing new, and no
-public or referee template shows English text that is not marked. A new untranslated string fails here."""
+template (public, referee or organiser) shows English text that is not marked. A new untranslated string fails here."""
 
 from __future__ import annotations
 
@@ -19,12 +19,14 @@ ROOT = Path(__file__).resolve().parent.parent
 PO = ROOT / "locale" / "zh_Hans" / "LC_MESSAGES" / "django.po"
 MO = PO.with_suffix(".mo")
 
-# Organiser pages and settings partials are not translated yet (issue 15 asks for the public and referee ones).
-UNCHECKED_DIRS = ("organiser", "settings")
+# Every page is checked: public, referee and organiser pages and the settings partials.
+UNCHECKED_DIRS: tuple[str, ...] = ()
 # Attributes a reader sees or hears.
 SHOWN_ATTRIBUTES = {"alt", "title", "placeholder", "aria-label", "data-confirm", "label"}
 # Top-level folders with no translatable source (the catalogue itself, assets, generated files).
 NOT_SOURCE = {"locale", "static", "staticfiles", "node_modules", "bench", "deploy", "docs", "fixtures", "var"}
+# Elements whose text is not prose: scripts, styles and literal code (a command line, a file's header).
+HIDDEN_TAGS = ("script", "style", "code")
 WORD = re.compile(r"[A-Za-z]{2,}")
 
 
@@ -39,6 +41,21 @@ def test_every_message_has_a_chinese_translation_that_is_not_fuzzy():
     fuzzy = [entry.msgid for entry in catalogue.fuzzy_entries()]
     assert not untranslated, f"no Chinese yet for: {untranslated}"
     assert not fuzzy, f"fuzzy (check and clear the flag): {fuzzy}"
+
+
+PLACEHOLDER = re.compile(r"%\((\w+)\)[sdr]")
+
+
+def test_every_translation_keeps_the_placeholders_of_its_english():
+    """A msgstr that drops, renames or adds a ``%(name)s`` would show a raw placeholder or fail with a
+    KeyError on the Chinese page only."""
+    wrong = [
+        (entry.msgid, entry.msgstr)
+        for entry in _catalogue().translated_entries()
+        if not entry.msgid_plural
+        and sorted(set(PLACEHOLDER.findall(entry.msgid))) != sorted(set(PLACEHOLDER.findall(entry.msgstr)))
+    ]
+    assert not wrong, f"placeholders differ: {wrong}"
 
 
 def test_the_compiled_catalogue_matches_the_po_file():
@@ -73,7 +90,8 @@ def test_makemessages_finds_no_string_the_catalogue_lacks(tmp_path, monkeypatch)
 
 
 class _ShownText(HTMLParser):
-    """Text a reader sees: element content (not scripts or styles) and the attributes above."""
+    """Text a reader sees: element content (not scripts, styles or ``<code>``, which shows a literal
+    command or file header) and the attributes above."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -81,12 +99,12 @@ class _ShownText(HTMLParser):
         self._hidden = 0
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in ("script", "style"):
+        if tag in HIDDEN_TAGS:
             self._hidden += 1
         self.texts.extend(value for name, value in attrs if name in SHOWN_ATTRIBUTES and value)
 
     def handle_endtag(self, tag: str) -> None:
-        if tag in ("script", "style"):
+        if tag in HIDDEN_TAGS:
             self._hidden = max(0, self._hidden - 1)
 
     def handle_data(self, data: str) -> None:
@@ -129,10 +147,11 @@ def test_the_check_sees_english_outside_the_translation_tags():
     source = (
         '{% load i18n %}<p title="Your seat">{% translate "Seat" %} {{ wind }} Table</p>'
         "{% blocktranslate %}Hand {{ n }}{% endblocktranslate %}{# a comment #}<script>var a = 'x';</script>"
+        "<code>manage.py standings</code>"
     )
     assert untranslated_text(source) == ["Your seat", "Table"]
 
 
 @pytest.mark.parametrize("path", _checked_templates(), ids=lambda p: str(p.relative_to(ROOT / "templates")))
-def test_public_and_referee_templates_show_no_untranslated_text(path):
+def test_no_template_shows_untranslated_text(path):
     assert untranslated_text(path.read_text(encoding="utf-8")) == []

@@ -85,7 +85,7 @@ def event_for(request: HttpRequest, slug: str, role: str, *, archived_ok: bool =
     if not has_role(request.user, tournament, role):
         raise PermissionDenied("You do not have that role in this event.")
     if request.method == "POST" and tournament.archived_at is not None and not archived_ok:
-        raise PermissionDenied(ARCHIVED_MESSAGE.format(name=tournament.name))
+        raise PermissionDenied(ARCHIVED_MESSAGE % {"name": tournament.name})
     return tournament
 
 

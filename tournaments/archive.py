@@ -10,20 +10,21 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from tournaments.audit import AuditAction, User, audit
 from tournaments.errors import ServiceError
 from tournaments.models import Tournament
 
-ARCHIVED_MESSAGE = (
-    "{name} is archived: its results are kept read-only. An organiser can take it out of the archive."
+ARCHIVED_MESSAGE = gettext_lazy(
+    "%(name)s is archived: its results are kept read-only. An organiser can take it out of the archive."
 )
 
 
 def check_open(tournament: Tournament) -> None:
     """Refuse a change to an archived event (call it inside the write's transaction)."""
     if tournament.archived_at is not None:
-        raise ServiceError(ARCHIVED_MESSAGE.format(name=tournament.name), code="archived")
+        raise ServiceError(ARCHIVED_MESSAGE % {"name": tournament.name}, code="archived")
 
 
 @transaction.atomic

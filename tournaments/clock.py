@@ -21,6 +21,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from tournaments.archive import check_open
 from tournaments.audit import AuditAction, User, audit
@@ -166,15 +167,24 @@ def after_time_refusal(table: Table, hands_first_entered: Iterable[datetime], *,
 
 def _minutes(value: Any, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ServiceError(f"{what} must be a whole number of minutes.", code="bad_minutes")
+        raise ServiceError(
+            gettext("%(what)s must be a whole number of minutes.") % {"what": what}, code="bad_minutes"
+        )
     if value <= 0:
         raise ServiceError(
-            f"{what} must be a positive number of minutes ({value} would shorten or stop the clock); "
-            "nothing was changed.",
+            gettext(
+                "%(what)s must be a positive number of minutes (%(value)s would shorten or stop "
+                "the clock); nothing was changed."
+            )
+            % {"what": what, "value": value},
             code="not_positive",
         )
     if value > MAX_MINUTES:
-        raise ServiceError(f"{what} can be at most {MAX_MINUTES} minutes.", code="too_long")
+        raise ServiceError(
+            gettext("%(what)s can be at most %(max_minutes)s minutes.")
+            % {"what": what, "max_minutes": MAX_MINUTES},
+            code="too_long",
+        )
     return value
 
 
@@ -182,7 +192,10 @@ def _locked_clock(round_: Round) -> SessionClock:
     check_open(round_.tournament)
     clock = SessionClock.objects.select_for_update().filter(round=round_).first()
     if clock is None:
-        raise ServiceError(f"The clock of {round_} has not been started.", code="clock_not_started")
+        raise ServiceError(
+            gettext("The clock of %(round)s has not been started.") % {"round": round_},
+            code="clock_not_started",
+        )
     return clock
 
 
@@ -197,10 +210,14 @@ def start_clock(round_: Round, minutes: Any, *, acting_user: User) -> SessionClo
     minutes = _minutes(minutes, "The session's length")
     check_open(round_.tournament)
     if not round_.tables.exists():
-        raise ServiceError(f"Seat {round_} before starting its clock.", code="not_seated")
+        raise ServiceError(
+            gettext("Seat %(round)s before starting its clock.") % {"round": round_}, code="not_seated"
+        )
     if SessionClock.objects.select_for_update().filter(round=round_).exists():
         raise ServiceError(
-            f"The clock of {round_} is already running; pause or extend it instead.", code="clock_started"
+            gettext("The clock of %(round)s is already running; pause or extend it instead.")
+            % {"round": round_},
+            code="clock_started",
         )
     clock = SessionClock.objects.create(round=round_, minutes=minutes, started_at=timezone.now())
     audit(
@@ -220,9 +237,14 @@ def pause_clock(round_: Round, *, acting_user: User) -> SessionClock:
     clock = _locked_clock(round_)
     now = timezone.now()
     if clock.paused_at is not None:
-        raise ServiceError(f"The clock of {round_} is already paused.", code="already_paused")
+        raise ServiceError(
+            gettext("The clock of %(round)s is already paused.") % {"round": round_}, code="already_paused"
+        )
     if reading(clock, now=now).state == TIME:
-        raise ServiceError(f"Time is up in {round_}; extend the clock instead of pausing it.", code="time_up")
+        raise ServiceError(
+            gettext("Time is up in %(round)s; extend the clock instead of pausing it.") % {"round": round_},
+            code="time_up",
+        )
     clock.paused_at = now
     _save(clock, ["paused_at"])
     audit(
@@ -239,7 +261,9 @@ def pause_clock(round_: Round, *, acting_user: User) -> SessionClock:
 def resume_clock(round_: Round, *, acting_user: User) -> SessionClock:
     clock = _locked_clock(round_)
     if clock.paused_at is None:
-        raise ServiceError(f"The clock of {round_} is not paused.", code="not_paused")
+        raise ServiceError(
+            gettext("The clock of %(round)s is not paused.") % {"round": round_}, code="not_paused"
+        )
     pause = max(0, int((timezone.now() - clock.paused_at).total_seconds()))
     clock.paused_seconds += pause
     clock.paused_at = None

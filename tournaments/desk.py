@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from players.folding import fold, matches, query_words
 from players.models import Player
@@ -61,14 +62,20 @@ def register(
     same_ema = [d for d in duplicates if d.reason.startswith("the same EMA")]
     if same_ema:
         raise ServiceError(
-            f"{_describe(same_ema)}: an EMA number belongs to one person, who is already registered."
-            " Check the number.",
+            gettext(
+                "%(same_ema)s: an EMA number belongs to one person, who is already registered. "
+                "Check the number."
+            )
+            % {"same_ema": _describe(same_ema)},
             code="duplicate_ema_id",
         )
     if duplicates and not register_anyway:
         raise ServiceError(
-            f"Probably already registered: {_describe(duplicates)}. Nothing was saved; tick"
-            " “Register anyway” if this is a different person.",
+            gettext(
+                "Probably already registered: %(duplicates)s. Nothing was saved; tick “Register "
+                "anyway” if this is a different person."
+            )
+            % {"duplicates": _describe(duplicates)},
             code="probable_duplicate",
         )
     return services.register_player(tournament, cleaned, acting_user=acting_user)
@@ -88,7 +95,8 @@ def edit(registration: Registration, row: services.PlayerRow, *, acting_user: Us
     if cleaned.ema_id and Player.objects.filter(ema_id=cleaned.ema_id).exclude(pk=player.pk).exists():
         other = Player.objects.get(ema_id=cleaned.ema_id)
         raise ServiceError(
-            f"EMA number {cleaned.ema_id} already belongs to {other.name}. Check the number.",
+            gettext("EMA number %(ema_id)s already belongs to %(name)s. Check the number.")
+            % {"ema_id": cleaned.ema_id, "name": other.name},
             code="ema_id_taken",
         )
     before = {
@@ -138,8 +146,11 @@ def set_withdrawn(
     ruling = "" if withdrawn else results.source().disqualification(registration)
     if ruling:
         raise ServiceError(
-            f"{registration.player.name} is disqualified ({ruling}): only an upheld appeal reinstates"
-            " them. Nothing was changed.",
+            gettext(
+                "%(name)s is disqualified (%(ruling)s): only an upheld appeal reinstates them. "
+                "Nothing was changed."
+            )
+            % {"name": registration.player.name, "ruling": ruling},
             code="disqualified",
         )
     registration.withdrawn_at = timezone.now() if withdrawn else None
@@ -198,10 +209,14 @@ def check_in_by_code(tournament: Tournament, scanned: str, *, acting_user: User)
         .first()
     )
     if registration is None:
-        raise ServiceError(f"No player with the code {code!r} in this event.", code="unknown_code")
+        raise ServiceError(
+            gettext("No player with the code %(code)s in this event.") % {"code": repr(code)},
+            code="unknown_code",
+        )
     if registration.withdrawn:
         raise ServiceError(
-            f"{registration.player.name} has withdrawn: reinstate them first.", code="withdrawn"
+            gettext("%(name)s has withdrawn: reinstate them first.") % {"name": registration.player.name},
+            code="withdrawn",
         )
     if not registration.checked_in:
         services.set_checked_in(registration, True, acting_user=acting_user)

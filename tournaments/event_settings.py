@@ -6,72 +6,86 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext_noop
+
 from scoring.rules import registry
 from scoring.rules.errors import HandInputError
 from scoring.rules.settings import Setting, check_settings, lookup, value_of
 
-SEATING = "Seating"
+SEATING = gettext_noop("Seating")
 SEATING_SETTINGS: tuple[Setting, ...] = (
     Setting(
         key="seating.substitute_policy",
-        label="When the players are not a multiple of four",
+        label=gettext_noop("When the players are not a multiple of four"),
         kind="choice",
         default="none",
         choices=(
-            ("none", "Refuse (check players in or out first)"),
-            ("substitutes", "Add substitutes (1 to 3 seats, not ranked)"),
-            ("sit_out", "Let 1 to 3 players sit out each session, in turn"),
+            ("none", gettext_noop("Refuse (check players in or out first)")),
+            ("substitutes", gettext_noop("Add substitutes (1 to 3 seats, not ranked)")),
+            ("sit_out", gettext_noop("Let 1 to 3 players sit out each session, in turn")),
         ),
         group=SEATING,
     ),
     Setting(
         key="seating.substitution_standings",
-        label="When a substitute takes over a seat during a session",
+        label=gettext_noop("When a substitute takes over a seat during a session"),
         kind="choice",
         default="seat",
         choices=(
-            ("seat", "The absent player keeps the seat's whole result; the substitute is not ranked for it"),
-            ("hands", "Each keeps the points of the hands they played (table points: who played more)"),
+            (
+                "seat",
+                gettext_noop(
+                    "The absent player keeps the seat's whole result; the substitute is not ranked for it"
+                ),
+            ),
+            (
+                "hands",
+                gettext_noop(
+                    "Each keeps the points of the hands they played (table points: who played more)"
+                ),
+            ),
             (
                 "absent_hands",
-                "The absent player keeps only the hands they played; the substitute's are not ranked",
+                gettext_noop(
+                    "The absent player keeps only the hands they played; the substitute's are not ranked"
+                ),
             ),
         ),
         group=SEATING,
     ),
     Setting(
         key="seating.swiss",
-        label="Swiss: seat each session by the current standings",
+        label=gettext_noop("Swiss: seat each session by the current standings"),
         kind="bool",
         default=False,
         group=SEATING,
     ),
     Setting(
         key="seating.time_limit",
-        label="Seconds the engine may search",
+        label=gettext_noop("Seconds the engine may search"),
         kind="float",
         default=5.0,
         minimum=0.5,
         maximum=60,
-        help="More time, better plans",
+        help=gettext_noop("More time, better plans"),
         group=SEATING,
     ),
 )
-CLOCK = "Session clock"
+CLOCK = gettext_noop("Session clock")
 CLOCK_SETTINGS: tuple[Setting, ...] = (
     Setting(
         key="clock.last_hand_minutes",
-        label='Signal "last hand" when this many minutes are left',
+        label=gettext_noop('Signal "last hand" when this many minutes are left'),
         kind="int",
         default=5,
         minimum=0,
         maximum=60,
-        help="0: no signal before time",
+        help=gettext_noop("0: no signal before time"),
         group=CLOCK,
     ),
     Setting(
         key="clock.slow_minutes",
-        label="Mark a table slow when it has entered nothing for this many minutes",
+        label=gettext_noop("Mark a table slow when it has entered nothing for this many minutes"),
         kind="int",
         default=15,
         minimum=1,
@@ -80,40 +94,44 @@ CLOCK_SETTINGS: tuple[Setting, ...] = (
     ),
 )
 
-CONFIRMATION = "Confirmation"
+CONFIRMATION = gettext_noop("Confirmation")
 CONFIRMATION_SETTINGS: tuple[Setting, ...] = (
     Setting(
         key="confirmation.by",
-        label="A table's result is confirmed by",
+        label=gettext_noop("A table's result is confirmed by"),
         kind="choice",
         default="either",
         choices=(
-            ("referee", "A second referee (not the one who entered it)"),
-            ("players", "The table's four players, each with their PIN (rule 72)"),
-            ("either", "Either"),
+            ("referee", gettext_noop("A second referee (not the one who entered it)")),
+            ("players", gettext_noop("The table's four players, each with their PIN (rule 72)")),
+            ("either", gettext_noop("Either")),
         ),
-        help="Until then the result is provisional and counts nowhere public",
+        help=gettext_noop("Until then the result is provisional and counts nowhere public"),
         group=CONFIRMATION,
     ),
     Setting(
         key="confirmation.blind_entry",
-        label="Blind double entry: a second person enters the score sheet without seeing the first entry",
+        label=gettext_noop(
+            "Blind double entry: a second person enters the score sheet without seeing the first entry"
+        ),
         kind="bool",
         default=False,
-        help="When the two agree the table is confirmed; when not, a referee sees the differences",
+        help=gettext_noop(
+            "When the two agree the table is confirmed; when not, a referee sees the differences"
+        ),
         group=CONFIRMATION,
     ),
 )
-TEAMS = "Team standings"
+TEAMS = gettext_noop("Team standings")
 TEAM_SETTINGS: tuple[Setting, ...] = (
     Setting(
         key="teams.best",
-        label="Each team counts its best members",
+        label=gettext_noop("Each team counts its best members"),
         kind="int",
         default=0,
         minimum=0,
         maximum=50,
-        help="0: every member counts; 3: the sum of the team's three best players",
+        help=gettext_noop("0: every member counts; 3: the sum of the team's three best players"),
         group=TEAMS,
     ),
 )
@@ -122,13 +140,13 @@ a team; the team's total is the sum of its best N members' results, or of all of
 APPEAL_SETTINGS: tuple[Setting, ...] = (
     Setting(
         key="appeals.fee",
-        label="Appeal fee (returned if the appeal is upheld, forfeited if denied)",
+        label=gettext_noop("Appeal fee (returned if the appeal is upheld, forfeited if denied)"),
         kind="int",
         default=0,
         minimum=0,
         maximum=100_000,
-        help="MCR rule 94d: the book's fee is US$200 in cash; 0 for no fee.",
-        group="Appeals",
+        help=gettext_noop("MCR rule 94d: the book's fee is US$200 in cash; 0 for no fee."),
+        group=gettext_noop("Appeals"),
     ),
 )
 STRUCTURAL = ("sessions", "hands_per_session", "session_minutes")

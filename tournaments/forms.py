@@ -5,6 +5,7 @@ from typing import Any, cast
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.utils.translation import gettext, gettext_lazy
 
 from scoring.rules import registry
 from scoring.rules.settings import Setting
@@ -12,30 +13,38 @@ from tournaments.models import Role
 
 
 class EventForm(forms.Form):
-    name = forms.CharField(max_length=200)
+    name = forms.CharField(max_length=200, label=gettext_lazy("Name"))
     slug = forms.SlugField(
-        max_length=80, required=False, help_text="Web address; made from the name if empty"
+        max_length=80,
+        required=False,
+        label=gettext_lazy("Web address"),
+        help_text=gettext_lazy("Web address; made from the name if empty"),
     )
-    rules = forms.ChoiceField(choices=registry.choices, initial=registry.DEFAULT)
-    start_date = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
-    end_date = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
-    num_sessions = forms.IntegerField(label="Sessions", min_value=1, max_value=50, initial=4)
+    rules = forms.ChoiceField(choices=registry.choices, initial=registry.DEFAULT, label=gettext_lazy("Rules"))
+    start_date = forms.DateField(
+        label=gettext_lazy("Start date"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    end_date = forms.DateField(
+        label=gettext_lazy("End date"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    num_sessions = forms.IntegerField(label=gettext_lazy("Sessions"), min_value=1, max_value=50, initial=4)
     hands_per_session = forms.IntegerField(
         min_value=1,
         max_value=64,
         required=False,
         initial=16,
-        help_text="MCR rule 74: a full game is 16 hands",
+        label=gettext_lazy("Hands per session"),
+        help_text=gettext_lazy("MCR rule 74: a full game is 16 hands"),
     )
     session_minutes = forms.IntegerField(
-        label="Time limit per session (minutes)", min_value=10, max_value=600, required=False
+        label=gettext_lazy("Time limit per session (minutes)"), min_value=10, max_value=600, required=False
     )
 
     def clean(self) -> dict[str, Any]:
         super().clean()
         data = self.cleaned_data
         if not data.get("hands_per_session") and not data.get("session_minutes"):
-            raise forms.ValidationError("Set hands per session, a time limit per session, or both.")
+            raise forms.ValidationError(gettext("Set hands per session, a time limit per session, or both."))
         return data
 
 
@@ -45,28 +54,38 @@ class CountryInput(forms.TextInput):
 
     def __init__(self) -> None:
         super().__init__(
-            attrs={"list": "countries", "autocomplete": "off", "placeholder": "e.g. Portugal or PT"}
+            attrs={
+                "list": "countries",
+                "autocomplete": "off",
+                "placeholder": gettext_lazy("e.g. Portugal or PT"),
+            }
         )
 
 
 class PlayerForm(forms.Form):
-    name = forms.CharField(max_length=120)
+    name = forms.CharField(max_length=120, label=gettext_lazy("Name"))
     country = forms.CharField(
-        max_length=80, required=False, widget=CountryInput(), help_text="A country name or its ISO code"
+        max_length=80,
+        required=False,
+        widget=CountryInput(),
+        label=gettext_lazy("Country"),
+        help_text=gettext_lazy("A country name or its ISO code"),
     )
-    ema_id = forms.CharField(label="EMA id", max_length=8, required=False)
-    team = forms.CharField(max_length=120, required=False)
+    ema_id = forms.CharField(label=gettext_lazy("EMA id"), max_length=8, required=False)
+    team = forms.CharField(max_length=120, required=False, label=gettext_lazy("Team"))
 
 
 class RegisterForm(PlayerForm):
     register_anyway = forms.BooleanField(
-        required=False, label="Register anyway", help_text="Only when the warning is about a different person"
+        required=False,
+        label=gettext_lazy("Register anyway"),
+        help_text=gettext_lazy("Only when the warning is about a different person"),
     )
 
 
 class DeskForm(forms.Form):
     q = forms.CharField(
-        label="Scan a seat slip or type a name",
+        label=gettext_lazy("Scan a seat slip or type a name"),
         max_length=300,
         widget=forms.TextInput(attrs={"autocomplete": "off", "autofocus": True, "enterkeyhint": "go"}),
     )
@@ -77,21 +96,29 @@ class WithdrawForm(forms.Form):
 
 
 class PlayerImportForm(forms.Form):
-    file = forms.FileField(help_text="CSV or XLSX with a header row: name, country, ema_id, team")
+    file = forms.FileField(
+        label=gettext_lazy("File"),
+        help_text=gettext_lazy("CSV or XLSX with a header row: name, country, ema_id, team"),
+    )
 
     def clean_file(self):
         upload = self.cleaned_data["file"]
         if not upload.name.lower().endswith((".csv", ".xlsx", ".txt")):
-            raise forms.ValidationError("Upload a .csv or .xlsx file.")
+            raise forms.ValidationError(gettext("Upload a .csv or .xlsx file."))
         if upload.size > 2 * 1024 * 1024:
-            raise forms.ValidationError("The file is larger than 2 MB.")
+            raise forms.ValidationError(gettext("The file is larger than 2 MB."))
         return upload
 
 
 class SeatingForm(forms.Form):
-    seed = forms.IntegerField(min_value=0, max_value=10**9, initial=0, required=False)
+    seed = forms.IntegerField(
+        label=gettext_lazy("Seed"), min_value=0, max_value=10**9, initial=0, required=False
+    )
     scope = forms.ChoiceField(
-        choices=[("one", "This session"), ("remaining", "This and all later sessions")],
+        choices=[
+            ("one", gettext_lazy("This session")),
+            ("remaining", gettext_lazy("This and all later sessions")),
+        ],
         required=False,
         widget=forms.HiddenInput,
     )
@@ -106,7 +133,10 @@ class FixedTableForm(forms.Form):
         min_value=1,
         max_value=500,
         required=False,
-        error_messages={"invalid": "A fixed table is a table number (1 or more), or empty for none."},
+        label=gettext_lazy("Fixed table"),
+        error_messages={
+            "invalid": gettext_lazy("A fixed table is a table number (1 or more), or empty for none.")
+        },
     )
 
 
@@ -115,19 +145,24 @@ class AllowedForm(forms.Form):
 
 
 class StaffForm(forms.Form):
-    username = forms.CharField(max_length=150)
-    role = forms.ChoiceField(choices=Role.choices, initial=Role.REFEREE)
+    username = forms.CharField(max_length=150, label=gettext_lazy("Username"))
+    role = forms.ChoiceField(choices=Role.choices, initial=Role.REFEREE, label=gettext_lazy("Role"))
 
     def clean_username(self) -> object:
         username = self.cleaned_data["username"]
         user = get_user_model().objects.filter(username=username).first()
         if user is None:
-            raise forms.ValidationError(f"No account named {username!r}.")
+            raise forms.ValidationError(
+                gettext("No account named %(username)s.") % {"username": repr(username)}
+            )
         return user
 
 
 class CardForm(forms.Form):
-    card = forms.FileField(help_text="The year's card as JSON (see docs/nmjl-card-format.md), at most 512 KB")
+    card = forms.FileField(
+        label=gettext_lazy("Card"),
+        help_text=gettext_lazy("The year's card as JSON (see docs/nmjl-card-format.md), at most 512 KB"),
+    )
 
     def clean_card(self):
         """Refused before it is read: a card is some 20 KB; a large upload is a mistake or an attack."""
@@ -136,14 +171,15 @@ class CardForm(forms.Form):
         upload = self.cleaned_data["card"]
         if upload.size > MAX_CARD_BYTES:
             raise forms.ValidationError(
-                f"The card file has {upload.size:,} bytes; at most {MAX_CARD_BYTES:,} are accepted."
+                gettext("The card file has %(count)s bytes; at most %(max_card_bytes)s are accepted.")
+                % {"count": format(upload.size, ","), "max_card_bytes": format(MAX_CARD_BYTES, ",")}
             )
         return upload
 
 
 class SwapForm(forms.Form):
-    a = forms.ChoiceField(label="Swap")
-    b = forms.ChoiceField(label="with")
+    a = forms.ChoiceField(label=gettext_lazy("Swap"))
+    b = forms.ChoiceField(label=gettext_lazy("with"))
 
     def __init__(self, *args: Any, players: list[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -170,11 +206,12 @@ class SettingsForm(forms.Form):
 
     @staticmethod
     def _field(setting: Setting) -> forms.Field:
-        label, help_text = setting.label, setting.help
+        # The schema's words are marked for the catalogue (gettext_noop) and translated here.
+        label, help_text = gettext(setting.label), gettext(setting.help) if setting.help else ""
         if setting.choices:
             kind: Callable[[Any], Any] = type(setting.choices[0][0])
             return forms.TypedChoiceField(
-                choices=[(str(v), text) for v, text in setting.choices],
+                choices=[(str(v), gettext(text) if text else text) for v, text in setting.choices],
                 coerce=kind,
                 label=label,
                 help_text=help_text,

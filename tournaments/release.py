@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from tournaments.archive import check_open
 from tournaments.audit import AuditAction, User, audit, bump_standings
@@ -57,14 +58,17 @@ def publish_session(round_: Round, part: str, published: bool, *, acting_user: U
     """Publish (or take back to draft) a session's seating or its results. A session that is not seated
     has nothing to publish: refused with code ``not_seated``, nothing changed."""
     if part not in PARTS:
-        raise ServiceError(f"Unknown part {part!r}: seating or results.", code="bad_part")
+        raise ServiceError(
+            gettext("Unknown part %(part)s: seating or results.") % {"part": repr(part)}, code="bad_part"
+        )
     tournament = Tournament.objects.select_for_update().get(pk=round_.tournament_id)
     check_open(tournament)
     locked = Round.objects.select_for_update().get(pk=round_.pk)
     field = PARTS[part]
     if published and not locked.tables.exists():
         raise ServiceError(
-            f"Session {locked.number} is not seated yet: seat it before publishing its {part}.",
+            gettext("Session %(number)s is not seated yet: seat it before publishing its %(part)s.")
+            % {"number": locked.number, "part": part},
             code="not_seated",
         )
     if (getattr(locked, field) is not None) == published:
@@ -90,7 +94,9 @@ def freeze_standings(tournament: Tournament, after: int | None, *, acting_user: 
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
     check_open(locked)
     if after is not None and not locked.rounds.filter(number=after).exists():
-        raise ServiceError(f"There is no session {after} in this event.", code="bad_session")
+        raise ServiceError(
+            gettext("There is no session %(after)s in this event.") % {"after": after}, code="bad_session"
+        )
     if locked.standings_frozen_after == after:
         return locked
     locked.standings_frozen_after = after

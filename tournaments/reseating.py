@@ -24,6 +24,7 @@ from typing import Any
 
 from django.core import signing
 from django.db import transaction
+from django.utils.translation import gettext
 
 from tournaments import results, seating_bridge
 from tournaments.archive import check_open
@@ -93,14 +94,14 @@ def from_token(tournament: Tournament, token: str) -> Proposal:
         data = signing.loads(token, salt=TOKEN_SALT, max_age=TOKEN_MAX_AGE)
     except signing.SignatureExpired:
         raise ServiceError(
-            "The preview is more than an hour old; preview the plan again.", code="stale"
+            gettext("The preview is more than an hour old; preview the plan again."), code="stale"
         ) from None
     except signing.BadSignature:
         raise ServiceError(
-            "The plan was altered or is incomplete; preview it again.", code="bad_plan"
+            gettext("The plan was altered or is incomplete; preview it again."), code="bad_plan"
         ) from None
     if data.get("t") != tournament.pk:
-        raise ServiceError("That plan belongs to another event.", code="bad_plan")
+        raise ServiceError(gettext("That plan belongs to another event."), code="bad_plan")
     rounds = tuple(
         RoundSeating(
             tables=tuple(
@@ -206,8 +207,11 @@ def _check_replaceable(rounds: Sequence[Round]) -> None:
         found = entered_at([round_])
         if found is not None:
             raise ServiceError(
-                f"Session {round_.number} already has {found.split(' in session')[0]}; "
-                f"sessions with anything entered are kept as they are. Re-seat from a later session.",
+                gettext(
+                    "Session %(number)s already has %(split)s; sessions with anything entered are "
+                    "kept as they are. Re-seat from a later session."
+                )
+                % {"number": round_.number, "split": found.split(" in session")[0]},
                 code="round_has_results",
             )
 
@@ -232,11 +236,11 @@ def propose(
     if count is not None:
         rounds = rounds[:count]
     if not rounds or rounds[0].number != first:
-        raise ServiceError(f"There is no session {first}.", code="no_round")
+        raise ServiceError(gettext("There is no session %(first)s.") % {"first": first}, code="no_round")
     _check_replaceable(rounds)
     registrations = services.seating_players(tournament)
     if not registrations:
-        raise ServiceError("Register players before seating a session.", code="no_players")
+        raise ServiceError(gettext("Register players before seating a session."), code="no_players")
     history_key = _history_key(tournament, first)
     try:
         plan = seating_bridge.plan_rounds(
@@ -289,19 +293,23 @@ def store(proposal: Proposal, *, acting_user: User) -> list[Table]:
         numbers = range(proposal.first, proposal.last + 1)
         rounds = list(tournament.rounds.filter(number__in=numbers).order_by("number"))
         if len(rounds) != len(proposal.rounds):
-            raise ServiceError("The event's sessions changed; preview the plan again.", code="stale")
+            raise ServiceError(gettext("The event's sessions changed; preview the plan again."), code="stale")
         list(Table.objects.select_for_update().filter(round__in=rounds).values_list("pk", flat=True))
         _check_replaceable(rounds)
         if _history_key(tournament, proposal.first) != proposal.history_key:
             raise ServiceError(
-                f"The seating before session {proposal.first} changed since this plan was made; "
-                "preview it again.",
+                gettext(
+                    "The seating before session %(first)s changed since this plan was made; preview it again."
+                )
+                % {"first": proposal.first},
                 code="stale",
             )
         codes = [r.code for r in services.seating_players(tournament)]
         if _players_key(codes) != proposal.players_key:
             raise ServiceError(
-                "Players were checked in, withdrawn or added since this plan was made; preview it again.",
+                gettext(
+                    "Players were checked in, withdrawn or added since this plan was made; preview it again."
+                ),
                 code="stale",
             )
         by_code = {r.code: r for r in tournament.registrations.all()}

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from django.core import signing
 from django.db import transaction
+from django.utils.translation import gettext
 
 from tournaments import reseating, seating_bridge
 from tournaments.archive import check_open
@@ -93,13 +94,16 @@ def check_upload(tournament: Tournament, content: bytes, filename: str) -> Uploa
         row for row in services.read_rows(content, filename, what="tables") if any(c.strip() for c in row)
     ]
     if not rows:
-        raise ServiceError("The file has no rows.", code="empty_file")
+        raise ServiceError(gettext("The file has no rows."), code="empty_file")
     header = [HEADERS.get(cell.strip().lower(), "") for cell in rows[0]]
     missing = [name for name in ("session", "table", *WINDS) if name not in header]
     if missing:
         raise ServiceError(
-            "The first row must be a header with the columns session, table, E, S, W, N "
-            f"(missing: {', '.join(missing)}).",
+            gettext(
+                "The first row must be a header with the columns session, table, E, S, W, N "
+                "(missing: %(missing)s)."
+            )
+            % {"missing": ", ".join(missing)},
             code="no_header",
         )
     column = {name: header.index(name) for name in ("session", "table", *WINDS)}
@@ -202,10 +206,10 @@ def from_token(tournament: Tournament, token: str) -> UploadReport:
         data = signing.loads(token, salt=TOKEN_SALT, max_age=reseating.TOKEN_MAX_AGE)
     except signing.BadSignature:
         raise ServiceError(
-            "The checked seating was altered or is old; upload it again.", code="bad_plan"
+            gettext("The checked seating was altered or is old; upload it again."), code="bad_plan"
         ) from None
     if data.get("t") != tournament.pk:
-        raise ServiceError("That seating belongs to another event.", code="bad_plan")
+        raise ServiceError(gettext("That seating belongs to another event."), code="bad_plan")
     report = UploadReport(tournament_id=tournament.pk)
     for number, tables in data["r"].items():
         report.rounds[int(number)] = RoundSeating(
@@ -221,7 +225,9 @@ def store_upload(tournament: Tournament, report: UploadReport, *, acting_user: U
     from tournaments import services
 
     if not report.ok:
-        raise ServiceError("The seating has problems; fix the file and upload it again.", code="bad_plan")
+        raise ServiceError(
+            gettext("The seating has problems; fix the file and upload it again."), code="bad_plan"
+        )
     with transaction.atomic():
         locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
         check_open(locked)
@@ -233,7 +239,11 @@ def store_upload(tournament: Tournament, report: UploadReport, *, acting_user: U
             {c for r in report.rounds.values() for t in r.tables for c in t.seats} - set(by_code)
         )
         if missing:
-            raise ServiceError(f"Player {missing[0]} is no longer registered; upload again.", code="stale")
+            raise ServiceError(
+                gettext("Player %(missing)s is no longer registered; upload again.")
+                % {"missing": missing[0]},
+                code="stale",
+            )
         stored: list[Table] = []
         for round_ in rounds:
             stored.extend(services._store_round(round_, report.rounds[round_.number], by_code))

@@ -17,6 +17,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
+from django.utils.translation import gettext
 
 from players import countries
 from players.folding import fold
@@ -58,15 +59,22 @@ class EventDetails:
 
 def _check_event_details(details: EventDetails) -> None:
     if not details.name.strip():
-        raise ServiceError("The event needs a name.", code="name_required")
+        raise ServiceError(gettext("The event needs a name."), code="name_required")
     if details.rules not in registry.codes():
-        raise ServiceError(f"Unknown rule set {details.rules!r}.", code="bad_rules")
+        raise ServiceError(
+            gettext("Unknown rule set %(rules)s.") % {"rules": repr(details.rules)}, code="bad_rules"
+        )
     if not 1 <= details.num_sessions <= MAX_SESSIONS:
-        raise ServiceError(f"Sessions must be between 1 and {MAX_SESSIONS}.", code="bad_sessions")
+        raise ServiceError(
+            gettext("Sessions must be between 1 and %(max_sessions)s.") % {"max_sessions": MAX_SESSIONS},
+            code="bad_sessions",
+        )
     if details.hands_per_session is None and details.session_minutes is None:
-        raise ServiceError("Set hands per session or a time limit per session.", code="session_length")
+        raise ServiceError(
+            gettext("Set hands per session or a time limit per session."), code="session_length"
+        )
     if details.hands_per_session is not None and not 1 <= details.hands_per_session <= 64:
-        raise ServiceError("Hands per session must be between 1 and 64.", code="bad_hands")
+        raise ServiceError(gettext("Hands per session must be between 1 and 64."), code="bad_hands")
     if details.rules in registry.codes():
         problem = registry.rule_set_class(details.rules)().hands_per_session_problem(
             details.hands_per_session
@@ -74,7 +82,7 @@ def _check_event_details(details: EventDetails) -> None:
         if problem:
             raise ServiceError(problem[0].upper() + problem[1:] + ".", code="bad_hands")
     if details.start_date and details.end_date and details.end_date < details.start_date:
-        raise ServiceError("The event cannot end before it starts.", code="bad_dates")
+        raise ServiceError(gettext("The event cannot end before it starts."), code="bad_dates")
 
 
 @transaction.atomic
@@ -83,14 +91,21 @@ def create_tournament(details: EventDetails, *, acting_user: User) -> Tournament
     _check_event_details(details)
     slug = details.slug or slugify(details.name)[:80]
     if not slug:
-        raise ServiceError("The event needs a web address (slug) of letters and digits.", code="bad_slug")
+        raise ServiceError(
+            gettext("The event needs a web address (slug) of letters and digits."), code="bad_slug"
+        )
     if Tournament.objects.filter(slug=slug).exists():
-        raise ServiceError(f"An event with the address {slug!r} already exists.", code="slug_taken")
+        raise ServiceError(
+            gettext("An event with the address %(slug)s already exists.") % {"slug": repr(slug)},
+            code="slug_taken",
+        )
     creator = acting(acting_user)
     settings = {**registry.rule_set_class(details.rules).default_settings(), **details.settings}
     problems = settings_problems(details.rules, settings)
     if problems:
-        raise ServiceError(f"Settings: {problems[0]}.", code="bad_settings")
+        raise ServiceError(
+            gettext("Settings: %(problems)s.") % {"problems": problems[0]}, code="bad_settings"
+        )
     tournament = Tournament.objects.create(
         name=details.name.strip(),
         slug=slug,
@@ -126,7 +141,7 @@ def revoke_role(event_role: EventRole, *, acting_user: User) -> None:
     organisers = EventRole.objects.filter(tournament=tournament, role=Role.ORGANISER)
     if event_role.role == Role.ORGANISER and organisers.count() <= 1:
         raise ServiceError(
-            "An event needs at least one organiser: grant the role to someone else first.",
+            gettext("An event needs at least one organiser: grant the role to someone else first."),
             code="last_organiser",
         )
     deleted, _ = EventRole.objects.filter(pk=event_role.pk).delete()
@@ -174,27 +189,38 @@ def clean_player_row(row: PlayerRow, *, country_names: bool = False) -> PlayerRo
         ("team", row.team),
     ):
         if CONTROL_CHARACTERS.search(value):
-            raise ServiceError(f"{label} contains a control character", code="control_character")
+            raise ServiceError(
+                gettext("%(label)s contains a control character") % {"label": label}, code="control_character"
+            )
     name = " ".join(row.name.split())
     if not name:
-        raise ServiceError("name is missing", code="name_required")
+        raise ServiceError(gettext("name is missing"), code="name_required")
     if len(name) > 120:
-        raise ServiceError("name is longer than 120 characters", code="name_too_long")
+        raise ServiceError(gettext("name is longer than 120 characters"), code="name_too_long")
     country = row.country.strip().upper()
     if country_names:
         mapped = countries.to_code(row.country)
         if mapped is None:
             raise ServiceError(
-                f"country {row.country.strip()!r} is not a country we know: choose one from the list"
-                " (a name such as Portugal or an ISO code such as PT)",
+                gettext(
+                    "country %(country)s is not a country we know: choose one from the list (a name "
+                    "such as Portugal or an ISO code such as PT)"
+                )
+                % {"country": repr(row.country.strip())},
                 code="bad_country",
             )
         country = mapped
     elif country and not (COUNTRY_RE.match(country) and countries.is_code(country)):
-        raise ServiceError(f"country {row.country!r} is not a two-letter code such as PT", code="bad_country")
+        raise ServiceError(
+            gettext("country %(country)s is not a two-letter code such as PT")
+            % {"country": repr(row.country)},
+            code="bad_country",
+        )
     ema_id = row.ema_id.strip()
     if ema_id and not EMA_ID_RE.match(ema_id):
-        raise ServiceError(f"EMA id {row.ema_id!r} is not 8 digits", code="bad_ema_id")
+        raise ServiceError(
+            gettext("EMA id %(ema_id)s is not 8 digits") % {"ema_id": repr(row.ema_id)}, code="bad_ema_id"
+        )
     return PlayerRow(
         name=name, country=country, ema_id=ema_id, team=row.team.strip()[:120], code=row.code.strip()
     )
@@ -216,10 +242,15 @@ def add_registration(tournament: Tournament, row: PlayerRow) -> Registration:
     if player is None:
         player = Player.objects.create(name=row.name, country=row.country, ema_id=row.ema_id)
     if Registration.objects.filter(tournament=tournament, player=player).exists():
-        raise ServiceError(f"{row.name} is already registered", code="already_registered")
+        raise ServiceError(
+            gettext("%(name)s is already registered") % {"name": row.name}, code="already_registered"
+        )
     code = row.code or _next_code(tournament)
     if Registration.objects.filter(tournament=tournament, code=code).exists():
-        raise ServiceError(f"player id {code!r} is already used in this event", code="code_taken")
+        raise ServiceError(
+            gettext("player id %(code)s is already used in this event") % {"code": repr(code)},
+            code="code_taken",
+        )
     return Registration.objects.create(tournament=tournament, player=player, code=code, team=row.team)
 
 
@@ -265,7 +296,9 @@ def read_rows(content: bytes, filename: str, *, what: str = "players") -> list[l
             workbook = openpyxl.load_workbook(io.BytesIO(content), read_only=True, data_only=True)
         except Exception as error:  # openpyxl raises many types for a broken file
             raise ServiceError(
-                f"This is not a readable XLSX workbook ({error.__class__.__name__}).", code="bad_file"
+                gettext("This is not a readable XLSX workbook (%(name)s).")
+                % {"name": error.__class__.__name__},
+                code="bad_file",
             ) from None
         sheet = workbook.worksheets[0]
         sheet.reset_dimensions()  # the stated dimension may claim a million rows (STYLE.md pitfall 13)
@@ -274,7 +307,11 @@ def read_rows(content: bytes, filename: str, *, what: str = "players") -> list[l
             if len(raw_rows) > MAX_IMPORT_ROWS:
                 workbook.close()
                 raise ServiceError(
-                    f"The file has more than {MAX_IMPORT_ROWS} rows; import at most {MAX_IMPORT_ROWS} {what} at once.",
+                    gettext(
+                        "The file has more than %(max_import_rows)s rows; import at most "
+                        "%(max_import_rows)s %(what)s at once."
+                    )
+                    % {"max_import_rows": MAX_IMPORT_ROWS, "what": what},
                     code="too_many_rows",
                 )
             raw_rows.append(["" if cell is None else str(cell)[:MAX_FIELD] for cell in row])
@@ -284,7 +321,7 @@ def read_rows(content: bytes, filename: str, *, what: str = "players") -> list[l
             text = content.decode("utf-8-sig")
         except UnicodeDecodeError:
             raise ServiceError(
-                "The file is not UTF-8 text; save it as CSV UTF-8 or XLSX.", code="bad_file"
+                gettext("The file is not UTF-8 text; save it as CSV UTF-8 or XLSX."), code="bad_file"
             ) from None
         try:
             dialect = csv.Sniffer().sniff(text[:2048], delimiters=",;\t")
@@ -295,13 +332,19 @@ def read_rows(content: bytes, filename: str, *, what: str = "players") -> list[l
             for row in csv.reader(io.StringIO(text), dialect):
                 if len(raw_rows) > MAX_IMPORT_ROWS:
                     raise ServiceError(
-                        f"The file has more than {MAX_IMPORT_ROWS} rows; import at most {MAX_IMPORT_ROWS} {what} at once.",
+                        gettext(
+                            "The file has more than %(max_import_rows)s rows; import at most "
+                            "%(max_import_rows)s %(what)s at once."
+                        )
+                        % {"max_import_rows": MAX_IMPORT_ROWS, "what": what},
                         code="too_many_rows",
                     )
                 raw_rows.append([cell[:MAX_FIELD] for cell in row[:MAX_IMPORT_COLUMNS]])
         except csv.Error as error:
             raise ServiceError(
-                f"The file could not be read as CSV (row {len(raw_rows) + 1}: {error}).", code="bad_file"
+                gettext("The file could not be read as CSV (row %(value)s: %(error)s).")
+                % {"value": len(raw_rows) + 1, "error": error},
+                code="bad_file",
             ) from None
     return raw_rows
 
@@ -311,10 +354,12 @@ def read_player_table(content: bytes, filename: str) -> list[dict[str, str]]:
     raw_rows = read_rows(content, filename)
     raw_rows = [row for row in raw_rows if any(cell.strip() for cell in row)]
     if not raw_rows:
-        raise ServiceError("The file has no rows.", code="empty_file")
+        raise ServiceError(gettext("The file has no rows."), code="empty_file")
     header = [HEADER_ALIASES.get(cell.strip().lower(), cell.strip().lower()) for cell in raw_rows[0]]
     if "name" not in header:
-        raise ServiceError("The first row must be a header with at least a 'name' column.", code="no_header")
+        raise ServiceError(
+            gettext("The first row must be a header with at least a 'name' column."), code="no_header"
+        )
     return [dict(zip(header, (cell.strip() for cell in row), strict=False)) for row in raw_rows[1:]]
 
 
@@ -478,19 +523,26 @@ def swap_seats(round_: Round, code_a: str, code_b: str, *, acting_user: User) ->
     found = entered_at([round_])
     if found is not None:
         raise ServiceError(
-            f"Session {round_.number} already has {found.split(' in session')[0]}; "
-            "fix seats after play with the seat correction, which moves the hands too.",
+            gettext(
+                "Session %(number)s already has %(split)s; fix seats after play with the seat "
+                "correction, which moves the hands too."
+            )
+            % {"number": round_.number, "split": found.split(" in session")[0]},
             code="round_has_results",
         )
     if code_a == code_b:
-        raise ServiceError("Choose two different players.", code="same_player")
+        raise ServiceError(gettext("Choose two different players."), code="same_player")
     seats = {
         s.registration.code: s
         for s in Seat.objects.filter(round=round_).select_related("registration__player", "table")
     }
     missing = [code for code in (code_a, code_b) if code not in seats]
     if missing:
-        raise ServiceError(f"Player {missing[0]} has no seat in session {round_.number}.", code="not_seated")
+        raise ServiceError(
+            gettext("Player %(missing)s has no seat in session %(number)s.")
+            % {"missing": missing[0], "number": round_.number},
+            code="not_seated",
+        )
     first, second = seats[code_a], seats[code_b]
     _check_swap(first, second, seats.values())
     # Each takes the other's seat; delete then re-create, as one player may hold one seat per session.
@@ -519,7 +571,9 @@ def _check_swap(first: Seat, second: Seat, seats: Iterable[Seat]) -> None:
         fixed = moving.registration.fixed_table
         if fixed is not None and tables[target.table_id].number != fixed:
             raise ServiceError(
-                f"{moving.registration} must stay at table {fixed} (fixed table).", code="breaks_fixed_table"
+                gettext("%(registration)s must stay at table %(fixed)s (fixed table).")
+                % {"registration": moving.registration, "fixed": fixed},
+                code="breaks_fixed_table",
             )
     if first.table_id == second.table_id:
         return
@@ -534,7 +588,9 @@ def _check_swap(first: Seat, second: Seat, seats: Iterable[Seat]) -> None:
         ]
         if mates:
             raise ServiceError(
-                f"{moving.registration} would sit with teammate {mates[0]} ({team}).", code="breaks_apart"
+                gettext("%(registration)s would sit with teammate %(mates)s (%(team)s).")
+                % {"registration": moving.registration, "mates": mates[0], "team": team},
+                code="breaks_apart",
             )
 
 
@@ -576,7 +632,9 @@ def update_settings(tournament: Tournament, changes: dict[str, Any], *, acting_u
         setting = event_settings.field(locked.rules, key)
         if setting is None:
             raise ServiceError(
-                f"{key} is not a setting of a {locked.rule_set.label} event.", code="not_a_setting"
+                gettext("%(key)s is not a setting of a %(label)s event.")
+                % {"key": key, "label": locked.rule_set.label},
+                code="not_a_setting",
             )
         if (
             setting.locked_after_results
@@ -584,7 +642,8 @@ def update_settings(tournament: Tournament, changes: dict[str, Any], *, acting_u
             and round_results_exist(locked)
         ):
             raise ServiceError(
-                f"Results have been entered; {setting.label.lower()} can no longer change.",
+                gettext("Results have been entered; %(label)s can no longer change.")
+                % {"label": setting.label.lower()},
                 code="has_results",
             )
         new = with_value(new, key, value)
@@ -632,23 +691,29 @@ def load_event_card(tournament: Tournament, content: bytes, *, acting_user: User
 
     if len(content) > MAX_CARD_BYTES:
         raise ServiceError(
-            f"The card file has {len(content):,} bytes; at most {MAX_CARD_BYTES:,} are accepted.",
+            gettext("The card file has %(count)s bytes; at most %(max_card_bytes)s are accepted.")
+            % {"count": format(len(content), ","), "max_card_bytes": format(MAX_CARD_BYTES, ",")},
             code="bad_card",
         )
     try:
         data = json.loads(content.decode("utf-8-sig"))
     except UnicodeDecodeError:
-        raise ServiceError("The card file is not UTF-8 text.", code="bad_card") from None
+        raise ServiceError(gettext("The card file is not UTF-8 text."), code="bad_card") from None
     except RecursionError:
-        raise ServiceError("The card file nests lists or objects too deeply.", code="bad_card") from None
+        raise ServiceError(
+            gettext("The card file nests lists or objects too deeply."), code="bad_card"
+        ) from None
     except ValueError as error:  # bad JSON, or a number of more than 4,300 digits
         raise ServiceError(
-            f"The card file is not valid JSON ({str(error)[:200]}).", code="bad_card"
+            gettext("The card file is not valid JSON (%(error)s).") % {"error": str(error)[:200]},
+            code="bad_card",
         ) from None
     try:
         card = load(data)
     except HandInputError as error:
-        raise ServiceError(f"The card file has a problem: {error.message}", code="bad_card") from None
+        raise ServiceError(
+            gettext("The card file has a problem: %(message)s") % {"message": error.message}, code="bad_card"
+        ) from None
     update_settings(tournament, {"card": data}, acting_user=acting_user)
     return card.name
 
@@ -709,12 +774,15 @@ def start_seating_job(
     tournament = round_.tournament
     if round_has_results(round_):
         raise ServiceError(
-            f"Session {round_.number} already has results; its seating can no longer be changed.",
+            gettext("Session %(number)s already has results; its seating can no longer be changed.")
+            % {"number": round_.number},
             code="round_has_results",
         )
     running = current_seating_job(tournament)
     if running is not None and running.status in (SeatingJob.Status.QUEUED, SeatingJob.Status.RUNNING):
-        raise ServiceError("A seating plan is already being worked out for this event.", code="job_running")
+        raise ServiceError(
+            gettext("A seating plan is already being worked out for this event."), code="job_running"
+        )
     job = SeatingJob.objects.create(
         tournament=tournament,
         from_round=round_.number,

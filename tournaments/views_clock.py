@@ -22,6 +22,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from tournaments import clock as session_clock
@@ -114,30 +115,38 @@ def clock_action(request: HttpRequest, slug: str, number: int, action: str) -> H
         form = TableExtraForm(request.POST)
     back = reverse("manage:session", args=[slug, number]) + "#clock"
     if form is not None and not form.is_valid():
-        messages.error(request, "Enter the minutes as a whole number; nothing was changed.")
+        messages.error(request, gettext("Enter the minutes as a whole number; nothing was changed."))
         return redirect(back)
     data = form.cleaned_data if form is not None else {}
     try:
         if action == "start":
             session_clock.start_clock(round_, data["minutes"], acting_user=request.user)
-            done = f"Clock started: {data['minutes']} minutes."
+            done = gettext("Clock started: %(minutes)s minutes.") % {"minutes": data["minutes"]}
         elif action == "pause":
             session_clock.pause_clock(round_, acting_user=request.user)
-            done = "Clock paused."
+            done = gettext("Clock paused.")
         elif action == "resume":
             session_clock.resume_clock(round_, acting_user=request.user)
-            done = "Clock resumed."
+            done = gettext("Clock resumed.")
         elif action == "extend":
             session_clock.extend_clock(round_, data["minutes"], acting_user=request.user)
-            done = f"Clock extended by {data['minutes']} minutes for every table."
+            done = gettext("Clock extended by %(minutes)s minutes for every table.") % {
+                "minutes": data["minutes"]
+            }
         else:
             table = Table.objects.filter(round=round_, number=data["table"]).first()
             if table is None:
-                raise ServiceError(f"{round_} has no table {data['table']}.", code="no_table")
+                raise ServiceError(
+                    gettext("%(round)s has no table %(table)s.") % {"round": round_, "table": data["table"]},
+                    code="no_table",
+                )
             session_clock.give_table_extra_time(table, data["minutes"], acting_user=request.user)
-            done = f"Table {table.number}: {data['minutes']} minutes of extra time."
+            done = gettext("Table %(table)s: %(minutes)s minutes of extra time.") % {
+                "table": table.number,
+                "minutes": data["minutes"],
+            }
     except ServiceError as error:
-        messages.error(request, f"Nothing was changed: {error.message}")
+        messages.error(request, gettext("Nothing was changed: %(message)s") % {"message": error.message})
     else:
         messages.success(request, done)
     return redirect(back)

@@ -11,6 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from players import countries
@@ -97,7 +98,11 @@ def add_player(request: HttpRequest, slug: str) -> HttpResponse:
             duplicate = error.code == "probable_duplicate"
             form.add_error(None, _message(error))
         else:
-            messages.success(request, f"Registered {registration.player.name} as {registration.code}.")
+            messages.success(
+                request,
+                gettext("Registered %(name)s as %(code)s.")
+                % {"name": registration.player.name, "code": registration.code},
+            )
             return redirect("manage:players", slug=slug)
     return _render_players(request, tournament, form=form, duplicate=duplicate)
 
@@ -116,7 +121,7 @@ def import_players(request: HttpRequest, slug: str) -> HttpResponse:
         return _render_players(request, tournament, import_errors=[error.message])
     if report.errors:
         return _render_players(request, tournament, import_errors=report.errors)
-    messages.success(request, f"Imported {len(report.created)} players.")
+    messages.success(request, gettext("Imported %(count)s players.") % {"count": len(report.created)})
     return redirect("manage:players", slug=slug)
 
 
@@ -128,7 +133,7 @@ def desk_check_in(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = event_for(request, slug, Role.ORGANISER)
     form = DeskForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Scan a seat slip or type a name.")
+        messages.error(request, gettext("Scan a seat slip or type a name."))
         return redirect("manage:players", slug=slug)
     query = form.cleaned_data["q"]
     try:
@@ -138,7 +143,11 @@ def desk_check_in(request: HttpRequest, slug: str) -> HttpResponse:
             messages.error(request, error.message)
             return redirect("manage:players", slug=slug)
         return redirect(reverse("manage:players", args=[slug]) + "?" + urlencode({"q": query}))
-    messages.success(request, f"{registration.player.name} ({registration.code}) is checked in.")
+    messages.success(
+        request,
+        gettext("%(name)s (%(code)s) is checked in.")
+        % {"name": registration.player.name, "code": registration.code},
+    )
     return redirect("manage:players", slug=slug)
 
 
@@ -150,7 +159,10 @@ def check_in(request: HtmxHttpRequest, slug: str, code: str) -> HttpResponse:
     form = CheckInForm(request.POST)
     form.is_valid()  # a missing or odd value reads as "not checked in"
     if registration.withdrawn and form.cleaned_data.get("checked_in", False):
-        messages.error(request, f"{registration.player.name} has withdrawn: reinstate them first.")
+        messages.error(
+            request,
+            gettext("%(name)s has withdrawn: reinstate them first.") % {"name": registration.player.name},
+        )
         return redirect("manage:players", slug=slug)
     services.set_checked_in(
         registration, form.cleaned_data.get("checked_in", False), acting_user=request.user
@@ -201,7 +213,9 @@ def edit_player(request: HttpRequest, slug: str, code: str) -> HttpResponse:
         except ServiceError as error:
             form.add_error(None, _message(error))
         else:
-            messages.success(request, f"Saved {form.cleaned_data['name']}.")
+            messages.success(
+                request, gettext("Saved %(cleaned_data)s.") % {"cleaned_data": form.cleaned_data["name"]}
+            )
             return redirect("manage:players", slug=slug)
     status = 422 if request.method == "POST" else 200
     return render(
@@ -228,12 +242,16 @@ def withdraw(request: HttpRequest, slug: str, code: str) -> HttpResponse:
         return redirect("manage:edit_player", slug=slug, code=code)
     if registration.withdrawn:
         later = desk.later_seatings(registration)
-        text = f"{registration.player.name} is withdrawn: kept in the history, no longer seated or ranked."
+        text = gettext("%(name)s is withdrawn: kept in the history, no longer seated or ranked.") % {
+            "name": registration.player.name
+        }
         if later:
-            text += f" Still seated in session {', '.join(map(str, later))}: re-seat it."
+            text += " " + gettext("Still seated in session %(sessions)s: re-seat it.") % {
+                "sessions": ", ".join(map(str, later))
+            }
         messages.success(request, text)
     else:
-        messages.success(request, f"{registration.player.name} is reinstated.")
+        messages.success(request, gettext("%(name)s is reinstated.") % {"name": registration.player.name})
     return redirect("manage:edit_player", slug=slug, code=code)
 
 
@@ -244,9 +262,13 @@ def fixed_table(request: HttpRequest, slug: str, code: str) -> HttpResponse:
     registration = get_object_or_404(Registration, tournament=tournament, code=code)
     form = FixedTableForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "A fixed table is a table number (1 to 500), or empty for none.")
+        messages.error(request, gettext("A fixed table is a table number (1 to 500), or empty for none."))
     else:
         table = form.cleaned_data["fixed_table"]
         services.set_fixed_table(registration, table, acting_user=request.user)
-        messages.success(request, f"{registration.player.name}: fixed table {table or 'none'}.")
+        messages.success(
+            request,
+            gettext("%(name)s: fixed table %(value)s.")
+            % {"name": registration.player.name, "value": table or "none"},
+        )
     return redirect("manage:players", slug=slug)

@@ -12,6 +12,7 @@ from django.db.models import Count, Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.text import slugify
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from tournaments import event_settings, seating_bridge, services, views_clock
@@ -74,7 +75,7 @@ def create_event(request: HttpRequest) -> HttpResponse:
         except ServiceError as error:
             form.add_error(None, error.message)
         else:
-            messages.success(request, f"Created {tournament.name}.")
+            messages.success(request, gettext("Created %(name)s.") % {"name": tournament.name})
             return redirect("manage:event", slug=tournament.slug)
     return render(request, "tournaments/organiser/create_event.html", {"form": form})
 
@@ -124,7 +125,11 @@ def revoke_role(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     except ServiceError as error:
         messages.error(request, error.message)
     else:
-        messages.success(request, f"{event_role.user} is no longer {event_role.get_role_display().lower()}.")
+        messages.success(
+            request,
+            gettext("%(user)s is no longer %(get_role_display)s.")
+            % {"user": event_role.user, "get_role_display": event_role.get_role_display().lower()},
+        )
     return redirect("manage:event", slug=slug)
 
 
@@ -138,7 +143,7 @@ def grant_role(request: HttpRequest, slug: str) -> HttpResponse:
     services.grant_role(
         tournament, form.cleaned_data["username"], form.cleaned_data["role"], acting_user=request.user
     )
-    messages.success(request, "Role granted.")
+    messages.success(request, gettext("Role granted."))
     return redirect("manage:event", slug=slug)
 
 
@@ -150,7 +155,10 @@ def archive_event(request: HttpRequest, slug: str) -> HttpResponse:
     archived = request.POST.get("archived") == "1"
     set_archived(tournament, archived, acting_user=request.user)
     messages.success(
-        request, "Event archived: it is read-only now." if archived else "Event taken out of the archive."
+        request,
+        gettext("Event archived: it is read-only now.")
+        if archived
+        else gettext("Event taken out of the archive."),
     )
     return redirect("manage:event", slug=slug)
 
@@ -195,7 +203,7 @@ def seat_session(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     round_ = round_of(tournament, number)
     form = SeatingForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "The seed must be a whole number.")
+        messages.error(request, gettext("The seed must be a whole number."))
     else:
         try:
             services.start_seating_job(
@@ -271,14 +279,14 @@ def swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     codes = [seat.registration.code for seat in round_.seats.select_related("registration")]
     form = SwapForm(request.POST, players=[(code, code) for code in codes])
     if not form.is_valid():
-        messages.error(request, "Choose two players seated in this session.")
+        messages.error(request, gettext("Choose two players seated in this session."))
         return redirect("manage:session", slug=slug, number=number)
     try:
         services.swap_seats(round_, form.cleaned_data["a"], form.cleaned_data["b"], acting_user=request.user)
     except ServiceError as error:
         messages.error(request, error.message)
     else:
-        messages.success(request, "Players swapped; the quality report below is up to date.")
+        messages.success(request, gettext("Players swapped; the quality report below is up to date."))
     return redirect("manage:session", slug=slug, number=number)
 
 
@@ -307,7 +315,7 @@ def _settings_forms(tournament: Tournament, bound: str = "", data: Any = None) -
             groups.setdefault(setting.group, []).append(setting)
     return [
         {
-            "title": title,
+            "title": gettext(title),
             "slug": slugify(title),
             "form": SettingsForm(
                 data if slugify(title) == bound else None,
@@ -355,7 +363,7 @@ def save_settings(request: HttpRequest, slug: str, group: str) -> HttpResponse:
         except ServiceError as error:
             form.add_error(None, error.message)
         else:
-            messages.success(request, f"{chosen['title']}: saved.")
+            messages.success(request, gettext("%(chosen)s: saved.") % {"chosen": chosen["title"]})
             return redirect("manage:settings", slug=slug)
     return _render_settings(request, tournament, groups=groups)
 
@@ -373,6 +381,6 @@ def load_card(request: HttpRequest, slug: str) -> HttpResponse:
         except ServiceError as error:
             card_form.add_error("card", error.message)
         else:
-            messages.success(request, f"Loaded {name}.")
+            messages.success(request, gettext("Loaded %(name)s.") % {"name": name})
             return redirect("manage:settings", slug=slug)
     return _render_settings(request, tournament, card_form=card_form)

@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from tournaments import release
@@ -39,9 +40,9 @@ def publish_event(request: HttpRequest, slug: str) -> HttpResponse:
     else:
         messages.success(
             request,
-            "The event is public: its published sessions show on the public pages."
+            gettext("The event is public: its published sessions show on the public pages.")
             if published
-            else "The event is a draft again: its public pages answer “not found”.",
+            else gettext("The event is a draft again: its public pages answer “not found”."),
         )
     return redirect("manage:event", slug=slug)
 
@@ -62,7 +63,11 @@ def publish_session(request: HttpRequest, slug: str, number: int, part: str) -> 
         messages.error(request, error.message)
     else:
         state = "published" if published else "a draft again"
-        messages.success(request, f"Session {number} {part}: {state}.")
+        messages.success(
+            request,
+            gettext("Session %(number)s %(part)s: %(state)s.")
+            % {"number": number, "part": part, "state": state},
+        )
     if form.cleaned_data.get("back") == "session":
         return redirect("manage:session", slug=slug, number=number)
     return redirect("manage:event", slug=slug)
@@ -74,7 +79,7 @@ def freeze_standings(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = event_for(request, slug, Role.ORGANISER)
     form = FreezeForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Choose a session number, or none to unfreeze.")
+        messages.error(request, gettext("Choose a session number, or none to unfreeze."))
         return redirect("manage:event", slug=slug)
     after = form.cleaned_data["after"]
     try:
@@ -84,8 +89,9 @@ def freeze_standings(request: HttpRequest, slug: str) -> HttpResponse:
     else:
         messages.success(
             request,
-            f"The public standings stay after session {after} until you unfreeze them."
+            gettext("The public standings stay after session %(after)s until you unfreeze them.")
+            % {"after": after}
             if after
-            else "The public standings follow the published results again.",
+            else gettext("The public standings follow the published results again."),
         )
     return redirect("manage:event", slug=slug)

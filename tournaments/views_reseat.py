@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 
 from tournaments import reseating, seating_upload, services
 from tournaments.access import event_for
@@ -43,7 +44,8 @@ def reseat(request: HttpRequest, slug: str) -> HttpResponse:
                 reseating.store(proposal, acting_user=request.user)
                 messages.success(
                     request,
-                    f"Sessions {proposal.first} to {proposal.last} seated at {proposal.tables_after} tables.",
+                    gettext("Sessions %(first)s to %(last)s seated at %(tables_after)s tables.")
+                    % {"first": proposal.first, "last": proposal.last, "tables_after": proposal.tables_after},
                 )
                 return redirect("manage:session", slug=slug, number=proposal.first)
             first = _int(request.POST.get("first"), first_free or 0)
@@ -70,17 +72,19 @@ def upload_seating(request: HttpRequest, slug: str) -> HttpResponse:
                 seating_upload.store_upload(tournament, report, acting_user=request.user)
                 first = min(report.rounds)
                 messages.success(
-                    request, f"Seating stored for sessions {', '.join(map(str, sorted(report.rounds)))}."
+                    request,
+                    gettext("Seating stored for sessions %(str)s.")
+                    % {"str": ", ".join(map(str, sorted(report.rounds)))},
                 )
                 return redirect("manage:session", slug=slug, number=first)
             upload = request.FILES.get("file")
             if upload is None:
-                raise ServiceError("Choose a CSV or XLSX file.", code="no_file")
+                raise ServiceError(gettext("Choose a CSV or XLSX file."), code="no_file")
             name = upload.name or ""
             if not name.lower().endswith((".csv", ".xlsx", ".txt")):
-                raise ServiceError("Upload a .csv or .xlsx file.", code="bad_file")
+                raise ServiceError(gettext("Upload a .csv or .xlsx file."), code="bad_file")
             if (upload.size or 0) > MAX_UPLOAD:
-                raise ServiceError("The file is larger than 2 MB.", code="bad_file")
+                raise ServiceError(gettext("The file is larger than 2 MB."), code="bad_file")
             context["report"] = seating_upload.check_upload(tournament, upload.read(), name)
         except ServiceError as error:
             context["error"] = error.message

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from scoring.rules import vocabulary
-from scoring.rules.errors import HandInputError
+from scoring.rules.errors import HandInputError, gettext_noop
 from scoring.rules.mcr import session as mcr
 from scoring.rules.rulings import Ruling
 from scoring.rules.settings import Setting
@@ -59,11 +59,14 @@ class Winds:
 
 TIE_BREAK_SETTING = Setting(
     key="tie_break",
-    label="Players with equal totals",
+    label=gettext_noop("Players with equal totals"),
     kind="choice",
     default="shared",
-    choices=(("shared", "share the rank"), ("wins", "are ranked by games or hands won, then share")),
-    group="Ties in the standings",
+    choices=(
+        ("shared", gettext_noop("share the rank")),
+        ("wins", gettext_noop("are ranked by games or hands won, then share")),
+    ),
+    group=gettext_noop("Ties in the standings"),
 )
 
 
@@ -71,13 +74,19 @@ def seat(value: Any, what: str, *, allow_none: bool = False) -> str | None:
     if value is None and allow_none:
         return None
     if value not in SEATS:
-        raise HandInputError(f"{what} must be one of E, S, W, N", code="bad_seat")
+        raise HandInputError(gettext_noop("%(what)s must be one of E, S, W, N"), code="bad_seat", what=what)
     return value
 
 
 def whole(value: Any, what: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise HandInputError(f"{what} must be a whole number from {low} to {high}", code="bad_number")
+        raise HandInputError(
+            gettext_noop("%(what)s must be a whole number from %(low)s to %(high)s"),
+            code="bad_number",
+            what=what,
+            low=low,
+            high=high,
+        )
     return value
 
 
@@ -85,11 +94,14 @@ def check_totals(totals: Mapping[str, int]) -> dict[str, int]:
     if set(totals) != set(SEATS) or not all(
         isinstance(v, int) and not isinstance(v, bool) for v in totals.values()
     ):
-        raise HandInputError("totals need a whole-number score for each of E, S, W, N", code="bad_totals")
+        raise HandInputError(
+            gettext_noop("totals need a whole-number score for each of E, S, W, N"), code="bad_totals"
+        )
     if sum(totals.values()) != 0:
         raise HandInputError(
-            f"session totals must sum to zero; these sum to {sum(totals.values())}",
+            gettext_noop("session totals must sum to zero; these sum to %(values)s"),
             code="totals_not_zero_sum",
+            values=sum(totals.values()),
         )
     return dict(totals)
 
@@ -311,5 +323,7 @@ def seat_of_player(hand: Mapping[str, Any], key: str, wind_of: Mapping[str, str]
     if pid is None:
         return None
     if not isinstance(pid, str) or pid not in wind_of:
-        raise HandInputError(f"{key}: {pid!r} does not sit at this table", code="not_at_table")
+        raise HandInputError(
+            gettext_noop("%(key)s: %(pid)r does not sit at this table"), code="not_at_table", key=key, pid=pid
+        )
     return wind_of[pid]

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scoring.rules.errors import HandInputError
+from scoring.rules.errors import HandInputError, gettext_noop
 
 OUTCOMES = ("points", "warning", "forced_discard", "no_win", "loss_of_rank", "disqualification")
 UNRANKED = ("loss_of_rank", "disqualification")
@@ -35,7 +35,7 @@ def escalating_points(occurrence: int) -> int:
     """MCR rules 79, 80 and 83 (seeds/003, lines 2360-2371): a warning first, then 5, 10, 20 points and
     doubling for each repeat occurrence."""
     if isinstance(occurrence, bool) or not isinstance(occurrence, int) or occurrence < 1:
-        raise HandInputError("the occurrence counts from 1", code="bad_penalty")
+        raise HandInputError(gettext_noop("the occurrence counts from 1"), code="bad_penalty")
     return 0 if occurrence == 1 else min(MAX_POINTS, 5 * 2 ** min(occurrence - 2, 20))
 
 
@@ -70,7 +70,9 @@ class Ruling:
         for MCR 85e the tiles revealed ("5 points per revealed tile", line 2387)."""
         if self.per_tile:
             if isinstance(tiles, bool) or not isinstance(tiles, int) or not 1 <= tiles <= 14:
-                raise HandInputError("say how many tiles were revealed (1 to 14)", code="bad_penalty")
+                raise HandInputError(
+                    gettext_noop("say how many tiles were revealed (1 to 14)"), code="bad_penalty"
+                )
             return self.points * tiles
         if self.escalates:
             return escalating_points(occurrence)

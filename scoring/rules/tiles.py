@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from scoring.rules.errors import HandInputError
+from scoring.rules.errors import HandInputError, gettext_noop
 
 SUITS = "mps"
 SUIT_NAMES = {"m": "characters", "p": "dots", "s": "bamboo", "z": "honours"}
@@ -36,7 +36,11 @@ def tile_index(code: Any) -> int:
         index = _INDEX_BY_CODE.get(code.strip())
         if index is not None:
             return index
-    raise HandInputError(f"unknown tile code {code!r} (use 1m-9m, 1p-9p, 1s-9s or 1z-7z)", code="bad_tile")
+    raise HandInputError(
+        gettext_noop("unknown tile code %(code_value)r (use 1m-9m, 1p-9p, 1s-9s or 1z-7z)"),
+        code="bad_tile",
+        code_value=code,
+    )
 
 
 def tile_code(index: int) -> str:
@@ -80,13 +84,19 @@ def parse_compact(text: str) -> list[int]:
             digits.append(char)
         elif char in "mpsz":
             if not digits:
-                raise HandInputError(f"suit letter {char!r} has no numbers before it", code="bad_tile")
+                raise HandInputError(
+                    gettext_noop("suit letter %(char)r has no numbers before it"), code="bad_tile", char=char
+                )
             tiles.extend(tile_index(d + char) for d in digits)
             digits = []
         else:
-            raise HandInputError(f"unexpected character {char!r} in tiles", code="bad_tile")
+            raise HandInputError(
+                gettext_noop("unexpected character %(char)r in tiles"), code="bad_tile", char=char
+            )
     if digits:
-        raise HandInputError("numbers at the end have no suit letter (m, p, s or z)", code="bad_tile")
+        raise HandInputError(
+            gettext_noop("numbers at the end have no suit letter (m, p, s or z)"), code="bad_tile"
+        )
     return tiles
 
 
@@ -139,53 +149,97 @@ class Hand:
 def _bool_field(data: Mapping[str, Any], name: str, default: bool = False) -> bool:
     value = data.get(name, default)
     if not isinstance(value, bool):
-        raise HandInputError(f"field {name!r} must be true or false, not {value!r}", code="bad_field")
+        raise HandInputError(
+            gettext_noop("field %(name)r must be true or false, not %(value)r"),
+            code="bad_field",
+            name=name,
+            value=value,
+        )
     return value
 
 
 def _wind_field(data: Mapping[str, Any], name: str) -> str:
     value = data.get(name, "E")
     if value not in WINDS:
-        raise HandInputError(f"field {name!r} must be one of E, S, W, N, not {value!r}", code="bad_field")
+        raise HandInputError(
+            gettext_noop("field %(name)r must be one of E, S, W, N, not %(value)r"),
+            code="bad_field",
+            name=name,
+            value=value,
+        )
     return value
 
 
 def _tile_list(value: Any, where: str) -> list[int]:
     if not isinstance(value, list):
-        raise HandInputError(f"{where} must be a list of tile codes", code="bad_field")
+        raise HandInputError(
+            gettext_noop("%(where)s must be a list of tile codes"), code="bad_field", where=where
+        )
     try:
         return [tile_index(code) for code in value]
     except HandInputError as error:
-        raise HandInputError(f"{where}: {error.message}", code="bad_tile") from None
+        raise HandInputError(
+            gettext_noop("%(where)s: %(problem)s"), code="bad_tile", where=where, problem=error
+        ) from None
 
 
 def parse_meld(data: Any, position: int) -> Meld:
     """Validate one declared set: a chow is three consecutive suited tiles, a pung three alike."""
     where = f"meld {position + 1}"
     if not isinstance(data, Mapping):
-        raise HandInputError(f"{where} must be an object with 'type' and 'tiles'", code="bad_field")
+        raise HandInputError(
+            gettext_noop("%(where)s must be an object with 'type' and 'tiles'"), code="bad_field", where=where
+        )
     kind = data.get("type")
     if kind not in MELD_KINDS:
-        raise HandInputError(f"{where}: type must be chow, pung or kong, not {kind!r}", code="bad_meld")
+        raise HandInputError(
+            gettext_noop("%(where)s: type must be chow, pung or kong, not %(kind)r"),
+            code="bad_meld",
+            where=where,
+            kind=kind,
+        )
     tiles = sorted(_tile_list(data.get("tiles"), f"{where} tiles"))
     concealed = _bool_field(data, "concealed")
     if kind == "chow":
         if len(tiles) != 3:
-            raise HandInputError(f"{where}: a chow has 3 tiles, not {len(tiles)}", code="bad_meld")
+            raise HandInputError(
+                gettext_noop("%(where)s: a chow has 3 tiles, not %(count)s"),
+                code="bad_meld",
+                where=where,
+                count=len(tiles),
+            )
         if is_honour(tiles[0]) or is_honour(tiles[2]):
-            raise HandInputError(f"{where}: a chow cannot be made of honours", code="bad_meld")
+            raise HandInputError(
+                gettext_noop("%(where)s: a chow cannot be made of honours"), code="bad_meld", where=where
+            )
         if not (tiles[1] == tiles[0] + 1 and tiles[2] == tiles[0] + 2 and tiles[0] // 9 == tiles[2] // 9):
             raise HandInputError(
-                f"{where}: a chow needs three consecutive tiles of one suit", code="bad_meld"
+                gettext_noop("%(where)s: a chow needs three consecutive tiles of one suit"),
+                code="bad_meld",
+                where=where,
             )
     else:
         size = 3 if kind == "pung" else 4
         if len(tiles) != size:
-            raise HandInputError(f"{where}: a {kind} has {size} tiles, not {len(tiles)}", code="bad_meld")
+            raise HandInputError(
+                gettext_noop("%(where)s: a %(kind)s has %(size)s tiles, not %(count)s"),
+                code="bad_meld",
+                where=where,
+                kind=kind,
+                size=size,
+                count=len(tiles),
+            )
         if len(set(tiles)) != 1:
-            raise HandInputError(f"{where}: the tiles of a {kind} must all be the same", code="bad_meld")
+            raise HandInputError(
+                gettext_noop("%(where)s: the tiles of a %(kind)s must all be the same"),
+                code="bad_meld",
+                where=where,
+                kind=kind,
+            )
     if concealed and kind != "kong":
-        raise HandInputError(f"{where}: only a kong can be declared concealed", code="bad_meld")
+        raise HandInputError(
+            gettext_noop("%(where)s: only a kong can be declared concealed"), code="bad_meld", where=where
+        )
     return Meld(kind=kind, tiles=tuple(tiles), concealed=concealed)
 
 
@@ -195,24 +249,28 @@ def parse_hand(data: Any, *, require_win_tile: bool = True) -> Hand:
     Completeness (four sets and a pair, special hands) is the engine's business, not this parser's.
     """
     if not isinstance(data, Mapping):
-        raise HandInputError("a hand must be a JSON object", code="bad_field")
+        raise HandInputError(gettext_noop("a hand must be a JSON object"), code="bad_field")
     if "concealed" not in data:
-        raise HandInputError("missing field 'concealed'", code="missing_field")
+        raise HandInputError(gettext_noop("missing field 'concealed'"), code="missing_field")
     concealed = _tile_list(data["concealed"], "concealed")
     melds_data = data.get("melds", [])
     if not isinstance(melds_data, list):
-        raise HandInputError("melds must be a list", code="bad_field")
+        raise HandInputError(gettext_noop("melds must be a list"), code="bad_field")
     melds = tuple(parse_meld(meld, i) for i, meld in enumerate(melds_data))
     win_tile: int | None
     if data.get("win_tile") is None:
         if require_win_tile:
-            raise HandInputError("missing field 'win_tile'", code="missing_field")
+            raise HandInputError(gettext_noop("missing field 'win_tile'"), code="missing_field")
         win_tile = None
     else:
         win_tile = tile_index(data["win_tile"])
     flowers = data.get("flowers", 0)
     if isinstance(flowers, bool) or not isinstance(flowers, int) or not 0 <= flowers <= 8:
-        raise HandInputError(f"flowers must be a whole number from 0 to 8, not {flowers!r}", code="bad_field")
+        raise HandInputError(
+            gettext_noop("flowers must be a whole number from 0 to 8, not %(flowers)r"),
+            code="bad_field",
+            flowers=flowers,
+        )
     hand = Hand(
         concealed=tuple(concealed),
         melds=melds,
@@ -236,7 +294,10 @@ def check_copies(tiles: Iterable[int]) -> None:
         counts[tile] += 1
         if counts[tile] == 5:
             raise HandInputError(
-                f"there are only four of each tile, but the hand has a fifth {tile_code(tile)} "
-                f"({tile_name(tile)})",
+                gettext_noop(
+                    "there are only four of each tile, but the hand has a fifth %(tile)s (%(tile2)s)"
+                ),
                 code="fifth_copy",
+                tile=tile_code(tile),
+                tile2=tile_name(tile),
             )

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from scoring.rules import vocabulary
-from scoring.rules.errors import HandInputError
+from scoring.rules.errors import HandInputError, gettext_noop
 from scoring.rules.ruleset import (
     SEATS,
     TIE_BREAK_SETTING,
@@ -20,7 +20,7 @@ from scoring.rules.ruleset import (
 )
 from scoring.rules.settings import Setting
 
-SETTLEMENT = "Settlement"
+SETTLEMENT = gettext_noop("Settlement")
 
 
 def _settle_problem(options: Mapping[str, Any], code: str) -> str | None:
@@ -44,34 +44,36 @@ class ClassicalRuleSet(RuleSet):
         TIE_BREAK_SETTING,
         Setting(
             key="settlement.round_to",
-            label="Pay each amount to the nearest",
+            label=gettext_noop("Pay each amount to the nearest"),
             kind="choice",
             default=1,
-            choices=((1, "1 (exact)"), (10, "10 (Babcock line 1204)")),
+            choices=((1, gettext_noop("1 (exact)")), (10, gettext_noop("10 (Babcock line 1204)"))),
             group=SETTLEMENT,
             locked_after_results=True,
         ),
         Setting(
             key="settlement.stakes_limit",
-            label="No single payment over",
+            label=gettext_noop("No single payment over"),
             kind="int",
             default=None,
             optional=True,
             minimum=1,
             maximum=100_000,
-            help="Foster question 11",
+            help=gettext_noop("Foster question 11"),
             group=SETTLEMENT,
             locked_after_results=True,
         ),
         Setting(
             key="limit",
-            label="Limit of a hand",
+            label=gettext_noop("Limit of a hand"),
             kind="int",
             default=None,
             optional=True,
             minimum=1,
             maximum=100_000,
-            help="Empty keeps the book's (Babcock line 409: 300; 400, 500 or 600 by agreement, line 780)",
+            help=gettext_noop(
+                "Empty keeps the book's (Babcock line 409: 300; 400, 500 or 600 by agreement, line 780)"
+            ),
             group=SETTLEMENT,
             locked_after_results=True,
         ),
@@ -87,16 +89,23 @@ class ClassicalRuleSet(RuleSet):
         east = seat(data.get("east"), "East (the dealer)")
         scores = data.get("scores")
         if not isinstance(scores, Mapping) or set(scores) != set(SEATS):
-            raise HandInputError("give each player's hand score (E, S, W, N)", code="bad_scores")
+            raise HandInputError(
+                gettext_noop("give each player's hand score (E, S, W, N)"), code="bad_scores"
+            )
         clean_scores = {s: whole(scores[s], f"{s}'s hand score", 0, 100_000) for s in SEATS}
         limit = self.limit
         if limit is not None:
             over = [s for s in SEATS if clean_scores[s] > limit]
             if over:
                 raise HandInputError(
-                    f"{over[0]}'s hand score {clean_scores[over[0]]} is above the limit of {limit} "
-                    "(scores are capped at the limit; the event's limit is in its settings)",
+                    gettext_noop(
+                        "%(over)s's hand score %(clean_scores)s is above the limit of %(limit)s (scores "
+                        "are capped at the limit; the event's limit is in its settings)"
+                    ),
                     code="above_limit",
+                    over=over[0],
+                    clean_scores=clean_scores[over[0]],
+                    limit=limit,
                 )
         clean = HandRecord(winner=winner, data={"east": east, "scores": clean_scores})
         self.points(clean)
@@ -165,10 +174,12 @@ class ClassicalRuleSet(RuleSet):
         winner = seat_of_player(hand, "winner", wind_of)
         scores = hand.get("scores")
         if not isinstance(scores, Mapping) or set(scores) != set(wind_of):
-            raise HandInputError("scores: give each of the four players' hand scores", code="bad_scores")
+            raise HandInputError(
+                gettext_noop("scores: give each of the four players' hand scores"), code="bad_scores"
+            )
         east = hand.get("east")
         if not isinstance(east, str) or east not in wind_of:
-            raise HandInputError("east: must be a player at this table", code="bad_east")
+            raise HandInputError(gettext_noop("east: must be a player at this table"), code="bad_east")
         return HandRecord(
             winner=winner, data={"east": wind_of[east], "scores": {wind_of[p]: v for p, v in scores.items()}}
         )

@@ -13,7 +13,7 @@ from typing import Any
 
 from scoring.rules.classical import shapes
 from scoring.rules.classical.rulesets import SPECIAL_HANDS, Table, table_for
-from scoring.rules.errors import HandInputError
+from scoring.rules.errors import HandInputError, gettext_noop
 from scoring.rules.tiles import (
     DRAGON_TILES,
     HONOUR_NAMES,
@@ -368,7 +368,9 @@ def _score_winner(hand: Hand, situation: _Situation, only_place_override: bool |
         if fits and not hand.melds:
             if table.limit is None:
                 raise HandInputError(
-                    f"{name} scores the limit, and this table plays without one", code="no_limit"
+                    gettext_noop("%(name)s scores the limit, and this table plays without one"),
+                    code="no_limit",
+                    name=name,
                 )
             count = _Count(points=[("For winning the hand", table.game_points)])
             _flower_count(situation, count)
@@ -378,8 +380,10 @@ def _score_winner(hand: Hand, situation: _Situation, only_place_override: bool |
                 best = score
     if best is None:
         raise HandInputError(
-            "the tiles do not make a complete hand: a winning hand needs four sets of three (or four) "
-            "and a pair, the winning tile included",
+            gettext_noop(
+                "the tiles do not make a complete hand: a winning hand needs four sets of three "
+                "(or four) and a pair, the winning tile included"
+            ),
             code="incomplete_hand",
         )
     return best
@@ -460,18 +464,26 @@ def _check_flowers(flower_tiles: Sequence[str] | None, count: int) -> tuple[str,
     if flower_tiles is None:
         return ()
     if isinstance(flower_tiles, str) or not isinstance(flower_tiles, Sequence):
-        raise HandInputError('flower_tiles must be a list such as ["f1", "s3"]', code="bad_field")
+        raise HandInputError(
+            gettext_noop('flower_tiles must be a list such as ["f1", "s3"]'), code="bad_field"
+        )
     for code in flower_tiles:
         if code not in FLOWER_CODES:
             raise HandInputError(
-                f"unknown flower tile {code!r} (use f1-f4 for one colour and s1-s4 for the other)",
+                gettext_noop(
+                    "unknown flower tile %(code_value)r (use f1-f4 for one colour and s1-s4 for the other)"
+                ),
                 code="bad_tile",
+                code_value=code,
             )
     if len(set(flower_tiles)) != len(flower_tiles):
-        raise HandInputError("each flower tile can be held only once", code="fifth_copy")
+        raise HandInputError(gettext_noop("each flower tile can be held only once"), code="fifth_copy")
     if count and count != len(flower_tiles):
         raise HandInputError(
-            f"flowers says {count} but flower_tiles lists {len(flower_tiles)}", code="bad_field"
+            gettext_noop("flowers says %(count)s but flower_tiles lists %(count2)s"),
+            code="bad_field",
+            count=count,
+            count2=len(flower_tiles),
         )
     return tuple(flower_tiles)
 
@@ -500,57 +512,73 @@ def score_hand(
     tile_count = len(hand.concealed) + 3 * len(hand.melds) + (1 if hand.win_tile is not None else 0)
     kongs = sum(meld.kind == "kong" for meld in hand.melds)
     if len(hand.melds) > 4:
-        raise HandInputError("a hand has at most four declared sets", code="bad_meld")
+        raise HandInputError(gettext_noop("a hand has at most four declared sets"), code="bad_meld")
     if winner:
         if hand.win_tile is None:
-            raise HandInputError("a winning hand needs its 'win_tile'", code="missing_field")
+            raise HandInputError(gettext_noop("a winning hand needs its 'win_tile'"), code="missing_field")
         if tile_count != 14:
             raise HandInputError(
-                f"a winning hand has 14 tiles plus one for each set of fours, not {tile_count + kongs}",
+                gettext_noop("a winning hand has 14 tiles plus one for each set of fours, not %(value)s"),
                 code="wrong_tile_count",
+                value=tile_count + kongs,
             )
     else:
         if hand.win_tile is not None:
             raise HandInputError(
-                "a losing hand has no winning tile: leave out 'win_tile' or set 'winner' to true",
+                gettext_noop(
+                    "a losing hand has no winning tile: leave out 'win_tile' or set 'winner' to true"
+                ),
                 code="bad_field",
             )
         if tile_count != 13:
             raise HandInputError(
-                f"a losing hand has 13 tiles plus one for each set of fours, not {tile_count + kongs}",
+                gettext_noop("a losing hand has 13 tiles plus one for each set of fours, not %(value)s"),
                 code="wrong_tile_count",
+                value=tile_count + kongs,
             )
         overrides = (only_possible_place, loose_tile, robbing_kong, last_tile)
         if any(overrides) or special_hand is not None:
-            raise HandInputError("bonuses and special hands apply to the winning hand only", code="bad_field")
+            raise HandInputError(
+                gettext_noop("bonuses and special hands apply to the winning hand only"), code="bad_field"
+            )
     if special_hand is not None:
         if special_hand not in SPECIAL_HANDS:
             raise HandInputError(
-                f"special_hand must be one of {', '.join(SPECIAL_HANDS)}, not {special_hand!r}",
+                gettext_noop("special_hand must be one of %(special_hands)s, not %(special_hand)r"),
                 code="bad_field",
+                special_hands=", ".join(SPECIAL_HANDS),
+                special_hand=special_hand,
             )
         if special_hand == "heaven" and hand.seat_wind != "E":
-            raise HandInputError("only East can win with the Hand from Heaven", code="bad_field")
+            raise HandInputError(
+                gettext_noop("only East can win with the Hand from Heaven"), code="bad_field"
+            )
         if special_hand == "earth" and hand.seat_wind == "E":
-            raise HandInputError("East can never win with the Hand from Earth", code="bad_field")
+            raise HandInputError(
+                gettext_noop("East can never win with the Hand from Earth"), code="bad_field"
+            )
     drawn = hand.self_drawn
     loose = hand.kong_related and drawn if loose_tile is None else loose_tile
     robbed = hand.kong_related and not drawn if robbing_kong is None else robbing_kong
     last = hand.last_wall_tile and drawn if last_tile is None else last_tile
     if winner:
         if loose and not drawn:
-            raise HandInputError("a loose tile is drawn: set self_drawn to true", code="bad_field")
+            raise HandInputError(
+                gettext_noop("a loose tile is drawn: set self_drawn to true"), code="bad_field"
+            )
         if loose and not kongs:
             raise HandInputError(
-                "won on a loose tile, but the hand declares no set of fours", code="bad_field"
+                gettext_noop("won on a loose tile, but the hand declares no set of fours"), code="bad_field"
             )
         if robbed and drawn:
             raise HandInputError(
-                "a robbed kong is not a drawn tile: set self_drawn to false", code="bad_field"
+                gettext_noop("a robbed kong is not a drawn tile: set self_drawn to false"), code="bad_field"
             )
         if last and not drawn:
             raise HandInputError(
-                "the last-tile bonus is for drawing the last tile of the wall, not for its discard",
+                gettext_noop(
+                    "the last-tile bonus is for drawing the last tile of the wall, not for its discard"
+                ),
                 code="bad_field",
             )
     situation = _Situation(

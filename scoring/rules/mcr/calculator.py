@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from scoring.rules.errors import HandInputError
+from scoring.rules.errors import HandInputError, gettext_noop
 from scoring.rules.limits import check_request
 from scoring.rules.mcr.decompose import (
     CHOW,
@@ -173,8 +173,10 @@ def parse_request(data: Any) -> Hand:
         unknown = sorted(str(key) for key in data if key not in _FIELDS)
         if unknown:
             raise HandInputError(
-                f"unknown field {unknown[0]!r} (MCR hands take: {', '.join(sorted(_FIELDS))})",
+                gettext_noop("unknown field %(unknown)r (MCR hands take: %(fields)s)"),
                 code="unknown_field",
+                unknown=unknown[0],
+                fields=", ".join(sorted(_FIELDS)),
             )
     return parse_hand(data)
 
@@ -202,10 +204,12 @@ def _normalise(hand: Hand) -> tuple[list[int], int]:
     replacement tile needs a kong; a robbed kong leaves no other copy of the winning tile for the hand.
     """
     if hand.win_tile is None:
-        raise HandInputError("missing field 'win_tile'", code="missing_field")
+        raise HandInputError(gettext_noop("missing field 'win_tile'"), code="missing_field")
     if len(hand.melds) > 4:
         raise HandInputError(
-            f"a hand has at most 4 declared sets, not {len(hand.melds)}", code="too_many_melds"
+            gettext_noop("a hand has at most 4 declared sets, not %(count)s"),
+            code="too_many_melds",
+            count=len(hand.melds),
         )
     win = hand.win_tile
     concealed = list(hand.concealed)
@@ -214,28 +218,44 @@ def _normalise(hand: Hand) -> tuple[list[int], int]:
         # The concealed tiles were given with the winning tile among them.
         if win not in concealed:
             raise HandInputError(
-                f"the winning tile {tile_code(win)} is not in the hand", code="win_tile_not_in_hand"
+                gettext_noop("the winning tile %(win)s is not in the hand"),
+                code="win_tile_not_in_hand",
+                win=tile_code(win),
             )
         concealed.remove(win)
     elif len(concealed) != expected:
         melds = len(hand.melds)
+        template = (
+            gettext_noop(
+                "wrong tile count: with %(melds)s declared set the hand needs %(expected)s concealed "
+                "tiles plus the winning tile, but 'concealed' has %(count)s"
+            )
+            if melds == 1
+            else gettext_noop(
+                "wrong tile count: with %(melds)s declared sets the hand needs %(expected)s concealed "
+                "tiles plus the winning tile, but 'concealed' has %(count)s"
+            )
+        )
         raise HandInputError(
-            f"wrong tile count: with {melds} declared set{'s' if melds != 1 else ''} the hand needs "
-            f"{expected} concealed tiles plus the winning tile, but 'concealed' has {len(concealed)}",
-            code="tile_count",
+            template, code="tile_count", melds=melds, expected=expected, count=len(concealed)
         )
     if hand.kong_related and hand.self_drawn and not any(meld.kind == "kong" for meld in hand.melds):
         raise HandInputError(
-            "kong_related with self_drawn means out on a kong replacement tile, but the hand has no kong",
+            gettext_noop(
+                "kong_related with self_drawn means out on a kong replacement tile, but the hand has no kong"
+            ),
             code="no_kong",
         )
     if hand.kong_related and not hand.self_drawn:
         held = concealed.count(win) + sum(meld.tiles.count(win) for meld in hand.melds)
         if held:
             raise HandInputError(
-                f"robbing the kong: the other player's kong holds the other three {tile_code(win)}, "
-                "so the hand cannot hold another",
+                gettext_noop(
+                    "robbing the kong: the other player's kong holds the other three %(win)s, so the "
+                    "hand cannot hold another"
+                ),
                 code="impossible_robbing",
+                win=tile_code(win),
             )
     return concealed, win
 
@@ -654,8 +674,10 @@ def _evaluate(ctx: _Context) -> tuple[int, _Occurrences, _RawReading]:
             best = (total, fans, reading)
     if best is None:
         raise HandInputError(
-            "the tiles do not make a complete hand (four sets and a pair, seven pairs, thirteen orphans, "
-            "or a knitted hand)",
+            gettext_noop(
+                "the tiles do not make a complete hand (four sets and a pair, seven pairs, "
+                "thirteen orphans, or a knitted hand)"
+            ),
             code="incomplete_hand",
         )
     return best

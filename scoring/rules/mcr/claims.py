@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from scoring.rules.errors import HandInputError
+from scoring.rules.errors import HandInputError, gettext_noop
 from scoring.rules.mcr.calculator import FLOWER_TILES, FanScore, calculate, parse_request
 from scoring.rules.mcr.session import MAX_FAN, MINIMUM_FAN
 
@@ -74,29 +74,45 @@ def check_claim(tiles_request: Mapping[str, Any], claimed: int) -> ClaimCheck:
     """
     if isinstance(claimed, bool) or not isinstance(claimed, int) or not 0 <= claimed <= MAX_FAN:
         raise HandInputError(
-            f"the claimed fan points must be a whole number from 0 to {MAX_FAN}", code="bad_fan"
+            gettext_noop("the claimed fan points must be a whole number from 0 to %(max_fan)s"),
+            code="bad_fan",
+            max_fan=MAX_FAN,
         )
     result = calculate(parse_request(tiles_request))
     flowers = sum(fan.count for fan in result.fans if fan.name == FLOWER_TILES)
     without = result.total - flowers
     if not result.meets_minimum:
         raise HandInputError(
-            f"these tiles are worth {without} fan points without flowers; a winning hand needs at least "
-            f"{MINIMUM_FAN} (MCR rule 24)",
+            gettext_noop(
+                "these tiles are worth %(without)s fan points without flowers; a winning hand "
+                "needs at least %(minimum_fan)s (MCR rule 24)"
+            ),
             code="below_minimum",
+            without=without,
+            minimum_fan=MINIMUM_FAN,
         )
     if claimed > result.total:
         flower_text = f" ({without} + {flowers} for flowers)" if flowers else ""
         raise HandInputError(
-            f"{claimed} fan points were claimed but the tiles are worth {result.total}{flower_text}; "
-            "a winner may not claim more than the hand is worth (MCR rule 65a)",
+            gettext_noop(
+                "%(claimed)s fan points were claimed but the tiles are worth "
+                "%(total)s%(flower_text)s; a winner may not claim more than the hand is worth "
+                "(MCR rule 65a)"
+            ),
             code="claim_above_tiles",
+            claimed=claimed,
+            total=result.total,
+            flower_text=flower_text,
         )
     if claimed < MINIMUM_FAN:
         raise HandInputError(
-            f"{claimed} fan points were claimed; a winning hand is worth at least {MINIMUM_FAN} "
-            "(MCR rules 24 and 65c)",
+            gettext_noop(
+                "%(claimed)s fan points were claimed; a winning hand is worth at least "
+                "%(minimum_fan)s (MCR rules 24 and 65c)"
+            ),
             code="claim_below_minimum",
+            claimed=claimed,
+            minimum_fan=MINIMUM_FAN,
         )
     return ClaimCheck(
         claimed=claimed,

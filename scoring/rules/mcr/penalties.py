@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from scoring.rules.errors import HandInputError
+from scoring.rules.errors import HandInputError, gettext_noop
 from scoring.rules.rulings import Ruling
 
 OUTCOMES = ("points", "warning", "forced_discard", "no_hu", "loss_of_rank", "disqualification")
@@ -213,7 +213,9 @@ def penalty_points(kind: PenaltyKind, *, occurrence: int = 1, tiles: int = 1) ->
     85e (line 2387: "5 points per revealed tile"), 0 for warnings and rulings that cost no points."""
     if kind.per_tile:
         if isinstance(tiles, bool) or not isinstance(tiles, int) or not 1 <= tiles <= 14:
-            raise HandInputError("the number of revealed tiles must be 1 to 14", code="bad_penalty")
+            raise HandInputError(
+                gettext_noop("the number of revealed tiles must be 1 to 14"), code="bad_penalty"
+            )
         return kind.points * tiles
     return points_for(kind, occurrence)
 
@@ -252,7 +254,11 @@ def check_winner_not_barred(winner: str | None, rulings: Iterable[tuple[str, str
     kind = winner_barred(winner, rulings)
     if kind is not None:
         raise HandInputError(
-            f"{winner} may not declare hu in this hand: {kind.label} ({kind.rule})", code="winner_barred"
+            gettext_noop("%(winner)s may not declare hu in this hand: %(label)s (%(rule)s)"),
+            code="winner_barred",
+            winner=winner,
+            label=kind.label,
+            rule=kind.rule,
         )
 
 

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from scoring.rules import vocabulary
-from scoring.rules.errors import HandInputError
+from scoring.rules.errors import HandInputError, gettext_noop
 from scoring.rules.mcr import session as mcr
 from scoring.rules.mcr.fan_names import FAN_NAMES
 from scoring.rules.mcr.penalty_names import CHINESE_PENALTY_LABELS
@@ -62,7 +62,7 @@ class MCRRuleSet(RuleSet):
     def normalise(self, record: HandRecord) -> HandRecord:
         outcome = mcr.HandOutcome(winner=record.winner, discarder=record.discarder, fan=record.fan or 0)
         if record.winner is not None and record.fan is None:
-            raise HandInputError("enter the winner's fan points", code="fan_required")
+            raise HandInputError(gettext_noop("enter the winner's fan points"), code="fan_required")
         mcr.validate_hand(outcome)
         return HandRecord(
             winner=record.winner,
@@ -105,8 +105,11 @@ class MCRRuleSet(RuleSet):
             check_claim(tiles, record.fan or 0)
         except HandInputError as error:
             code = error.code if error.code in ("claim_above_tiles", "below_minimum") else "bad_tiles"
-            prefix = "" if code != "bad_tiles" else "the tiles are not a valid hand: "
-            raise HandInputError(prefix + error.message, code=code) from None
+            if code != "bad_tiles":
+                raise HandInputError(error.template, code=code, **error.params) from None
+            raise HandInputError(
+                gettext_noop("the tiles are not a valid hand: %(problem)s"), code=code, problem=error
+            ) from None
 
     def hands_allowed(self, hands_per_session: int | None) -> int:
         """Rule 74e/f: at most 16 hands, whether the event sets a number or a time limit."""
@@ -202,7 +205,7 @@ class MCRRuleSet(RuleSet):
         winner = seat_of_player(hand, "winner", wind_of)
         fan = hand.get("fan")
         if winner is not None and not _is_int(fan):
-            raise HandInputError("fan: must be a whole number", code="bad_fan")
+            raise HandInputError(gettext_noop("fan: must be a whole number"), code="bad_fan")
         return HandRecord(
             winner=winner, discarder=seat_of_player(hand, "discarder", wind_of), fan=fan if winner else None
         )

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from scoring.rules.errors import HandInputError
+from scoring.rules.errors import HandInputError, gettext_noop
 from scoring.rules.mcr.penalties import check_winner_not_barred
 
 SEATS = ("E", "S", "W", "N")
@@ -70,35 +70,56 @@ def validate_hand(outcome: HandOutcome, *, flowers: int = 0) -> None:
     """
     if outcome.winner is None:
         if outcome.discarder is not None:
-            raise HandInputError("a drawn hand has no discarder", code="draw_with_discarder")
+            raise HandInputError(gettext_noop("a drawn hand has no discarder"), code="draw_with_discarder")
         return
     if outcome.winner not in SEATS:
-        raise HandInputError(f"unknown winner seat {outcome.winner!r}", code="bad_seat")
+        raise HandInputError(
+            gettext_noop("unknown winner seat %(winner)r"), code="bad_seat", winner=outcome.winner
+        )
     if outcome.discarder is not None and outcome.discarder not in SEATS:
-        raise HandInputError(f"unknown discarder seat {outcome.discarder!r}", code="bad_seat")
+        raise HandInputError(
+            gettext_noop("unknown discarder seat %(discarder)r"), code="bad_seat", discarder=outcome.discarder
+        )
     if outcome.discarder == outcome.winner:
-        raise HandInputError("the winner cannot also be the discarder", code="winner_is_discarder")
+        raise HandInputError(
+            gettext_noop("the winner cannot also be the discarder"), code="winner_is_discarder"
+        )
     if isinstance(outcome.fan, bool) or not isinstance(outcome.fan, int):
-        raise HandInputError("fan points must be a whole number", code="bad_fan")
+        raise HandInputError(gettext_noop("fan points must be a whole number"), code="bad_fan")
     if isinstance(flowers, bool) or not isinstance(flowers, int) or not 0 <= flowers <= MAX_FLOWERS:
         raise HandInputError(
-            f"flowers must be a whole number from 0 to {MAX_FLOWERS}, not {flowers!r}", code="bad_flowers"
+            gettext_noop("flowers must be a whole number from 0 to %(max_flowers)s, not %(flowers)r"),
+            code="bad_flowers",
+            max_flowers=MAX_FLOWERS,
+            flowers=flowers,
         )
     if outcome.fan - flowers < MINIMUM_FAN:
         if flowers:
             raise HandInputError(
-                f"a winning hand needs at least {MINIMUM_FAN} fan points, flowers excluded "
-                f"(MCR rule 24); {outcome.fan} was entered, of which {flowers} for flowers, "
-                f"which leaves {outcome.fan - flowers}",
+                gettext_noop(
+                    "a winning hand needs at least %(minimum_fan)s fan points, flowers excluded (MCR "
+                    "rule 24); %(fan)s was entered, of which %(flowers)s for flowers, which leaves "
+                    "%(value)s"
+                ),
                 code="below_minimum",
+                minimum_fan=MINIMUM_FAN,
+                fan=outcome.fan,
+                flowers=flowers,
+                value=outcome.fan - flowers,
             )
         raise HandInputError(
-            f"a winning hand needs at least {MINIMUM_FAN} fan points, flowers excluded "
-            f"(MCR rule 24); {outcome.fan} was entered",
+            gettext_noop(
+                "a winning hand needs at least %(minimum_fan)s fan points, flowers excluded (MCR "
+                "rule 24); %(fan)s was entered"
+            ),
             code="below_minimum",
+            minimum_fan=MINIMUM_FAN,
+            fan=outcome.fan,
         )
     if outcome.fan > MAX_FAN:
-        raise HandInputError(f"{outcome.fan} fan points is not a possible MCR hand", code="bad_fan")
+        raise HandInputError(
+            gettext_noop("%(fan)s fan points is not a possible MCR hand"), code="bad_fan", fan=outcome.fan
+        )
 
 
 def settle_hand(outcome: HandOutcome) -> dict[str, int]:
@@ -146,14 +167,19 @@ def hands_allowed(hands_per_session: int | None) -> int:
         return MAX_HANDS
     if isinstance(hands_per_session, bool) or not isinstance(hands_per_session, int):
         raise HandInputError(
-            f"hands per session must be a whole number, not {hands_per_session!r}",
+            gettext_noop("hands per session must be a whole number, not %(hands_per_session)r"),
             code="bad_hands_per_session",
+            hands_per_session=hands_per_session,
         )
     if not 1 <= hands_per_session <= MAX_HANDS:
         raise HandInputError(
-            f"an MCR session has 1 to {MAX_HANDS} hands (rule 74: four rounds of four hands), "
-            f"not {hands_per_session}",
+            gettext_noop(
+                "an MCR session has 1 to %(max_hands)s hands (rule 74: four rounds of four "
+                "hands), not %(hands_per_session)s"
+            ),
             code="bad_hands_per_session",
+            max_hands=MAX_HANDS,
+            hands_per_session=hands_per_session,
         )
     return hands_per_session
 
@@ -163,9 +189,13 @@ def check_hand_count(count: int, hands_per_session: int | None = None) -> None:
     allowed = hands_allowed(hands_per_session)
     if count > allowed:
         raise HandInputError(
-            f"this session has {count} hands but at most {allowed} are played "
-            f"(MCR rule 74e/f: four rounds of four hands, or fewer under a time limit)",
+            gettext_noop(
+                "this session has %(count)s hands but at most %(allowed)s are played (MCR rule "
+                "74e/f: four rounds of four hands, or fewer under a time limit)"
+            ),
             code="too_many_hands",
+            count=count,
+            allowed=allowed,
         )
 
 
@@ -175,27 +205,34 @@ def penalty_effect(penalty: PenaltyItem) -> dict[str, int]:
     warning (0 points, rules 77a and 85b, line 2354 and 2384) changes nothing. Every penalty paid to
     players sums to zero."""
     if penalty.seat not in SEATS:
-        raise HandInputError(f"unknown seat {penalty.seat!r}", code="bad_seat")
+        raise HandInputError(gettext_noop("unknown seat %(seat)r"), code="bad_seat", seat=penalty.seat)
     if isinstance(penalty.points, bool) or not isinstance(penalty.points, int):
-        raise HandInputError("penalty points must be a whole number", code="bad_penalty")
+        raise HandInputError(gettext_noop("penalty points must be a whole number"), code="bad_penalty")
     if penalty.points < 0:
-        raise HandInputError("penalty points cannot be negative", code="bad_penalty")
+        raise HandInputError(gettext_noop("penalty points cannot be negative"), code="bad_penalty")
     receiver = penalty.receiver
     if penalty.paid_to_seat is not None and penalty.paid_to not in ("none", "opponent", penalty.paid_to_seat):
         raise HandInputError(
-            f"paid_to {penalty.paid_to!r} and paid_to_seat {penalty.paid_to_seat!r} disagree",
+            gettext_noop("paid_to %(paid_to)r and paid_to_seat %(paid_to_seat)r disagree"),
             code="bad_penalty",
+            paid_to=penalty.paid_to,
+            paid_to_seat=penalty.paid_to_seat,
         )
     if receiver is None and penalty.paid_to not in ("each_other", "none"):
         raise HandInputError(
-            f"paid_to must be 'each_other', 'none' or a seat (E, S, W, N), not {penalty.paid_to!r}",
+            gettext_noop("paid_to must be 'each_other', 'none' or a seat (E, S, W, N), not %(paid_to)r"),
             code="bad_penalty",
+            paid_to=penalty.paid_to,
         )
     if receiver is not None:
         if receiver not in SEATS:
-            raise HandInputError(f"unknown seat {receiver!r} to pay the penalty to", code="bad_seat")
+            raise HandInputError(
+                gettext_noop("unknown seat %(receiver)r to pay the penalty to"),
+                code="bad_seat",
+                receiver=receiver,
+            )
         if receiver == penalty.seat:
-            raise HandInputError("a player cannot pay a penalty to himself", code="bad_penalty")
+            raise HandInputError(gettext_noop("a player cannot pay a penalty to himself"), code="bad_penalty")
     result = dict.fromkeys(SEATS, 0)
     if receiver is not None:
         result[receiver] += penalty.points
@@ -216,7 +253,7 @@ def late_penalty(minutes: int) -> int | None:
     Up to 10 minutes: 10 points; more than 10 up to 15: 20 points; more than 15: forfeit (0 table points).
     """
     if minutes < 0:
-        raise HandInputError("minutes late cannot be negative", code="bad_late")
+        raise HandInputError(gettext_noop("minutes late cannot be negative"), code="bad_late")
     if minutes == 0:
         return 0
     if minutes <= 10:
@@ -269,11 +306,14 @@ def score_session(session: SessionInput) -> SessionResult:
     scores = dict.fromkeys(SEATS, 0)
     if session.totals is not None:
         if set(session.totals) != set(SEATS):
-            raise HandInputError("totals need one score for each of E, S, W, N", code="bad_totals")
+            raise HandInputError(
+                gettext_noop("totals need one score for each of E, S, W, N"), code="bad_totals"
+            )
         if sum(session.totals.values()) != 0:
             raise HandInputError(
-                f"session totals must sum to zero; these sum to {sum(session.totals.values())}",
+                gettext_noop("session totals must sum to zero; these sum to %(values)s"),
                 code="totals_not_zero_sum",
+                values=sum(session.totals.values()),
             )
         scores.update(session.totals)
     else:

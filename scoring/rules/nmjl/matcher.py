@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from scoring.rules.errors import HandInputError
+from scoring.rules.errors import HandInputError, gettext_noop
 from scoring.rules.nmjl.card import HAND_TILES, Card, CardHand, Variant
 from scoring.rules.nmjl.tiles import (
     JOKER,
@@ -70,20 +70,29 @@ def parse_exposure(tiles: Sequence[int], position: int) -> Exposure:
     where = f"exposure {position + 1}"
     if len(tiles) < 3:
         raise HandInputError(
-            f"{where} has {len(tiles)} tiles; only sets of 3 or more may be exposed (rule 97b)",
+            gettext_noop("%(where)s has %(count)s tiles; only sets of 3 or more may be exposed (rule 97b)"),
             code="bad_exposure",
+            where=where,
+            count=len(tiles),
         )
     naturals = sorted({tile for tile in tiles if tile != JOKER})
     if not naturals:
         raise HandInputError(
-            f"{where} is only jokers; an exposure is made on a natural discard (rules 58, 89c)",
+            gettext_noop(
+                "%(where)s is only jokers; an exposure is made on a natural discard (rules 58, 89c)"
+            ),
             code="bad_exposure",
+            where=where,
         )
     if len(naturals) > 1:
         names = ", ".join(nmjl_code(tile) for tile in naturals)
         raise HandInputError(
-            f"{where} mixes different tiles ({names}); all tiles of a set must be identical (rule 97b)",
+            gettext_noop(
+                "%(where)s mixes different tiles (%(names)s); all tiles of a set must be identical (rule 97b)"
+            ),
             code="bad_exposure",
+            where=where,
+            names=names,
         )
     return Exposure(tile=naturals[0], size=len(tiles), jokers=sum(1 for tile in tiles if tile == JOKER))
 
@@ -92,7 +101,10 @@ def prepare(tiles: Sequence[int], exposures: Sequence[Sequence[int]]) -> tuple[l
     """Check the tile count (rule 101a), the copies (rules 1-6) and that exposures are among the tiles."""
     if len(tiles) != HAND_TILES:
         raise HandInputError(
-            f"a mah-jongg hand has {HAND_TILES} tiles, not {len(tiles)} (rule 101a)", code="tile_count"
+            gettext_noop("a mah-jongg hand has %(hand_tiles)s tiles, not %(count)s (rule 101a)"),
+            code="tile_count",
+            hand_tiles=HAND_TILES,
+            count=len(tiles),
         )
     counts = count_tiles(tiles)
     check_copies(counts)
@@ -101,9 +113,14 @@ def prepare(tiles: Sequence[int], exposures: Sequence[Sequence[int]]) -> tuple[l
     for tile in range(TILE_KINDS):
         if exposed[tile] > counts[tile]:
             raise HandInputError(
-                f"the exposures show {exposed[tile]} {nmjl_code(tile)} but the 14 tiles have only "
-                f"{counts[tile]} (give all 14 tiles, exposed ones included)",
+                gettext_noop(
+                    "the exposures show %(exposed)s %(tile)s but the 14 tiles have only %(counts)s "
+                    "(give all 14 tiles, exposed ones included)"
+                ),
                 code="bad_exposure",
+                exposed=exposed[tile],
+                tile=nmjl_code(tile),
+                counts=counts[tile],
             )
     return counts, parsed
 
@@ -249,7 +266,9 @@ def _exposure_codes(exposures: Any) -> list[list[int]]:
     if exposures is None:
         return []
     if not isinstance(exposures, list | tuple):
-        raise HandInputError("exposures must be a list of sets, each a list of tile codes", code="bad_field")
+        raise HandInputError(
+            gettext_noop("exposures must be a list of sets, each a list of tile codes"), code="bad_field"
+        )
     parsed = []
     for i, exposure in enumerate(exposures):
         tiles = exposure.get("tiles") if isinstance(exposure, dict) else exposure
@@ -296,7 +315,11 @@ def check_hand(card: Card, hand_id: str, tiles: Any, exposures: Any = ()) -> Mat
         return _as_match(card, hand, variant, counts)
     detail = "; ".join(reasons) or f"{missing} tile(s) short"
     raise HandInputError(
-        f"the tiles do not make hand {hand_id!r} ({hand.pattern}): {detail}", code="hand_not_made"
+        gettext_noop("the tiles do not make hand %(hand_id)r (%(pattern)s): %(detail)s"),
+        code="hand_not_made",
+        hand_id=hand_id,
+        pattern=hand.pattern,
+        detail=detail,
     )
 
 
@@ -311,6 +334,9 @@ def identify_hand(card: Card, tiles: Any, exposures: Any = (), hand_id: str | No
         misses = close_hands(card, tiles, exposures)
         hint = f"; closest is {misses[0].hand_id}: {'; '.join(misses[0].reasons)}" if misses else ""
         raise HandInputError(
-            f"the tiles make no hand on card {card.id!r} (rule 23){hint}", code="hand_not_made"
+            gettext_noop("the tiles make no hand on card %(id)r (rule 23)%(hint)s"),
+            code="hand_not_made",
+            id=card.id,
+            hint=hint,
         )
     return max(matches, key=lambda match: (match.value, not match.singles_and_pairs))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from scoring.rules.errors import HandInputError
+from scoring.rules.errors import HandInputError, gettext_noop
 
 SEATS = ("E", "S", "W", "N")
 WON_BY = ("discard", "self_pick", "wall")
@@ -19,13 +19,23 @@ MAX_EXPOSURES = 4
 
 def _seat(value: object, where: str) -> str:
     if value not in SEATS:
-        raise HandInputError(f"{where} must be one of E, S, W, N, not {value!r}", code="bad_seat")
+        raise HandInputError(
+            gettext_noop("%(where)s must be one of E, S, W, N, not %(value)r"),
+            code="bad_seat",
+            where=where,
+            value=value,
+        )
     return str(value)
 
 
 def _positive(value: object, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-        raise HandInputError(f"{where} must be a positive whole number, not {value!r}", code="bad_value")
+        raise HandInputError(
+            gettext_noop("%(where)s must be a positive whole number, not %(value)r"),
+            code="bad_value",
+            where=where,
+            value=value,
+        )
     return value
 
 
@@ -42,7 +52,8 @@ class DeathChallenge:
         _seat(self.challenged, "death_challenge challenged")
         if self.challenger == self.challenged:
             raise HandInputError(
-                "a player cannot issue a death challenge to herself (rule 105)", code="bad_event"
+                gettext_noop("a player cannot issue a death challenge to herself (rule 105)"),
+                code="bad_event",
             )
 
     @property
@@ -70,31 +81,44 @@ class FalseMahjong:
         for seat in self.threw_in:
             _seat(seat, "false_mahjong threw_in")
         if len(set(self.threw_in)) != len(self.threw_in):
-            raise HandInputError("false_mahjong threw_in names a player twice", code="bad_event")
+            raise HandInputError(
+                gettext_noop("false_mahjong threw_in names a player twice"), code="bad_event"
+            )
         if self.declarer in self.threw_in:
-            raise HandInputError("false_mahjong: the declarer cannot also be in threw_in", code="bad_event")
+            raise HandInputError(
+                gettext_noop("false_mahjong: the declarer cannot also be in threw_in"), code="bad_event"
+            )
         if len(self.threw_in) > 2:
             raise HandInputError(
-                "false_mahjong: at most two other players can throw in; rule 98d ends the game at two",
+                gettext_noop(
+                    "false_mahjong: at most two other players can throw in; rule 98d ends the game at two"
+                ),
                 code="bad_event",
             )
         if self.wall_destroyed_by is not None:
             _seat(self.wall_destroyed_by, "false_mahjong wall_destroyed_by")
             if self.wall_destroyed_by == self.declarer or self.wall_destroyed_by in self.threw_in:
                 raise HandInputError(
-                    "false_mahjong: wall_destroyed_by must be another player than the declarer and those "
-                    "who threw in (rule 98e)",
+                    gettext_noop(
+                        "false_mahjong: wall_destroyed_by must be another player than the declarer and "
+                        "those who threw in (rule 98e)"
+                    ),
                     code="bad_event",
                 )
             if len(self.threw_in) == 2:
                 raise HandInputError(
-                    "false_mahjong: two players threw in and the wall was destroyed; rule 98 does not cover "
-                    "this, enter the game as a referee decides",
+                    gettext_noop(
+                        "false_mahjong: two players threw in and the wall was destroyed; rule 98 does "
+                        "not cover this, enter the game as a referee decides"
+                    ),
                     code="bad_event",
                 )
         if len(self.threw_in) == 2 and self.declared_value is None:
             raise HandInputError(
-                "false_mahjong: declared_value is needed when two players threw in (rule 98d pays double it)",
+                gettext_noop(
+                    "false_mahjong: declared_value is needed when two players threw in (rule 98d "
+                    "pays double it)"
+                ),
                 code="missing_field",
             )
         if self.declared_value is not None:
@@ -150,53 +174,73 @@ class Outcome:
         if ends:
             if self.won_by is not None or self.winner is not None or self.discarder is not None:
                 raise HandInputError(
-                    "a false mah-jongg with two players thrown in or the wall destroyed ends the game "
-                    "(rules 98d, 98e): give no winner, no won_by and no discarder",
+                    gettext_noop(
+                        "a false mah-jongg with two players thrown in or the wall destroyed ends the "
+                        "game (rules 98d, 98e): give no winner, no won_by and no discarder"
+                    ),
                     code="bad_outcome",
                 )
             return
         if self.won_by not in WON_BY:
             raise HandInputError(
-                f"won_by must be one of {', '.join(WON_BY)}, not {self.won_by!r} (rules 72, 78)",
+                gettext_noop("won_by must be one of %(won_by)s, not %(won_by2)r (rules 72, 78)"),
                 code="bad_field",
+                won_by=", ".join(WON_BY),
+                won_by2=self.won_by,
             )
         if self.won_by == "wall":
             if self.winner is not None or self.discarder is not None:
                 raise HandInputError(
-                    "a wall game has no winner and no discarder (rule 78)", code="bad_outcome"
+                    gettext_noop("a wall game has no winner and no discarder (rule 78)"), code="bad_outcome"
                 )
             return
         if self.winner is None:
-            raise HandInputError(f"won_by {self.won_by!r} needs a winner", code="missing_field")
+            raise HandInputError(
+                gettext_noop("won_by %(won_by)r needs a winner"), code="missing_field", won_by=self.won_by
+            )
         _seat(self.winner, "winner")
         if self.value is None:
             raise HandInputError(
-                "value (or card and hand) is needed for a win (rule 71)", code="missing_field"
+                gettext_noop("value (or card and hand) is needed for a win (rule 71)"), code="missing_field"
             )
         _positive(self.value, "value")
         if self.won_by == "discard":
             if self.discarder is None:
-                raise HandInputError("a win by discard needs the discarder (rule 72a)", code="missing_field")
+                raise HandInputError(
+                    gettext_noop("a win by discard needs the discarder (rule 72a)"), code="missing_field"
+                )
             _seat(self.discarder, "discarder")
             if self.discarder == self.winner:
-                raise HandInputError("the winner cannot be the discarder", code="bad_outcome")
+                raise HandInputError(gettext_noop("the winner cannot be the discarder"), code="bad_outcome")
         elif self.discarder is not None:
-            raise HandInputError("a self-picked win has no discarder (rule 72b)", code="bad_outcome")
+            raise HandInputError(
+                gettext_noop("a self-picked win has no discarder (rule 72b)"), code="bad_outcome"
+            )
         if self.winner in self.all_dead:
             raise HandInputError(
-                f"{self.winner} is dead and cannot win: a dead player does not pick or discard (rule 108)",
+                gettext_noop(
+                    "%(winner)s is dead and cannot win: a dead player does not pick or discard (rule 108)"
+                ),
                 code="bad_outcome",
+                winner=self.winner,
             )
         if self.winner_exposures is not None:
             exposures = self.winner_exposures
             if isinstance(exposures, bool) or not isinstance(exposures, int) or not 0 <= exposures <= 4:
                 raise HandInputError(
-                    f"winner_exposures must be a whole number from 0 to {MAX_EXPOSURES}, not {exposures!r}",
+                    gettext_noop(
+                        "winner_exposures must be a whole number from 0 to %(max_exposures)s, not "
+                        "%(exposures)r"
+                    ),
                     code="bad_field",
+                    max_exposures=MAX_EXPOSURES,
+                    exposures=exposures,
                 )
             if self.singles_and_pairs and exposures:
                 raise HandInputError(
-                    "a Singles And Pairs hand has no set to expose (rule 97b): winner_exposures must be 0",
+                    gettext_noop(
+                        "a Singles And Pairs hand has no set to expose (rule 97b): winner_exposures must be 0"
+                    ),
                     code="bad_outcome",
                 )
 
@@ -204,34 +248,46 @@ class Outcome:
         penalised = [seat for seat in (self.misnamed_by, self.out_of_turn_by) if seat is not None]
         if len(penalised) > 1:
             raise HandInputError(
-                "give either a misnamed discard or an out-of-turn discard, not both", code="bad_event"
+                gettext_noop("give either a misnamed discard or an out-of-turn discard, not both"),
+                code="bad_event",
             )
         for seat in penalised:
             rule = "95c" if seat == self.misnamed_by else "100"
             _seat(seat, "discarder of the penalised discard")
             if self.won_by != "discard" or self.discarder != seat:
                 raise HandInputError(
-                    f"rule {rule} applies to a win on {seat}'s discard: give won_by 'discard' and "
-                    f"discarder {seat!r}",
+                    gettext_noop(
+                        "rule %(rule)s applies to a win on %(seat)s's discard: give won_by 'discard' and "
+                        "discarder %(seat)r"
+                    ),
                     code="bad_event",
+                    rule=rule,
+                    seat=seat,
                 )
         for challenge in self.challenges:
             if challenge.challenged_was_dead and challenge.challenged == self.winner:
                 raise HandInputError(
-                    f"{challenge.challenged} won, so her hand was not dead (rule 104)", code="bad_event"
+                    gettext_noop("%(challenged)s won, so her hand was not dead (rule 104)"),
+                    code="bad_event",
+                    challenged=challenge.challenged,
                 )
             if not challenge.challenged_was_dead and challenge.challenged in self.dead:
                 raise HandInputError(
-                    f"{challenge.challenged} is listed dead but the death challenge says her hand was valid",
+                    gettext_noop(
+                        "%(challenged)s is listed dead but the death challenge says her hand was valid"
+                    ),
                     code="bad_event",
+                    challenged=challenge.challenged,
                 )
         needs_lowest = bool(self.challenges) or (
             self.false_mahjong is not None and self.false_mahjong.wall_destroyed_by is not None
         )
         if needs_lowest and self.lowest_value is None:
             raise HandInputError(
-                "lowest_value (the lowest hand value on the card) is needed for death challenges and a "
-                "destroyed wall (rules 98e, 104)",
+                gettext_noop(
+                    "lowest_value (the lowest hand value on the card) is needed for death challenges "
+                    "and a destroyed wall (rules 98e, 104)"
+                ),
                 code="missing_field",
             )
 

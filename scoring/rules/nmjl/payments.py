@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from scoring.rules.errors import HandInputError
+from scoring.rules.errors import HandInputError, gettext_noop
 from scoring.rules.nmjl.outcome import SEATS, Outcome
 
 PENALTY_MULTIPLE = 4
@@ -103,12 +103,16 @@ def bettor_transfers(outcome: Outcome, bet: str, *, bettor: str = "bettor") -> l
             return []
         if outcome.lowest_value is None:
             raise HandInputError(
-                "lowest_value is needed to pay a bettor who bet on a wall game (rule 128)",
+                gettext_noop("lowest_value is needed to pay a bettor who bet on a wall game (rule 128)"),
                 code="missing_field",
             )
         return [Transfer(seat, bettor, outcome.lowest_value, "128") for seat in SEATS]
     if bet not in SEATS:
-        raise HandInputError(f"a bet is on E, S, W, N or 'wall', not {bet!r} (rule 123)", code="bad_field")
+        raise HandInputError(
+            gettext_noop("a bet is on E, S, W, N or 'wall', not %(bet)r (rule 123)"),
+            code="bad_field",
+            bet=bet,
+        )
     mirrored = []
     for item in transfers(outcome):
         if item.payee == bet:

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-from scoring.rules.errors import HandInputError
+from scoring.rules.errors import HandInputError, gettext_noop
 from scoring.rules.rulings import Ruling
 
 TABLE = "Tournament scoring table (line 1556)"
@@ -112,8 +112,12 @@ class OrganiserPolicy:
             value = getattr(self, field.name)
             if isinstance(value, bool) or not isinstance(value, int) or not -10_000 <= value <= 0:
                 raise HandInputError(
-                    f"policy {field.name} must be a whole number of points from -10000 to 0, not {value!r}",
+                    gettext_noop(
+                        "policy %(name)s must be a whole number of points from -10000 to 0, not %(value)r"
+                    ),
                     code="bad_policy",
+                    name=field.name,
+                    value=value,
                 )
 
     @classmethod
@@ -122,12 +126,15 @@ class OrganiserPolicy:
         if settings is None:
             return cls()
         if not isinstance(settings, Mapping):
-            raise HandInputError("the penalty policy must be an object", code="bad_policy")
+            raise HandInputError(gettext_noop("the penalty policy must be an object"), code="bad_policy")
         known = {field.name for field in fields(cls)}
         unknown = sorted(str(key) for key in settings if key not in known)
         if unknown:
             raise HandInputError(
-                f"unknown policy field {unknown[0]!r} (fields: {', '.join(sorted(known))})", code="bad_policy"
+                gettext_noop("unknown policy field %(unknown)r (fields: %(known)s)"),
+                code="bad_policy",
+                unknown=unknown[0],
+                known=", ".join(sorted(known)),
             )
         return cls(**dict(settings))
 
@@ -140,7 +147,7 @@ def tournament_points(key: str, policy: OrganiserPolicy | None = None) -> int:
     """
     penalty = BY_KEY.get(key) if isinstance(key, str) else None
     if penalty is None:
-        raise HandInputError(f"unknown NMJL penalty {key!r}", code="bad_penalty")
+        raise HandInputError(gettext_noop("unknown NMJL penalty %(key)r"), code="bad_penalty", key=key)
     if penalty.effect == "tournament_points":
         return penalty.points
     if penalty.effect == "organiser_policy":
@@ -148,8 +155,10 @@ def tournament_points(key: str, policy: OrganiserPolicy | None = None) -> int:
     if penalty.effect == "dead_hand":
         return BY_KEY["dead_hand"].points
     raise HandInputError(
-        f"{penalty.label} ({penalty.source}) is settled by payment or warning, not tournament points",
+        gettext_noop("%(label)s (%(source)s) is settled by payment or warning, not tournament points"),
         code="bad_penalty",
+        label=penalty.label,
+        source=penalty.source,
     )
 
 
@@ -157,10 +166,14 @@ def payment(key: str, hand_value: int) -> int:
     """What the one paying player pays the winner for rules 95c and 100: four times the hand's value."""
     penalty = BY_KEY.get(key) if isinstance(key, str) else None
     if penalty is None or penalty.effect != "payment":
-        raise HandInputError(f"{key!r} is not an NMJL penalty paid in hand values", code="bad_penalty")
+        raise HandInputError(
+            gettext_noop("%(key)r is not an NMJL penalty paid in hand values"), code="bad_penalty", key=key
+        )
     if isinstance(hand_value, bool) or not isinstance(hand_value, int) or not 0 < hand_value <= 10_000:
         raise HandInputError(
-            f"the hand value must be a positive whole number, not {hand_value!r}", code="bad_value"
+            gettext_noop("the hand value must be a positive whole number, not %(hand_value)r"),
+            code="bad_value",
+            hand_value=hand_value,
         )
     return penalty.times_value * hand_value
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scoring.rules.errors import HandInputError
+from scoring.rules.errors import HandInputError, gettext_noop
 
 WINDS = ("E", "S", "W", "N")
 MAX_HAND_INDEX = 10_000  # far more games than any session plays; bounds the work of one call
@@ -52,7 +52,11 @@ def pivot_rotation(count: int, *, dice_follow_pivot: bool = False) -> list[Deal]
     her new seat. The same results as ``tournaments.seating.rotation.nmjl_hand``.
     """
     if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_HAND_INDEX + 1:
-        raise HandInputError(f"the number of hands must be 0 to {MAX_HAND_INDEX + 1}", code="bad_field")
+        raise HandInputError(
+            gettext_noop("the number of hands must be 0 to %(value)s"),
+            code="bad_field",
+            value=MAX_HAND_INDEX + 1,
+        )
     at = {start: start for start in WINDS}  # starting seat -> physical seat
     dealer_seat = 0
     comings = 0
@@ -79,7 +83,11 @@ def deal_for_hand(hand_index: int, *, dice_follow_pivot: bool = False) -> Deal:
         or not isinstance(hand_index, int)
         or not 0 <= hand_index <= MAX_HAND_INDEX
     ):
-        raise HandInputError(f"the hand number must be 0 to {MAX_HAND_INDEX}", code="bad_field")
+        raise HandInputError(
+            gettext_noop("the hand number must be 0 to %(max_hand_index)s"),
+            code="bad_field",
+            max_hand_index=MAX_HAND_INDEX,
+        )
     return pivot_rotation(hand_index + 1, dice_follow_pivot=dice_follow_pivot)[-1]
 
 
@@ -119,15 +127,26 @@ def schedule(players: Sequence[str], games: int, *, dice_follow_pivot: bool = Fa
     names = list(players)
     if not 4 <= len(names) <= 6:
         raise HandInputError(
-            f"a table has 4 players, with 1 or 2 more sitting out (rules 118, 129), not {len(names)}",
+            gettext_noop(
+                "a table has 4 players, with 1 or 2 more sitting out (rules 118, 129), not %(count)s"
+            ),
             code="bad_players",
+            count=len(names),
         )
     if len(set(names)) != len(names):
-        raise HandInputError("each player may be named only once", code="bad_players")
+        raise HandInputError(gettext_noop("each player may be named only once"), code="bad_players")
     if isinstance(games, bool) or not isinstance(games, int) or games < 0:
-        raise HandInputError(f"the number of games must be a whole number, not {games!r}", code="bad_field")
+        raise HandInputError(
+            gettext_noop("the number of games must be a whole number, not %(games)r"),
+            code="bad_field",
+            games=games,
+        )
     if games > MAX_HAND_INDEX + 1:
-        raise HandInputError(f"at most {MAX_HAND_INDEX + 1} games are scheduled at once", code="bad_field")
+        raise HandInputError(
+            gettext_noop("at most %(value)s games are scheduled at once"),
+            code="bad_field",
+            value=MAX_HAND_INDEX + 1,
+        )
     if len(names) == 4:
         # Rule 116 with rule 117 as an option: one engine, :func:`pivot_rotation`.
         by_seat = dict(zip(WINDS, names, strict=True))

@@ -12,7 +12,7 @@ from functools import cache, cached_property
 from typing import Any, ClassVar
 
 from scoring.rules import vocabulary
-from scoring.rules.errors import HandInputError
+from scoring.rules.errors import HandInputError, gettext_noop
 from scoring.rules.ruleset import (
     SEATS,
     TIE_BREAK_SETTING,
@@ -60,7 +60,12 @@ def _sample_card(card_id: str):  # -> Card
 
     cards = load_sample_cards()
     if card_id not in cards:
-        raise HandInputError(f"unknown card {card_id!r} (samples: {', '.join(cards)})", code="unknown_card")
+        raise HandInputError(
+            gettext_noop("unknown card %(card_id)r (samples: %(cards)s)"),
+            code="unknown_card",
+            card_id=card_id,
+            cards=", ".join(cards),
+        )
     return cards[card_id]
 
 
@@ -105,7 +110,7 @@ class NMJLRuleSet(RuleSet):
         TIE_BREAK_SETTING,
         Setting(
             key="card",
-            label="Card",
+            label=gettext_noop("Card"),
             kind="any",
             default=None,
             optional=True,
@@ -114,71 +119,79 @@ class NMJLRuleSet(RuleSet):
         ),
         Setting(
             key="scheme",
-            label="Tournament points scheme",
+            label=gettext_noop("Tournament points scheme"),
             kind="any",
             default=None,
             optional=True,
             locked_after_results=True,
             check=_scheme_problem,
             choices=_preset_choices(),
-            group="Tournament points",
+            group=gettext_noop("Tournament points"),
             to_form=lambda value: (value or {}).get("preset", "book") if isinstance(value, dict) else "book",
             from_form=lambda preset: {"preset": preset},
         ),
         Setting(
             key="dead_hand_in_wall_game",
-            label="A dead hand in a wall game scores",
+            label=gettext_noop("A dead hand in a wall game scores"),
             kind="choice",
             default="wall_game",
             choices=(
                 (
                     "wall_game",
-                    "the wall game's points, like the other players (rule 108; docs/nmjl-rules.md)",
+                    gettext_noop(
+                        "the wall game's points, like the other players (rule 108; docs/nmjl-rules.md)"
+                    ),
                 ),
-                ("dead_hand", "the dead hand's points (0 in the book's table)"),
+                ("dead_hand", gettext_noop("the dead hand's points (0 in the book's table)")),
             ),
-            help="The book's table (line 1556) gives both a wall game and a dead hand points; this decides "
-            "which one a player whose hand was declared dead gets when nobody wins.",
+            help=gettext_noop(
+                "The book's table (line 1556) gives both a wall game and a dead hand points; this decides "
+                "which one a player whose hand was declared dead gets when nobody wins."
+            ),
             locked_after_results=True,
-            group="Tournament points",
+            group=gettext_noop("Tournament points"),
         ),
         Setting(
             key="seat_rotation",
-            label="Seat rotation at a table of four",
+            label=gettext_noop("Seat rotation at a table of four"),
             kind="choice",
             default="official",
             choices=(
                 (
                     "official",
-                    "Rule 116: the pivot moves every second time the dice come to her; "
-                    "the dice stay with the seat (official)",
+                    gettext_noop(
+                        "Rule 116: the pivot moves every second time the dice come to her; "
+                        "the dice stay with the seat (official)"
+                    ),
                 ),
                 (
                     "pivot_deals",
-                    "Rule 117: the pivot deals first from her new seat (the author's recommendation)",
+                    gettext_noop(
+                        "Rule 117: the pivot deals first from her new seat (the author's recommendation)"
+                    ),
                 ),
             ),
-            group="Seat rotation",
+            group=gettext_noop("Seat rotation"),
         ),
         Setting(
             key="penalty_policy.misnamed_discard_mishap",
-            label="Misnaming a discard, when this results in a mishap (tournament points)",
+            label=gettext_noop("Misnaming a discard, when this results in a mishap (tournament points)"),
             kind="int",
             default=0,
             minimum=-10_000,
             maximum=0,
-            help="The book leaves this to the organiser (line 1572); 0 records a warning.",
-            group="Penalties (organiser's policy)",
+            help=gettext_noop("The book leaves this to the organiser (line 1572); 0 records a warning."),
+            group=gettext_noop("Penalties (organiser's policy)"),
         ),
         Setting(
             key="penalty_policy.premature_throw_in",
-            label="Throwing in the hand prematurely (tournament points)",
+            label=gettext_noop("Throwing in the hand prematurely (tournament points)"),
             kind="int",
             default=0,
             minimum=-10_000,
             maximum=0,
-            help="The book leaves this to the organiser (line 1572); 0 records a warning.",
-            group="Penalties (organiser's policy)",
+            help=gettext_noop("The book leaves this to the organiser (line 1572); 0 records a warning."),
+            group=gettext_noop("Penalties (organiser's policy)"),
         ),
     )
 
@@ -232,44 +245,56 @@ class NMJLRuleSet(RuleSet):
         data = dict(record.data)
         won_by = data.get("won_by")
         if won_by not in WON_BY:
-            raise HandInputError("say how the game ended: discard, self_pick or wall", code="bad_won_by")
+            raise HandInputError(
+                gettext_noop("say how the game ended: discard, self_pick or wall"), code="bad_won_by"
+            )
         dead = data.get("dead", [])
         if not isinstance(dead, list) or any(s not in SEATS for s in dead) or len(set(dead)) != len(dead):
-            raise HandInputError("dead hands must be a list of seats E, S, W, N", code="bad_dead")
+            raise HandInputError(
+                gettext_noop("dead hands must be a list of seats E, S, W, N"), code="bad_dead"
+            )
         clean: dict[str, Any] = {"won_by": won_by, "dead": sorted(dead, key=SEATS.index)}
         if won_by == "wall":
             if record.winner is not None:
-                raise HandInputError("a wall game has no winner", code="wall_with_winner")
+                raise HandInputError(gettext_noop("a wall game has no winner"), code="wall_with_winner")
             return HandRecord(winner=None, data=clean)
         winner = seat(record.winner, "the winner")
         if winner in dead:
-            raise HandInputError("a dead hand cannot win", code="dead_winner")
+            raise HandInputError(gettext_noop("a dead hand cannot win"), code="dead_winner")
         discarder = None
         if won_by == "discard":
             discarder = seat(record.discarder, "the discarder")
             if discarder == winner:
-                raise HandInputError("the winner cannot also be the discarder", code="winner_is_discarder")
+                raise HandInputError(
+                    gettext_noop("the winner cannot also be the discarder"), code="winner_is_discarder"
+                )
         card = self.card
         if data.get("tiles"):
             data.update(self._from_tiles(card, data))
         card_hand = data.get("hand")
         if card_hand:
             if card is None:
-                raise HandInputError("this event has no card loaded; enter the value instead", code="no_card")
+                raise HandInputError(
+                    gettext_noop("this event has no card loaded; enter the value instead"), code="no_card"
+                )
             hand = card.hand(card_hand)
             clean["hand"] = hand.id
             clean["value"] = hand.value
             clean["singles_and_pairs"] = hand.singles_and_pairs
             if hand.concealed and data.get("winner_exposures", 0):
                 raise HandInputError(
-                    f"hand {hand.id} is concealed: the winner has no exposures", code="bad_exposures"
+                    gettext_noop("hand %(id)s is concealed: the winner has no exposures"),
+                    code="bad_exposures",
+                    id=hand.id,
                 )
         else:
             clean["value"] = whole(data.get("value"), "the hand's value", 1, 1000)
             if card is not None and clean["value"] not in card.values:
                 raise HandInputError(
-                    f"{clean['value']} is not a value on the card ({', '.join(map(str, card.values))})",
+                    gettext_noop("%(clean)s is not a value on the card (%(str)s)"),
                     code="value_not_on_card",
+                    clean=clean["value"],
+                    str=", ".join(map(str, card.values)),
                 )
             clean["singles_and_pairs"] = bool(data.get("singles_and_pairs", False))
         clean["jokerless"] = bool(data.get("jokerless", False))
@@ -287,7 +312,9 @@ class NMJLRuleSet(RuleSet):
         from scoring.rules.nmjl.matcher import identify_hand
 
         if card is None:
-            raise HandInputError("this event has no card loaded; the tiles cannot be checked", code="no_card")
+            raise HandInputError(
+                gettext_noop("this event has no card loaded; the tiles cannot be checked"), code="no_card"
+            )
         tiles, exposures = data["tiles"], data.get("exposures", [])
         match = identify_hand(card, tiles, exposures, data.get("hand") or None)
         return {"hand": match.hand_id, "jokerless": match.jokerless, "winner_exposures": len(exposures)}
@@ -400,12 +427,16 @@ class NMJLRuleSet(RuleSet):
         winner = seat_of_player(hand, "winner", wind_of)
         dead = hand.get("dead", [])
         if not isinstance(dead, list) or any(not isinstance(p, str) or p not in wind_of for p in dead):
-            raise HandInputError("dead: must list players who sit at this table", code="bad_dead")
+            raise HandInputError(
+                gettext_noop("dead: must list players who sit at this table"), code="bad_dead"
+            )
         won_by = (
             "wall" if hand.get("wall") else ("discard" if hand.get("discarder") is not None else "self_pick")
         )
         if won_by != "wall" and winner is None:
-            raise HandInputError('winner: missing (use "wall": true for a wall game)', code="missing_field")
+            raise HandInputError(
+                gettext_noop('winner: missing (use "wall": true for a wall game)'), code="missing_field"
+            )
         data: dict[str, Any] = {"won_by": won_by, "dead": [wind_of[pid] for pid in dead]}
         for key in ("value", "jokerless", "winner_exposures", "singles_and_pairs", "tiles", "exposures"):
             if key in hand:
@@ -413,7 +444,9 @@ class NMJLRuleSet(RuleSet):
         if "hand" in hand:
             card = self.card
             if card is not None and hand.get("card", card.id) != card.id:
-                raise HandInputError(f"card: this event uses card {card.id!r}", code="wrong_card")
+                raise HandInputError(
+                    gettext_noop("card: this event uses card %(id)r"), code="wrong_card", id=card.id
+                )
             data["hand"] = hand["hand"]
         return HandRecord(winner=winner, discarder=seat_of_player(hand, "discarder", wind_of), data=data)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from scoring.rules.errors import HandInputError
+from scoring.rules.errors import HandInputError, gettext_noop
 from scoring.rules.tiles import GREEN, RED, WHITE, tile_code, tile_index, tile_name
 
 FLOWER = 34
@@ -41,8 +41,12 @@ def nmjl_tile(code: Any) -> int:
         except HandInputError:
             pass
     raise HandInputError(
-        f"unknown tile code {code!r} (use 1m-9m, 1p-9p, 1s-9s, 1z-7z, F for a flower or J for a joker)",
+        gettext_noop(
+            "unknown tile code %(code_value)r (use 1m-9m, 1p-9p, 1s-9s, 1z-7z, F for a "
+            "flower or J for a joker)"
+        ),
         code="bad_tile",
+        code_value=code,
     )
 
 
@@ -67,13 +71,21 @@ def nmjl_name(tile: int) -> str:
 def parse_tiles(value: Any, where: str) -> list[int]:
     """A JSON list of tile codes as indices; ``where`` names the field in error messages."""
     if not isinstance(value, list):
-        raise HandInputError(f"{where} must be a list of tile codes", code="bad_field")
+        raise HandInputError(
+            gettext_noop("%(where)s must be a list of tile codes"), code="bad_field", where=where
+        )
     tiles = []
     for position, code in enumerate(value):
         try:
             tiles.append(nmjl_tile(code))
         except HandInputError as error:
-            raise HandInputError(f"{where}[{position}]: {error.message}", code=error.code) from None
+            raise HandInputError(
+                gettext_noop("%(where)s[%(position)s]: %(problem)s"),
+                code=error.code,
+                where=where,
+                position=position,
+                problem=error,
+            ) from None
     return tiles
 
 
@@ -90,7 +102,12 @@ def check_copies(counts: list[int]) -> None:
     for tile, count in enumerate(counts):
         if count > COPIES[tile]:
             raise HandInputError(
-                f"there are only {COPIES[tile]} of {nmjl_code(tile)} ({nmjl_name(tile)}) in the set, "
-                f"but the hand has {count}",
+                gettext_noop(
+                    "there are only %(copies)s of %(tile)s (%(tile2)s) in the set, but the hand has %(count)s"
+                ),
                 code="fifth_copy",
+                copies=COPIES[tile],
+                tile=nmjl_code(tile),
+                tile2=nmjl_name(tile),
+                count=count,
             )

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
-from scoring.rules.errors import HandInputError
+from scoring.rules.errors import HandInputError, gettext_noop
 from scoring.rules.nmjl.outcome import MAX_EXPOSURES, SEATS, Outcome
 
 
@@ -47,11 +47,16 @@ class TournamentScheme:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or abs(value) > 10_000:
                 raise HandInputError(
-                    f"scheme {name} must be a whole number, not {value!r}", code="bad_scheme"
+                    gettext_noop("scheme %(name)s must be a whole number, not %(value)r"),
+                    code="bad_scheme",
+                    name=name,
+                    value=value,
                 )
         for name in ("jokerless_bonus_singles_and_pairs", "wall_game_to_dead"):
             if not isinstance(getattr(self, name), bool):
-                raise HandInputError(f"scheme {name} must be true or false", code="bad_scheme")
+                raise HandInputError(
+                    gettext_noop("scheme %(name)s must be true or false"), code="bad_scheme", name=name
+                )
         previous = 0
         for entry in self.discard_penalties:
             if (
@@ -60,15 +65,20 @@ class TournamentScheme:
                 or not all(isinstance(x, int) and not isinstance(x, bool) for x in entry)
             ):
                 raise HandInputError(
-                    f"scheme discard_penalties entries are (exposures, points), not {entry!r}",
+                    gettext_noop("scheme discard_penalties entries are (exposures, points), not %(entry)r"),
                     code="bad_scheme",
+                    entry=entry,
                 )
             exposures, _points = entry
             if not previous < exposures <= MAX_EXPOSURES:
                 raise HandInputError(
-                    "scheme discard_penalties need increasing exposure counts from 1 to "
-                    f"{MAX_EXPOSURES}, not {exposures!r}",
+                    gettext_noop(
+                        "scheme discard_penalties need increasing exposure counts from 1 to "
+                        "%(max_exposures)s, not %(exposures)r"
+                    ),
                     code="bad_scheme",
+                    max_exposures=MAX_EXPOSURES,
+                    exposures=exposures,
                 )
             previous = exposures
 
@@ -89,7 +99,10 @@ class TournamentScheme:
             return PRESETS[name]
         except KeyError:
             raise HandInputError(
-                f"unknown scoring preset {name!r} (presets: {', '.join(PRESETS)})", code="bad_scheme"
+                gettext_noop("unknown scoring preset %(name)r (presets: %(presets)s)"),
+                code="bad_scheme",
+                name=name,
+                presets=", ".join(PRESETS),
             ) from None
 
     @classmethod
@@ -99,7 +112,7 @@ class TournamentScheme:
         if settings is None:
             return PRESETS["book"]
         if not isinstance(settings, Mapping):
-            raise HandInputError("scheme must be an object", code="bad_scheme")
+            raise HandInputError(gettext_noop("scheme must be an object"), code="bad_scheme")
         base = cls.preset(settings.get("preset", "book"))
         allowed = {name for name in cls.__dataclass_fields__ if name != "name"}
         changes: dict[str, Any] = {}
@@ -108,13 +121,15 @@ class TournamentScheme:
                 continue
             if key == "name":
                 if not isinstance(value, str):
-                    raise HandInputError("scheme name must be a text", code="bad_scheme")
+                    raise HandInputError(gettext_noop("scheme name must be a text"), code="bad_scheme")
                 changes["name"] = value
                 continue
             if key not in allowed:
                 raise HandInputError(
-                    f"unknown scheme field {key!r} (fields: preset, name, {', '.join(sorted(allowed))})",
+                    gettext_noop("unknown scheme field %(key)r (fields: preset, name, %(allowed)s)"),
                     code="bad_scheme",
+                    key=key,
+                    allowed=", ".join(sorted(allowed)),
                 )
             changes[key] = _penalties(value) if key == "discard_penalties" else value
         if changes and "name" not in changes:
@@ -135,12 +150,16 @@ def _penalties(value: Any) -> tuple[tuple[int, int], ...]:
         items = [tuple(item) if isinstance(item, list | tuple) else item for item in value]
     else:
         raise HandInputError(
-            "scheme discard_penalties must be an object or a list of pairs", code="bad_scheme"
+            gettext_noop("scheme discard_penalties must be an object or a list of pairs"), code="bad_scheme"
         )
     entries = []
     for item in items:
         if not isinstance(item, tuple) or len(item) != 2:
-            raise HandInputError(f"scheme discard_penalties entry {item!r} is not a pair", code="bad_scheme")
+            raise HandInputError(
+                gettext_noop("scheme discard_penalties entry %(item)r is not a pair"),
+                code="bad_scheme",
+                item=item,
+            )
         exposures, points = item
         if isinstance(exposures, str) and exposures.isdigit():
             exposures = int(exposures)
@@ -182,7 +201,9 @@ def tournament_points(outcome: Outcome, scheme: TournamentScheme = BOOK) -> dict
             assert outcome.discarder is not None
             if outcome.winner_exposures is None:
                 raise HandInputError(
-                    "winner_exposures is needed for a win by discard in tournament scoring (line ~1556)",
+                    gettext_noop(
+                        "winner_exposures is needed for a win by discard in tournament scoring (line ~1556)"
+                    ),
                     code="missing_field",
                 )
             points[outcome.discarder] += scheme.discard_penalty(outcome.winner_exposures)
