@@ -177,7 +177,7 @@ def _table_context(table: Table, viewer: Any = None, **forms: Any) -> dict[str, 
         ],
         "late": list(table.late_arrivals.all()),
         "wind_names": WIND_NAMES,
-        "late_note": rules.word(rules.late_note(), get_language()),
+        "late_note": rules.late_note_in(get_language()),
         "hand_word": rules.word("hand", get_language()),  # in the page's language
         "last_number": rows[-1]["hand"].number if rows else 0,
         **_confirmation_context(table, viewer, state),

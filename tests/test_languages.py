@@ -211,3 +211,27 @@ def test_the_registration_desk_reads_in_chinese(client, event, organiser):
     text = page.content.decode()
     assert page.status_code == 200
     assert "签到/查找" in text and "报名选手" in text and "固定牌桌" in text
+
+
+@pytest.mark.parametrize(
+    ("name", "args", "expected"),
+    [
+        ("manage:settings", [], ["设置：Test Open", "选手人数不是四的倍数时", "轮次计时", "保存"]),
+        ("manage:pins", [], ["选手的PIN", "重新发放"]),
+        ("manage:reseat", [], ["为赛事剩余部分重新排座", "预览方案"]),
+        ("manage:upload_seating", [], ["上传事先准备的座位表", "核对文件"]),
+        ("manage:appeals_register", [], ["判罚与申诉", "尚未记录任何判罚。"]),
+        ("manage:edit_player", ["code"], ["退赛", "保存", "姓名"]),
+    ],
+)
+def test_the_other_organiser_pages_read_in_chinese(client, event, organiser, name, args, expected):
+    """Issue 15: the organiser pages too (settings with the schema's labels, PINs, re-seating, uploaded
+    seating, the rulings register, editing a player)."""
+    code = event.registrations.first().code
+    client.force_login(organiser)
+    url = reverse(name, args=[event.slug, *(code for _ in args)])
+    text = client.get(url, HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    for words in expected:
+        assert words in text, words
+    english = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert not any(words in english for words in expected)

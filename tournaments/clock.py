@@ -21,7 +21,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 
 from tournaments.archive import check_open
 from tournaments.audit import AuditAction, User, audit
@@ -154,12 +154,11 @@ def after_time_refusal(table: Table, hands_first_entered: Iterable[datetime], *,
     if after == 0:
         return None
     called = timezone.localtime(now_reading.time_up_at).strftime("%H:%M")
-    word = tournament.rule_set.words
-    return (
-        f"Time was called at {called} and the {word.hand} in play then has been entered: this "
-        f"{word.session} has ended at this table (rule 74f). Mark the table complete, or ask the organiser "
-        "for extra time."
-    )
+    rules, language = tournament.rule_set, get_language()
+    return gettext(
+        "Time was called at %(called)s and the %(hand)s in play then has been entered: this %(session)s "
+        "has ended at this table (rule 74f). Mark the table complete, or ask the organiser for extra time."
+    ) % {"called": called, "hand": rules.word("hand", language), "session": rules.word("session", language)}
 
 
 # --- services -------------------------------------------------------------------------------------

@@ -264,6 +264,10 @@ class RuleSet:
     def late_note(self) -> str:
         return "Recorded for the record; these rules set no points for lateness."
 
+    def late_note_in(self, language: str | None) -> str:
+        """The lateness note in ``language`` (a rule set whose note carries a number overrides this)."""
+        return self.word(self.late_note(), language)
+
     def penalty_catalogue(self) -> Sequence[Ruling]:
         """What the referee can rule, in this rule set's own words (``scoring.rules.rulings.Ruling``);
         by default a warning and the two rulings every tournament has (loss of rank, disqualification)."""

@@ -95,3 +95,14 @@ def test_the_typed_tiles_breakdown_names_the_problem_in_the_page_language():
         assert "未知的牌代码'x9'" in breakdown(raw)["error"]
     with translation.override("en"):
         assert "unknown tile code 'x9'" in breakdown(raw)["error"]
+
+
+def test_the_nmjl_lateness_note_carries_the_scheme_points_in_both_languages():
+    from scoring.rules import registry
+
+    rules = registry.rule_set("nmjl", {})
+    points = rules.scheme.late
+    english = rules.late_note_in("en")
+    assert english == rules.late_note()
+    assert english == f"Not in seat at the start: {points} tournament points (the event's scoring scheme)."
+    assert rules.late_note_in("zh-hans") == f"开局时未就座：{points}比赛积分（赛事的计分方案）。"

@@ -80,6 +80,9 @@ def load_event_card(data: Any):  # -> Card | None
     return load_card(data)
 
 
+LATE_NOTE = "Not in seat at the start: %(points)s tournament points (the event's scoring scheme)."
+
+
 class NMJLRuleSet(RuleSet):
     code = "nmjl"
     label = "American (NMJL)"
@@ -87,6 +90,7 @@ class NMJLRuleSet(RuleSet):
     translations: ClassVar[Mapping[str, Mapping[str, str]]] = {
         "zh-hans": {
             "American (NMJL)": "美式麻将（NMJL）",
+            LATE_NOTE: "开局时未就座：%(points)s比赛积分（赛事的计分方案）。",
             "rule 117: the pivot deals first after she moves": "规则117：轴心玩家移动后先发牌",
             # The referee's list (Sloper chapter 3, NMJL rules 92-98 and the tournament rules).
             "Dead hand": "死手",
@@ -400,7 +404,11 @@ class NMJLRuleSet(RuleSet):
         return -self.scheme.late if minutes > 0 else 0
 
     def late_note(self) -> str:
-        return f"Not in seat at the start: {self.scheme.late} tournament points (the event's scoring scheme)."
+        return LATE_NOTE % {"points": self.scheme.late}
+
+    def late_note_in(self, language: str | None) -> str:
+        """The note in ``language``: the template is translated, then the scheme's points filled in."""
+        return self.word(LATE_NOTE, language) % {"points": self.scheme.late}
 
     def hand_to_doc(self, record: HandRecord, tiles: Any, code_at: Mapping[str, str]) -> dict[str, Any]:
         details = record.data
