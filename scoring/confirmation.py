@@ -16,7 +16,6 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from scoring import services
-from scoring.messages import rule_message
 from scoring.models import BlindEntry, Confirmation, ConfirmedBy, PinAttempt, PlayerPin, Signature
 from scoring.rules.errors import HandInputError
 from scoring.rules.ruleset import check_totals
@@ -24,6 +23,7 @@ from scoring.rules.settings import lookup
 from tournaments.archive import check_open
 from tournaments.audit import AuditAction, User, acting, audit
 from tournaments.errors import ServiceError
+from tournaments.messages import rule_message
 from tournaments.models import WINDS, Registration, Substitution, Table, Tournament
 
 PIN_DIGITS = 6

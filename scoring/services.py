@@ -16,7 +16,6 @@ from django.utils import timezone
 from django.utils.translation import get_language, gettext
 
 from scoring import substitutions
-from scoring.messages import rule_sentence
 from scoring.models import (
     Appeal,
     AppealDecision,
@@ -41,6 +40,7 @@ from tournaments import takeovers
 from tournaments.archive import check_open
 from tournaments.audit import AuditAction, User, acting, audit, bump_standings
 from tournaments.errors import ServiceError
+from tournaments.messages import rule_sentence
 from tournaments.models import WINDS, Registration, Round, Seat, Substitution, Table, Tournament
 from tournaments.results import TableProgress
 
@@ -131,7 +131,7 @@ def current_hands(table: Table) -> list[Hand]:
 
 
 def _service_error(error: HandInputError) -> ServiceError:
-    """The engine's refusal as a service error, in the reader's language (scoring/messages.py)."""
+    """The engine's refusal as a service error, in the reader's language (tournaments/messages.py)."""
     return ServiceError(rule_sentence(error), code=error.code)
 
 

@@ -19,11 +19,11 @@ from django.shortcuts import render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from scoring.messages import rule_message
 from scoring.rules.errors import HandInputError
 from scoring.rules.mcr import calculator
 from scoring.rules.tiles import parse_hand
 from tournaments.access import event_for
+from tournaments.messages import rule_message
 from tournaments.models import Role
 
 logger = logging.getLogger(__name__)
@@ -58,7 +58,7 @@ def breakdown(raw: str) -> dict[str, Any]:
         result = calculator.calculate(parse_hand(data))
     except HandInputError as error:
         hint = gettext("(choose the winning tile)") if error.message == "missing field 'win_tile'" else ""
-        # The engine's words, in the reader's language (scoring/messages.py).
+        # The engine's words, in the reader's language (tournaments/messages.py).
         problem = f"{rule_message(error)} {hint}".strip()
         text = gettext("Not a valid hand: %(problem)s.") % {"problem": problem}
         return {"error": text, "code": error.code}

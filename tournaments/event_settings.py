@@ -9,7 +9,7 @@ from typing import Any
 from django.utils.translation import gettext_noop
 
 from scoring.rules import registry
-from scoring.rules.errors import HandInputError
+from scoring.rules.errors import HandInputError, Text
 from scoring.rules.settings import Setting, check_settings, lookup, value_of
 
 SEATING = gettext_noop("Seating")
@@ -173,9 +173,9 @@ def settings_problems(rules: str, settings: Any, *, structural: bool = False) ->
     try:
         fields = settings_fields(rules)
     except HandInputError as error:
-        return [error.message]
+        return [Text(error.template, **error.params)]
     problems = [
-        f"{key}: {message}" if key else message
+        Text(gettext_noop("%(key)s: %(problem)s"), key=key, problem=message) if key else message
         for key, message in check_settings(settings, fields, structural=STRUCTURAL if structural else ())
     ]
     if not problems and isinstance(settings, Mapping):

@@ -29,6 +29,7 @@ from tournaments import event_settings, results
 from tournaments.audit import AuditAction, User, acting, audit, bump_standings
 from tournaments.errors import ServiceError
 from tournaments.event_settings import settings_problems
+from tournaments.messages import rule_sentence, text_message
 from tournaments.models import (
     WINDS,
     EventRole,
@@ -80,7 +81,7 @@ def _check_event_details(details: EventDetails) -> None:
             details.hands_per_session
         )
         if problem:
-            raise ServiceError(problem[0].upper() + problem[1:] + ".", code="bad_hands")
+            raise ServiceError(rule_sentence(problem), code="bad_hands")
     if details.start_date and details.end_date and details.end_date < details.start_date:
         raise ServiceError(gettext("The event cannot end before it starts."), code="bad_dates")
 
@@ -104,7 +105,7 @@ def create_tournament(details: EventDetails, *, acting_user: User) -> Tournament
     problems = settings_problems(details.rules, settings)
     if problems:
         raise ServiceError(
-            gettext("Settings: %(problems)s.") % {"problems": problems[0]}, code="bad_settings"
+            gettext("Settings: %(problems)s.") % {"problems": text_message(problems[0])}, code="bad_settings"
         )
     tournament = Tournament.objects.create(
         name=details.name.strip(),
@@ -649,7 +650,7 @@ def update_settings(tournament: Tournament, changes: dict[str, Any], *, acting_u
         new = with_value(new, key, value)
     problems = settings_problems(locked.rules, new)
     if problems:
-        raise ServiceError(problems[0][0].upper() + problems[0][1:] + ".", code="bad_settings")
+        raise ServiceError(rule_sentence(problems[0]), code="bad_settings")
     tournament.settings = new
     if new == locked.settings:
         return tournament

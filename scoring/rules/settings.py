@@ -12,6 +12,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from scoring.rules.errors import Text, gettext_noop
+
 Kind = Literal["int", "float", "bool", "choice", "text", "any"]
 
 
@@ -41,27 +43,30 @@ class Setting:
     def problem(self, value: Any) -> str | None:
         """What is wrong with ``value`` for this setting, or None."""
         if value is None:
-            return None if self.optional else "must be set"
+            return None if self.optional else Text(gettext_noop("must be set"))
         if self.kind in ("int", "float"):
             if isinstance(value, bool) or not isinstance(value, int | float):
-                return "must be a number"
+                return Text(gettext_noop("must be a number"))
             if self.kind == "int" and not isinstance(value, int):
-                return "must be a whole number"
+                return Text(gettext_noop("must be a whole number"))
             if isinstance(value, float) and not math.isfinite(value):
-                return "must be a number"
+                return Text(gettext_noop("must be a number"))
             if self.minimum is not None and value < self.minimum:
-                return f"must be at least {_number(self.minimum)}"
+                return Text(gettext_noop("must be at least %(minimum)s"), minimum=_number(self.minimum))
             if self.maximum is not None and value > self.maximum:
-                return f"must be at most {_number(self.maximum)}"
+                return Text(gettext_noop("must be at most %(maximum)s"), maximum=_number(self.maximum))
         elif self.kind == "bool":
             if not isinstance(value, bool):
-                return "must be true or false"
+                return Text(gettext_noop("must be true or false"))
         elif self.kind == "choice":
             allowed = [choice for choice, _ in self.choices]
             if value not in allowed or isinstance(value, bool):
-                return "must be one of " + ", ".join(repr(choice) for choice in allowed)
+                return Text(
+                    gettext_noop("must be one of %(choices)s"),
+                    choices=", ".join(repr(choice) for choice in allowed),
+                )
         elif self.kind == "text" and (not isinstance(value, str) or len(value) > 200):
-            return "must be text of at most 200 characters"
+            return Text(gettext_noop("must be text of at most 200 characters"))
         return self.check(value) if self.check is not None else None
 
 
@@ -109,24 +114,26 @@ def check_settings(
 
     ``structural`` names top-level keys handled elsewhere (the event's own columns in the JSON)."""
     if not isinstance(settings, Mapping):
-        return [("", "must be an object")]
+        return [("", Text(gettext_noop("must be an object")))]
     fields = list(fields)
-    problems = []
+    problems: list[tuple[str, str]] = []
     known_top = {f.key.split(".")[0] for f in fields} | set(structural)
     for key in settings:
         if key not in known_top:
-            problems.append((str(key), "is not a setting this event has"))
+            problems.append((str(key), Text(gettext_noop("is not a setting this event has"))))
     groups = {f.key.rsplit(".", 1)[0] for f in fields if "." in f.key}
     for group in sorted(groups):
         node = lookup(settings, group, _MISSING)
         if node is _MISSING:
             continue
         if not isinstance(node, Mapping):
-            problems.append((group, "must be an object"))
+            problems.append((group, Text(gettext_noop("must be an object"))))
             continue
         known = {f.key.rsplit(".", 1)[1] for f in fields if f.key.rsplit(".", 1)[0] == group}
         problems.extend(
-            (f"{group}.{key}", "is not a setting this event has") for key in node if key not in known
+            (f"{group}.{key}", Text(gettext_noop("is not a setting this event has")))
+            for key in node
+            if key not in known
         )
     for setting in fields:
         value = lookup(settings, setting.key, _MISSING)

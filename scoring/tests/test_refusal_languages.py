@@ -11,12 +11,12 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from scoring.messages import rule_message, rule_sentence
 from scoring.rules.errors import HandInputError
 from scoring.rules.mcr import calculator
 from scoring.rules.mcr.session import HandOutcome, validate_hand
 from scoring.rules.tiles import parse_hand
 from scoring.views_tiles import breakdown
+from tournaments.messages import rule_message, rule_sentence
 
 ZH = {"HTTP_ACCEPT_LANGUAGE": "zh-CN,zh;q=0.9"}
 EN = {"HTTP_ACCEPT_LANGUAGE": "en-GB,en;q=0.9"}
@@ -106,3 +106,17 @@ def test_the_nmjl_lateness_note_carries_the_scheme_points_in_both_languages():
     assert english == rules.late_note()
     assert english == f"Not in seat at the start: {points} tournament points (the event's scoring scheme)."
     assert rules.late_note_in("zh-hans") == f"开局时未就座：{points}比赛积分（赛事的计分方案）。"
+
+
+def test_a_settings_problem_is_refused_in_the_page_language(event, organiser):
+    from tournaments import services as event_services
+    from tournaments.errors import ServiceError
+
+    for language, expected in [
+        ("en", "Clock.slow_minutes: must be at least 1."),
+        ("zh-hans", "Clock.slow_minutes：不能小于1。"),
+    ]:
+        with translation.override(language), pytest.raises(ServiceError) as refused:
+            event_services.update_settings(event, {"clock.slow_minutes": 0}, acting_user=organiser)
+        assert refused.value.code == "bad_settings"
+        assert refused.value.message == expected

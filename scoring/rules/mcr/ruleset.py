@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from scoring.rules import vocabulary
-from scoring.rules.errors import HandInputError, gettext_noop
+from scoring.rules.errors import HandInputError, Text, gettext_noop
 from scoring.rules.mcr import session as mcr
 from scoring.rules.mcr.fan_names import FAN_NAMES
 from scoring.rules.mcr.penalty_names import CHINESE_PENALTY_LABELS
@@ -117,7 +117,12 @@ class MCRRuleSet(RuleSet):
 
     def hands_per_session_problem(self, hands_per_session: int | None) -> str | None:
         if hands_per_session is not None and hands_per_session > mcr.MAX_HANDS:
-            return f"an MCR session has at most {mcr.MAX_HANDS} hands (rule 74e: four rounds of four hands)"
+            return Text(
+                gettext_noop(
+                    "an MCR session has at most %(max_hands)s hands (rule 74e: four rounds of four hands)"
+                ),
+                max_hands=mcr.MAX_HANDS,
+            )
         return None
 
     def fans(self, tiles: Any) -> list[tuple[str, int]]:

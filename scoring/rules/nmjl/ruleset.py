@@ -12,7 +12,7 @@ from functools import cache, cached_property
 from typing import Any, ClassVar
 
 from scoring.rules import vocabulary
-from scoring.rules.errors import HandInputError, gettext_noop
+from scoring.rules.errors import HandInputError, Text, gettext_noop
 from scoring.rules.ruleset import (
     SEATS,
     TIE_BREAK_SETTING,
@@ -34,7 +34,7 @@ def _card_problem(value: Any) -> str | None:
     try:
         load_event_card(value)
     except HandInputError as error:
-        return error.message
+        return Text(error.template, **error.params)
     return None
 
 
@@ -44,7 +44,7 @@ def _scheme_problem(value: Any) -> str | None:
     try:
         TournamentScheme.from_settings(value)
     except HandInputError as error:
-        return error.message
+        return Text(error.template, **error.params)
     return None
 
 

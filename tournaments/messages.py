@@ -12,28 +12,44 @@ from typing import Any
 
 from django.utils.translation import gettext
 
-from scoring.rules.errors import RuleError, cut
+from scoring.rules.errors import RuleError, Text, cut
+
+
+def _localised(value: Any) -> Any:
+    if isinstance(value, RuleError):
+        return rule_message(value)
+    if isinstance(value, Text):
+        return text_message(value)
+    return value
+
+
+def _render(template: str, params: Any, english: str) -> str:
+    if not template:
+        return english
+    translated = gettext(template)
+    try:
+        return cut(translated % {name: _localised(v) for name, v in params.items()} if params else translated)
+    except (KeyError, ValueError, TypeError):  # a translation that does not fit: the English is right
+        return english
 
 
 def rule_message(error: RuleError) -> str:
     """``error`` as a sentence fragment in the active language (an error quoted inside another one, such
     as the problem with one declared set, is translated too)."""
-    params: dict[str, Any] = {
-        name: rule_message(value) if isinstance(value, RuleError) else value
-        for name, value in error.params.items()
-    }
-    if not error.template:
-        return error.message
-    template = gettext(error.template)
-    try:
-        return cut(template % params if params else template)
-    except (KeyError, ValueError, TypeError):  # a translation that does not fit: the English is right
-        return error.message
+    return _render(error.template, error.params, error.message)
 
 
-def rule_sentence(error: RuleError) -> str:
+def text_message(text: str) -> str:
+    """A rule engine's :class:`~scoring.rules.errors.Text` (such as a settings problem) in the active
+    language; any other string is returned as it is."""
+    if isinstance(text, Text):
+        return _render(text.template, text.params, str(text))
+    return text
+
+
+def rule_sentence(error: RuleError | str) -> str:
     """``error`` as a sentence for a page: capitalised, with a full stop (a Chinese one in Chinese)."""
-    message = rule_message(error)
+    message = rule_message(error) if isinstance(error, RuleError) else text_message(error)
     if not message:
         return message
     message = message[0].upper() + message[1:]
