@@ -571,7 +571,8 @@ def decide_appeal(request: HttpRequest, slug: str, appeal: int, **_: Any) -> Htt
         else:
             messages.success(
                 request,
-                gettext("Appeal %(cleaned_data)s: the decision is recorded.")
-                % {"cleaned_data": form.cleaned_data["status"]},
+                gettext("Appeal upheld: the decision is recorded.")
+                if form.cleaned_data["status"] == "upheld"
+                else gettext("Appeal denied: the decision is recorded."),
             )
     return redirect("referee:appeals", slug=slug)

@@ -213,9 +213,7 @@ def edit_player(request: HttpRequest, slug: str, code: str) -> HttpResponse:
         except ServiceError as error:
             form.add_error(None, _message(error))
         else:
-            messages.success(
-                request, gettext("Saved %(cleaned_data)s.") % {"cleaned_data": form.cleaned_data["name"]}
-            )
+            messages.success(request, gettext("Saved %(name)s.") % {"name": form.cleaned_data["name"]})
             return redirect("manage:players", slug=slug)
     status = 422 if request.method == "POST" else 200
     return render(

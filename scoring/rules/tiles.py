@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from scoring.rules.errors import HandInputError, gettext_noop
+from scoring.rules.errors import HandInputError, Text, gettext_noop
 
 SUITS = "mps"
 SUIT_NAMES = {"m": "characters", "p": "dots", "s": "bamboo", "z": "honours"}
@@ -185,7 +185,7 @@ def _tile_list(value: Any, where: str) -> list[int]:
 
 def parse_meld(data: Any, position: int) -> Meld:
     """Validate one declared set: a chow is three consecutive suited tiles, a pung three alike."""
-    where = f"meld {position + 1}"
+    where = Text(gettext_noop("meld %(number)s"), number=position + 1)
     if not isinstance(data, Mapping):
         raise HandInputError(
             gettext_noop("%(where)s must be an object with 'type' and 'tiles'"), code="bad_field", where=where

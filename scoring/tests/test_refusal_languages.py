@@ -54,7 +54,7 @@ def test_an_error_quoted_inside_another_is_translated_too():
     error = _refusal(BAD_INPUTS[3])
     assert error.message == "meld 1: a chow cannot be made of honours"
     with translation.override("zh-hans"):
-        assert rule_message(error) == "meld 1：字牌不能组成顺子"
+        assert rule_message(error) == "第1组副露：字牌不能组成顺子"
         assert rule_sentence(error).endswith("。")
     with translation.override("en"):
         assert rule_sentence(error) == "Meld 1: a chow cannot be made of honours."
