@@ -123,24 +123,33 @@ def check_upload(tournament: Tournament, content: bytes, filename: str) -> Uploa
         session = _number(cells["session"])
         table = _number(cells["table"])
         if session is None or session not in rounds:
-            problems.append(f"session {cells['session']!r} is not a session of this event")
+            problems.append(
+                gettext("session %(session)s is not a session of this event")
+                % {"session": repr(cells["session"])}
+            )
         elif session not in history_checked:
             history_checked[session] = reseating.entered_at([rounds[session]])
         if session is not None and history_checked.get(session):
             problems.append(
-                f"session {session} already has {history_checked[session].split(' in session')[0]}; "  # type: ignore[union-attr]
-                "its seating is kept"
+                gettext("session %(session)s already has %(what)s; its seating is kept")
+                % {"session": session, "what": str(history_checked[session]).split(" in session")[0]}
             )
         if table is None:
-            problems.append(f"table {cells['table']!r} is not a table number (1 to 999)")
+            problems.append(
+                gettext("table %(table)s is not a table number (1 to 999)") % {"table": repr(cells["table"])}
+            )
         elif session is not None and (session, table) in table_rows:
-            problems.append(f"table {table} of session {session} is also on row {table_rows[session, table]}")
+            problems.append(
+                gettext("table %(table)s of session %(session)s is also on row %(row)s")
+                % {"table": table, "session": session, "row": table_rows[session, table]}
+            )
         else:
             table_rows[session or 0, table] = line
         filled = [w for w in WINDS if cells[w]]
         if len(filled) != 4:
             problems.append(
-                f"the table has {len(filled)} players, not 4 (empty: {', '.join(w for w in WINDS if not cells[w])})"
+                gettext("the table has %(count)s players, not 4 (empty: %(empty)s)")
+                % {"count": len(filled), "empty": ", ".join(w for w in WINDS if not cells[w])}
             )
         codes: list[str] = []
         for wind in filled:
@@ -149,30 +158,42 @@ def check_upload(tournament: Tournament, content: bytes, filename: str) -> Uploa
             if found is None:
                 named = by_name.get(_folded(value), [])
                 if len(named) > 1:
-                    problems.append(f"{wind}: {value!r} names {len(named)} players; use the player code")
+                    problems.append(
+                        gettext("%(wind)s: %(value)s names %(count)s players; use the player code")
+                        % {"wind": wind, "value": repr(value), "count": len(named)}
+                    )
                     continue
                 found = named[0] if named else None
             if found is None:
-                problems.append(f"{wind}: {value!r} is not a player of this event")
+                problems.append(
+                    gettext("%(wind)s: %(value)s is not a player of this event")
+                    % {"wind": wind, "value": repr(value)}
+                )
                 continue
             if session is not None:
                 earlier = seated.get((session, found.code))
                 if earlier is not None:
                     problems.append(
-                        f"{wind}: {found.player.name} is already seated in session {session} (row {earlier})"
+                        gettext(
+                            "%(wind)s: %(name)s is already seated in session %(session)s (row %(earlier)s)"
+                        )
+                        % {"wind": wind, "name": found.player.name, "session": session, "earlier": earlier}
                     )
                     continue
                 seated[session, found.code] = line
             codes.append(found.code)
         if problems:
-            report.problems.extend(f"Row {line}: {problem}." for problem in problems)
+            report.problems.extend(
+                gettext("Row %(line)s: %(problem)s.") % {"line": line, "problem": problem}
+                for problem in problems
+            )
             continue
         assert session is not None and table is not None
         tables.setdefault(session, {})[table] = (codes[0], codes[1], codes[2], codes[3])
     if report.problems:
         return report
     if not tables:
-        report.problems.append("The file has no tables.")
+        report.problems.append(gettext("The file has no tables."))
         return report
     playing = {r.code for r in services.seating_players(tournament)}
     for session, by_number in sorted(tables.items()):
@@ -183,7 +204,8 @@ def check_upload(tournament: Tournament, content: bytes, filename: str) -> Uploa
         if absent:
             names = sorted(by_code[c].player.name for c in absent)
             report.notes.append(
-                f"Session {session} seats nobody for {len(absent)} players: {', '.join(names[:10])}."
+                gettext("Session %(session)s seats nobody for %(count)s players: %(names)s.")
+                % {"session": session, "count": len(absent), "names": ", ".join(names[:10])}
             )
     _score(tournament, report)
     return report
