@@ -387,14 +387,22 @@ def import_players(
                 country_names=True,
             )
         except ServiceError as error:
-            report.errors.append(f"Row {line}: {error.message}.")
+            report.errors.append(
+                gettext("Row %(line)s: %(problem)s.") % {"line": line, "problem": error.message}
+            )
             continue
         key = fold(row.name)
         if key in seen_names or key in registered:
-            report.errors.append(f"Row {line}: {row.name} appears twice (or is already registered).")
+            report.errors.append(
+                gettext("Row %(line)s: %(name)s appears twice (or is already registered).")
+                % {"line": line, "name": row.name}
+            )
             continue
         if row.ema_id and row.ema_id in seen_ema:
-            report.errors.append(f"Row {line}: EMA id {row.ema_id} appears twice.")
+            report.errors.append(
+                gettext("Row %(line)s: EMA id %(ema_id)s appears twice.")
+                % {"line": line, "ema_id": row.ema_id}
+            )
             continue
         seen_names.add(key)
         if row.ema_id:
