@@ -43,12 +43,12 @@ def test_every_message_has_a_chinese_translation_that_is_not_fuzzy():
     assert not fuzzy, f"fuzzy (check and clear the flag): {fuzzy}"
 
 
-PLACEHOLDER = re.compile(r"%\((\w+)\)[sdr]")
+PLACEHOLDER = re.compile(r"%\((\w+)\)[sdr]|\{(\w+)\}")  # gettext's, and the tile picker's {name}
 
 
 def test_every_translation_keeps_the_placeholders_of_its_english():
-    """A msgstr that drops, renames or adds a ``%(name)s`` would show a raw placeholder or fail with a
-    KeyError on the Chinese page only."""
+    """A msgstr that drops, renames or adds a ``%(name)s`` (or the tile picker's ``{name}``) would show a
+    raw placeholder or fail with a KeyError on the Chinese page only."""
     wrong = [
         (entry.msgid, entry.msgstr)
         for entry in _catalogue().translated_entries()

@@ -106,6 +106,15 @@ def tile_picker_words() -> dict[str, Any]:
         },
         "phrases": {
             "unreadable": gettext("Could not read the typed tiles: {error}."),
+            "suit_first": gettext("the suit letter {letter} has no numbers before it"),
+            "bad_character": gettext("unexpected character {char} (use numbers and m, p, s or z)"),
+            "no_suit": gettext("the numbers at the end have no suit letter (m, p, s or z)"),
+            "type_first": gettext("type some tiles first, e.g. 123m 456p 11z"),
+            "not_scored": gettext(
+                "The tiles could not be scored (status {status}); are you still logged in? You can still "
+                "type the fan points."
+            ),
+            "unreachable": gettext("The server could not be reached to score the tiles."),
             "one_win_tile": gettext("The winning tile is one tile, not {count}."),
             "chow_start": gettext(
                 "A chow is three consecutive tiles of one suit, so it cannot start on {tile}: "

@@ -132,15 +132,18 @@
         if (ch >= "0" && ch <= "9") {
           digits += ch;
         } else if ("mpsz".indexOf(ch) >= 0) {
-          if (!digits) return { error: "the suit letter " + ch + " has no numbers before it" };
+          if (!digits) return { error: t("suit_first", "the suit letter {letter} has no numbers before it", { letter: ch }) };
           for (var j = 0; j < digits.length; j++) tiles.push(digits[j] + ch);
           digits = "";
         } else {
-          return { error: "unexpected character " + JSON.stringify(ch) + " (use numbers and m, p, s or z)" };
+          return {
+            error: t("bad_character", "unexpected character {char} (use numbers and m, p, s or z)",
+                     { char: JSON.stringify(ch) })
+          };
         }
       }
-      if (digits) return { error: "the numbers at the end have no suit letter (m, p, s or z)" };
-      if (!tiles.length) return { error: "type some tiles first, e.g. 123m 456p 11z" };
+      if (digits) return { error: t("no_suit", "the numbers at the end have no suit letter (m, p, s or z)") };
+      if (!tiles.length) return { error: t("type_first", "type some tiles first, e.g. 123m 456p 11z") };
       return { tiles: tiles };
     }
 
@@ -339,8 +342,8 @@
         holder.innerHTML = answer.text;
         var part = holder.querySelector(".fan-breakdown");
         if (!part) {
-          show('<p class="tile-error" role="alert">The tiles could not be scored (status ' + answer.status +
-               '); are you still logged in? You can still type the fan points.</p>');
+          showError(t("not_scored", "The tiles could not be scored (status {status}); are you still logged in? " +
+                      "You can still type the fan points.", { status: answer.status }));
           lastBasic = null;
         } else {
           breakdown.textContent = "";
@@ -357,15 +360,20 @@
       }).catch(function () {
         if (mine !== sequence) return;
         lastBasic = null;
-        show('<p class="tile-error" role="alert">The server could not be reached to score the tiles.</p>');
+        showError(t("unreachable", "The server could not be reached to score the tiles."));
         checkFan();
       }).finally(function () {
         if (mine === sequence) root.removeAttribute("aria-busy");
       });
     }
 
-    function show(html) {
-      breakdown.innerHTML = html;
+    function showError(text) {
+      var p = document.createElement("p");
+      p.className = "tile-error";
+      p.setAttribute("role", "alert");
+      p.textContent = text;
+      breakdown.textContent = "";
+      breakdown.appendChild(p);
     }
 
     function checkFan() {
