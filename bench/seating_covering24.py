@@ -1,0 +1,276 @@
+"""Exact (SAT) searches for the 24-player, 8-round seating with 12 repeated pairs (issue 16, offline).
+
+    python3 -m venv /tmp/satenv && /tmp/satenv/bin/pip install python-sat   # NOT a project dependency
+    nice -n 19 /tmp/satenv/bin/python bench/seating_covering24.py --model lift
+    nice -n 19 /tmp/satenv/bin/python bench/seating_covering24.py --model plain --form 7+1
+    nice -n 19 /tmp/satenv/bin/python bench/seating_covering24.py --model plain --perm flip --rho 0,1,2,3,5,4,7,6
+
+8 rounds x 6 tables x 6 pairs = 288 meetings for 276 pairs, so 12 repeated pairs means every pair meets and
+the extra meetings form a perfect matching; WLOG the matching is {0, 1}, {2, 3}, ..., {22, 23} (a resolvable
+minimum covering with quadruples, Handbook of Combinatorial Designs, coverings; Lamken, Mills and Rees 1998).
+The solver (CaDiCaL through python-sat, one thread) is only needed to look for one: a schedule it finds is
+printed as a ``StoredSchedule`` for ``tournaments/seating/designs.py`` and checked there by ``designs.verify``.
+The project itself never imports this script's dependency.
+
+Models (docs/seating.md, "24 players over 8 rounds", lists what each settled):
+
+- ``plain``: x[p][r][t] (player p at table t of round r), each player one table a round, four a table; a
+  matching pair meets exactly twice, every other pair exactly once. ``--form 7+1`` fixes round 8 as the
+  tables {4i..4i+3} (each repeating its two matching pairs) and asks for 7 rounds meeting every other pair
+  once and never the four remaining pairs of each such table. ``--perm`` (a point permutation, or ``flip``:
+  p -> p xor 1) with ``--rho`` (where it sends each round) imposes that automorphism.
+- ``lift``: invariant under the flip (x, s) -> (x, 1 - s) fixing every round. Each round is then a
+  partition of 12 points x into quads (a quad with a sign per point gives the tables {(x, s_x)} and
+  {(x, 1 - s_x)}) and edges (a "double table" {(x, 0), (x, 1), (y, 0), (y, 1)}); the edges form a 2-regular
+  graph G, every pair {x, y} outside G lies in exactly two quads, with different sign parities
+  s_x + s_y, so its four signed pairs meet once each. ``--sigma``/``--rho`` impose an automorphism of the
+  12 points (on the meetings; signs stay free).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import string
+import sys
+import time
+from collections.abc import Callable
+
+try:
+    from pysat.card import CardEnc, EncType
+    from pysat.formula import IDPool
+    from pysat.solvers import Solver
+except ImportError:  # pragma: no cover - offline tool
+    sys.exit(
+        "This offline search needs python-sat, which is not a dependency of the project:\n"
+        "    python3 -m venv /tmp/satenv && /tmp/satenv/bin/pip install python-sat\n"
+        "    nice -n 19 /tmp/satenv/bin/python bench/seating_covering24.py ..."
+    )
+
+DIGITS = string.digits + string.ascii_lowercase
+Rounds = list[list[list[int]]]
+
+
+class Model:
+    """Clauses and a variable pool, with exact cardinality constraints (sequential counters)."""
+
+    def __init__(self) -> None:
+        self.pool = IDPool()
+        self.clauses: list[list[int]] = []
+
+    def var(self, *key: object) -> int:
+        return self.pool.id(key)
+
+    def count(self, lits: list[int], k: int, kind: str = "eq", unless: int | None = None) -> None:
+        """sum(lits) == / <= / >= k, dropped when the literal ``unless`` holds."""
+        enc = {"eq": CardEnc.equals, "le": CardEnc.atmost, "ge": CardEnc.atleast}[kind]
+        extra = [] if unless is None else [unless]
+        clauses = enc(lits=lits, bound=k, vpool=self.pool, encoding=EncType.seqcounter).clauses
+        self.clauses.extend(c + extra for c in clauses)
+
+    def solve(self, solver: str) -> set[int] | None:
+        with Solver(name=solver, bootstrap_with=self.clauses) as s:
+            return {v for v in s.get_model() if v > 0} if s.solve() else None
+
+
+def together(m: Model, member: Callable[[int, int, int], int], n: int, rounds: int, tables: int, tag: str):
+    """y(p, q, r): p and q share a table in round r (p's table is exactly one)."""
+
+    def y(p: int, q: int, r: int) -> int:
+        return m.var(tag, min(p, q), max(p, q), r)
+
+    for p, q in itertools.combinations(range(n), 2):
+        for r in range(rounds):
+            for t in range(tables):
+                m.clauses.append([-member(p, r, t), -member(q, r, t), y(p, q, r)])
+                m.clauses.append([-y(p, q, r), -member(p, r, t), member(q, r, t)])
+                m.clauses.append([-y(p, q, r), -member(q, r, t), member(p, r, t)])
+    return y
+
+
+def plain(options: argparse.Namespace) -> Rounds | None:
+    """The 24-point model (optionally the 7+1 form and an imposed automorphism)."""
+    n, tables = 24, 6
+    seven = options.form == "7+1"
+    rounds = 7 if seven else 8
+    m = Model()
+
+    def x(p: int, r: int, t: int) -> int:
+        return m.var("x", p, r, t)
+
+    for p in range(n):
+        for r in range(rounds):
+            m.count([x(p, r, t) for t in range(tables)], 1)
+    for r in range(rounds):
+        for t in range(tables):
+            m.count([x(p, r, t) for p in range(n)], 4)
+    y = together(m, x, n, rounds, tables, "y")
+    for p, q in itertools.combinations(range(n), 2):
+        m.count([y(p, q, r) for r in range(rounds)], _meetings(p, q, seven=seven))
+    for p in range(n):
+        for r in range(rounds):
+            m.count([y(p, q, r) for q in range(n) if q != p], 3)
+    # Symmetry: player 0 at table 0, tables in order of their smallest player.
+    for r in range(rounds):
+        m.clauses.append([x(0, r, 0)])
+        for t in range(1, tables):
+            for p in range(n):
+                m.clauses.append([-x(p, r, t)] + [x(q, r, t - 1) for q in range(p)])
+    m.clauses.append([y(0, 1, 0)])
+    if options.perm:
+        perm = [p ^ 1 for p in range(n)] if options.perm == "flip" else _ints(options.perm)
+        rho = _ints(options.rho)
+        for p, q in itertools.combinations(range(n), 2):
+            for r in range(rounds):
+                a, b = y(p, q, r), y(perm[p], perm[q], rho[r])
+                m.clauses.extend([[-a, b], [a, -b]])
+    else:
+        # Rounds in order of player 0's smallest table-mate (ties allowed: 0 meets 1 twice).
+        for r in range(1, rounds):
+            for q in range(1, n):
+                later = range(1, q) if seven else range(1, q + 1)
+                m.clauses.append([-y(0, q, r)] + [y(0, s, r - 1) for s in later])
+    if seven:
+        m.clauses.append([x(4, 0, 0)])
+        m.clauses.append([x(5, 0, 0), x(8, 0, 0)])
+    model = m.solve(options.solver)
+    if model is None:
+        return None
+    found = [[[p for p in range(n) if x(p, r, t) in model] for t in range(tables)] for r in range(rounds)]
+    if seven:
+        found.append([[4 * i + j for j in range(4)] for i in range(tables)])
+    return found
+
+
+def lift(options: argparse.Namespace) -> Rounds | None:
+    """The flip-invariant model over 12 points (quads with signs and double tables)."""
+    n, rounds = 12, 8
+    m = Model()
+
+    def z(x: int, r: int, t: int) -> int:  # quad slot t = 0..2
+        return m.var("z", x, r, t)
+
+    def e(x: int, r: int, k: int) -> int:  # edge slot k = 0..5
+        return m.var("e", x, r, k)
+
+    def sign(x: int, r: int) -> int:
+        return m.var("s", x, r)
+
+    for x in range(n):
+        for r in range(rounds):
+            m.count([z(x, r, t) for t in range(3)] + [e(x, r, k) for k in range(6)], 1)
+        m.count([e(x, r, k) for r in range(rounds) for k in range(6)], 2)
+    for r in range(rounds):
+        for slots, size, name in ((3, 4, "uq"), (6, 2, "ue")):
+            member = z if name == "uq" else e
+            for t in range(slots):
+                used = m.var(name, r, t)
+                lits = [member(x, r, t) for x in range(n)]
+                m.clauses.extend([used, -lit] for lit in lits)
+                m.count(lits, size, "le")
+                m.count(lits, size, "ge", unless=-used)
+                if t:
+                    m.clauses.append([-used, m.var(name, r, t - 1)])
+                    for x in range(n):
+                        m.clauses.append([-member(x, r, t)] + [member(q, r, t - 1) for q in range(x)])
+    yq = together(m, z, n, rounds, 3, "yq")
+    ye = together(m, e, n, rounds, 6, "ye")
+    for x, y in itertools.combinations(range(n), 2):
+        edge = m.var("edge", x, y)
+        met_e = [ye(x, y, r) for r in range(rounds)]
+        met_q = [yq(x, y, r) for r in range(rounds)]
+        m.count(met_e, 1, "le")
+        m.clauses.append([-edge, *met_e])
+        m.clauses.extend([edge, -v] for v in met_e)
+        m.clauses.extend([-edge, -v] for v in met_q)
+        m.count(met_q, 2, unless=edge)
+        odd = []
+        for r in range(rounds):
+            parity, both = m.var("par", x, y, r), m.var("odd", x, y, r)
+            sx, sy = sign(x, r), sign(y, r)
+            m.clauses.extend([[-parity, sx, sy], [-parity, -sx, -sy], [parity, -sx, sy], [parity, sx, -sy]])
+            m.clauses.extend([[-both, met_q[r]], [-both, parity], [both, -met_q[r], -parity]])
+            odd.append(both)
+        m.count(odd, 1, unless=edge)  # the two quads of {x, y} have different parities
+    for x in range(n):
+        m.count([m.var("edge", min(x, y), max(x, y)) for y in range(n) if y != x], 2)
+    # Two quads share at most two points (three shared points would need three odd parities in a triangle).
+    for x, y, w in itertools.combinations(range(n), 3):
+        tri = [m.var("tri", x, y, w, r) for r in range(rounds)]
+        for r in range(rounds):
+            for t in range(3):
+                m.clauses.append([-z(x, r, t), -z(y, r, t), -z(w, r, t), tri[r]])
+        m.count(tri, 1, "le")
+    if options.sigma:
+        sigma, rho = _ints(options.sigma), _ints(options.rho)
+        for x, y in itertools.combinations(range(n), 2):
+            for r in range(rounds):
+                for met in (yq, ye):
+                    a, b = met(x, y, r), met(sigma[x], sigma[y], rho[r])
+                    m.clauses.extend([[-a, b], [a, -b]])
+    model = m.solve(options.solver)
+    if model is None:
+        return None
+    found: Rounds = []
+    for r in range(rounds):
+        tables = []
+        for t in range(3):
+            quad = [x for x in range(n) if z(x, r, t) in model]
+            if quad:
+                s = {x: int(sign(x, r) in model) for x in quad}
+                tables.append([2 * x + s[x] for x in quad])
+                tables.append([2 * x + 1 - s[x] for x in quad])
+        for k in range(6):
+            pair = [x for x in range(n) if e(x, r, k) in model]
+            if pair:
+                tables.append([2 * pair[0], 2 * pair[0] + 1, 2 * pair[1], 2 * pair[1] + 1])
+        found.append(tables)
+    return found
+
+
+def _meetings(p: int, q: int, *, seven: bool) -> int:
+    """How often p and q meet: twice for a matching pair {2i, 2i + 1}; in the 7+1 form's seven rounds
+    once, except never for the other pairs of a table {4i..4i+3} of round 8."""
+    if seven:
+        return 0 if p // 4 == q // 4 and p ^ 1 != q else 1
+    return 2 if p ^ 1 == q else 1
+
+
+def _ints(text: str) -> list[int]:
+    return [int(c) for c in text.split(",")]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--model", choices=["plain", "lift"], default="lift")
+    parser.add_argument("--form", choices=["8", "7+1"], default="8")
+    parser.add_argument("--perm", default="", help="plain: point permutation (comma list) or 'flip'")
+    parser.add_argument("--sigma", default="", help="lift: permutation of the 12 points (comma list)")
+    parser.add_argument("--rho", default="", help="where the automorphism sends each round (comma list)")
+    parser.add_argument("--solver", default="cadical153")
+    options = parser.parse_args()
+    started = time.perf_counter()
+    found = plain(options) if options.model == "plain" else lift(options)
+    elapsed = time.perf_counter() - started
+    if found is None:
+        print(f"# unsatisfiable: no such schedule ({elapsed:.1f} s)")
+        return 1
+    sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[1]))
+    from tournaments.seating.designs import verify
+
+    rounds = [sorted(sorted(t) for t in tables) for tables in found]
+    problems = verify(rounds, 24, repeated_pairs=12, max_meetings=2)
+    print(f"# found in {elapsed:.1f} s; check: {problems or 'ok'}")
+    text = "/".join("".join(DIGITS[p] for table in tables for p in table) for tables in rounds)
+    args = " ".join(sys.argv[1:])
+    print(
+        f'StoredSchedule(players=24, rounds=8, repeated_pairs=12, max_meetings=2, tables="{text}", '
+        f'source="bench/seating_covering24.py {args}"),'
+    )
+    return 0 if not problems else 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
