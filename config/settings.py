@@ -106,13 +106,16 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",  # serves static files pre-compressed (gzip and brotli)
     "django.middleware.gzip.GZipMiddleware",  # pages and JSON; Django 4.2+ pads it against BREACH
     "csp.middleware.CSPMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Stored public pages for anonymous readers, before sessions, locale, CSRF and authentication run
+    # (tournaments/page_cache.py); the headers above still apply to them.
+    "tournaments.page_cache.PublicPageMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",  # last, as django-axes asks
 ]
@@ -172,6 +175,10 @@ EXPORT_JOBS_KEEP = env_int("EXPORT_JOBS_KEEP", 3)
 # standings behind it) is rendered at most once every so many seconds (the previous version is served meanwhile;
 # phones poll every 30 s).
 PUBLIC_PAGE_MIN_SECONDS = env_int("PUBLIC_PAGE_MIN_SECONDS", 5)
+# Each worker reads an event's versions at most once a second (a confirmation shows within that second) and
+# keeps the pages it served last in its own memory (keys carry the versions: never out of date).
+PUBLIC_VERSION_SECONDS = float(env_str("PUBLIC_VERSION_SECONDS") or 1.0)
+PUBLIC_PAGE_LOCAL_BYTES = env_int("PUBLIC_PAGE_LOCAL_BYTES", 32 * 1024 * 1024)
 
 CACHE_URL = env_str("CACHE_URL")
 CACHES = {"default": cache_from_url(CACHE_URL)}

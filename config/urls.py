@@ -7,6 +7,8 @@ from django.contrib import admin
 from django.http import HttpRequest, HttpResponse
 from django.urls import include, path
 from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_exempt
+from django.views.i18n import set_language
 
 from config import accounts
 from scoring import urls_organiser as scoring_organiser
@@ -37,7 +39,9 @@ urlpatterns = [
     ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("start/", views_landing.landing, name="landing"),
-    path("i18n/", include("django.conf.urls.i18n")),  # set_language: the switch in every page's footer
+    # The switch in every page's footer. Exempt from CSRF: the worst a forged post does is change a
+    # visitor's language, and without a token the public pages hold no secret and are stored whole.
+    path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
     path("", include(public)),
     path("manage/", include(manage)),
     path("referee/", include(referee)),

@@ -38,7 +38,7 @@ from scoring.standings import SessionLine, StandingRow, compute_standings
 from tournaments import clock as session_clock
 from tournaments import takeovers
 from tournaments.archive import check_open
-from tournaments.audit import AuditAction, User, acting, audit, bump_standings
+from tournaments.audit import AuditAction, User, acting, audit, bump_entry, bump_standings
 from tournaments.errors import ServiceError
 from tournaments.messages import rule_sentence
 from tournaments.models import WINDS, Registration, Round, Seat, Substitution, Table, Tournament
@@ -602,16 +602,41 @@ def store_decision(appeal: Appeal, status: str, *, reasons: str = "", acting_use
     return AppealDecision.supersede(appeal=appeal, status=status, reasons=reasons, acting_user=acting_user)
 
 
+ENTRY_ACTIONS = frozenset(
+    {
+        AuditAction.RECORD_HAND,
+        AuditAction.CORRECT_HAND,
+        AuditAction.VOID_HAND,
+        AuditAction.RECORD_TOTALS,
+        AuditAction.FINISH_TABLE,
+        AuditAction.REOPEN_TABLE,
+        AuditAction.PENALTY,
+        AuditAction.LATE,
+        AuditAction.APPEAL,
+        AuditAction.DECIDE_APPEAL,
+    }
+)
+"""Entry at a table: until the table is confirmed it shows only on its session's live results page (and in
+the provisional standings), so the event's other cached public pages are kept (``bump_standings``)."""
+
+
 def _after_write(table: Table, acting_user: User, action: AuditAction, summary: str, **data: Any) -> None:
     """Every change to a table's results: withdraw its confirmation (the result is provisional again
-    until a second person confirms it), bump the standings, and log it."""
+    until a second person confirms it), bump the standings, and log it. Entry at an unconfirmed table
+    renews its session's results page only (``Round.entry_version``): the standings, player, team and
+    event pages count confirmed tables, so a hall of phones keeps them cached while hands pour in —
+    except for the session's first entry, which puts it "in play" on those pages."""
     tournament = table.round.tournament
+    first_entry = table.round.entry_version == 0  # read under the table's lock; a stale 0 only bumps more
+    bump_entry(table.round_id)
+    was_confirmed = False
     for signature in list(Signature.objects.filter(table=table, is_current=True, voided=False)):
         # The result changed: every player's signature of it is withdrawn (kept as a voided version).
         Signature.supersede(
             table=table, registration=signature.registration, voided=True, acting_user=acting_user
         )
     if is_confirmed(table, fresh=True):
+        was_confirmed = True
         Confirmation.supersede(table=table, voided=True, acting_user=acting_user)
         audit(
             tournament,
@@ -619,12 +644,14 @@ def _after_write(table: Table, acting_user: User, action: AuditAction, summary: 
             AuditAction.UNCONFIRM_TABLE,
             f"Session {table.round.number} table {table.number}: confirmation withdrawn ({action.label.lower()})",
         )
-    bump_standings(tournament)
+    public = was_confirmed or first_entry or action not in ENTRY_ACTIONS
+    bump_standings(tournament, public=public)
     audit(
         tournament,
         acting_user,
         action,
         f"Session {table.round.number} table {table.number}: {summary}",
+        public_pages=public,
         **data,
     )
 

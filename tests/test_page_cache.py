@@ -10,7 +10,6 @@ import pytest
 from django.core.cache import cache
 from django.db import connection
 from django.http import HttpRequest, HttpResponse
-from django.middleware.csrf import _unmask_cipher_token  # type: ignore[attr-defined]  # not in the stubs
 from django.test import RequestFactory
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -112,14 +111,83 @@ def test_while_another_worker_renders_a_new_version_the_previous_page_is_served(
     assert _page(client.get(url)) != old
 
 
-def test_each_reader_gets_their_own_csrf_token_in_a_stored_page(client, event):
+def test_a_public_page_holds_no_csrf_token_sets_no_cookie_and_its_language_switch_needs_none(event, settings):
+    from django.test import Client
+
+    strict = Client(enforce_csrf_checks=True)
     url = reverse("public:event", args=[event.slug])
-    first = client.get(url)
-    other = type(client)()
-    second = other.get(url)
-    assert _unmask_cipher_token(_token_in(first)) == first.cookies["csrftoken"].value
-    assert _unmask_cipher_token(_token_in(second)) == second.cookies["csrftoken"].value
-    assert first.cookies["csrftoken"].value != second.cookies["csrftoken"].value
+    page = strict.get(url)
+    assert page.status_code == 200 and not page.cookies
+    assert "csrfmiddlewaretoken" not in page.content.decode() and "X-CSRFToken" not in page.content.decode()
+    switched = strict.post(reverse("set_language"), {"language": "zh-hans", "next": url})
+    assert switched.status_code == 302
+    assert switched.cookies[settings.LANGUAGE_COOKIE_NAME].value == "zh-hans"
+
+
+def test_a_stored_page_is_served_before_the_view_with_the_security_headers(
+    client, event, settings, django_assert_num_queries
+):
+    settings.PUBLIC_VERSION_SECONDS = 60
+    settings.PUBLIC_PAGE_LOCAL_BYTES = 1 << 20
+    page_cache.local_pages.clear()
+    page_cache._versions.clear()
+    url = reverse("public:event", args=[event.slug])
+    first = client.get(url, headers={"Accept-Encoding": "gzip"})
+    with django_assert_num_queries(0):  # versions remembered, page in this worker's memory
+        again = client.get(url, headers={"Accept-Encoding": "gzip"})
+    assert gzip.decompress(again.content) == gzip.decompress(first.content)
+    csp = "Content-Security-Policy" + ("" if first.has_header("Content-Security-Policy") else "-Report-Only")
+    for header in (csp, "X-Frame-Options", "X-Content-Type-Options", "Referrer-Policy"):
+        assert again[header] == first[header], header
+    assert again["Content-Language"] == "en" and again["ETag"] == first["ETag"]
+    assert {"Accept-Encoding", "Cookie", "Accept-Language"} <= {v.strip() for v in again["Vary"].split(",")}
+    page_cache._versions.clear()
+
+
+def test_the_fast_path_serves_each_language_its_own_page(client, event):
+    url = reverse("public:standings", args=[event.slug])
+    for _ in range(2):  # rendered, then served from the cache
+        chinese = client.get(url, headers={"Accept-Language": "zh-Hans"})
+        english = client.get(url, headers={"Accept-Language": "en"})
+        assert chinese["Content-Language"] == "zh-hans" and "排名" in chinese.content.decode()
+        assert english["Content-Language"] == "en" and "排名" not in english.content.decode()
+
+
+def test_hands_at_an_unconfirmed_table_renew_only_their_sessions_results_page(
+    client, table, referee, django_assert_num_queries
+):
+    slug = table.round.tournament.slug
+    record_hand(table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee)  # session 1 in play
+    kept = [
+        reverse("public:standings", args=[slug]),
+        reverse("public:player", args=[slug, "p1"]),
+        reverse("public:event", args=[slug]),
+        reverse("public:results", args=[slug, 2]),
+    ]
+    before = {url: _page(client.get(url)) for url in kept}
+    results = reverse("public:results", args=[slug, 1])
+    old_results = _page(client.get(results))
+    record_hand(table, HandEntry(winner="E", discarder="S", fan=88), acting_user=referee)
+    for url in kept:
+        with django_assert_num_queries(1):  # still stored: only the versions are read
+            assert _page(client.get(url)) == before[url], url
+    assert "88" in _page(client.get(results)) != old_results
+    provisional = reverse("public:standings", args=[slug]) + "?provisional=1"
+    before_hand = _page(client.get(provisional))
+    record_hand(table, HandEntry(winner="E", discarder="S", fan=64), acting_user=referee)
+    assert _page(client.get(provisional)) != before_hand  # the provisional view counts every entry
+
+
+def test_a_sessions_first_hand_and_a_confirmation_renew_the_standings(client, table, referee, organiser):
+    from scoring.services import confirm_table, set_table_finished
+
+    url = reverse("public:standings", args=[table.round.tournament.slug])
+    assert "in play" not in _page(client.get(url))
+    record_hand(table, HandEntry(winner="S", fan=88), acting_user=referee)
+    assert "0 of 2 tables confirmed" in _page(client.get(url))  # the session is in play
+    set_table_finished(table, True, acting_user=referee)
+    confirm_table(table, acting_user=organiser)
+    assert "1 of 2 tables confirmed" in _page(client.get(url))
 
 
 def _page(response: HttpResponse) -> str:

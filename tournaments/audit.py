@@ -13,7 +13,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import models, transaction
 from django.db.models import F
 
-from tournaments.models import AuditEntry, Tournament
+from tournaments.models import AuditEntry, Round, Tournament
 from tournaments.page_cache import touch_event_pages
 
 User = AbstractBaseUser | AnonymousUser | None
@@ -80,8 +80,18 @@ def acting(user: User) -> Any:
     return user if user is not None and user.is_authenticated else None
 
 
-def audit(tournament: Tournament, actor: User, action: AuditAction, summary: str, **data: Any) -> None:
-    """One row in the event's audit log (call it inside the write's transaction)."""
+def audit(
+    tournament: Tournament,
+    actor: User,
+    action: AuditAction,
+    summary: str,
+    *,
+    public_pages: bool = True,
+    **data: Any,
+) -> None:
+    """One row in the event's audit log (call it inside the write's transaction). ``public_pages=False``
+    for a change the cached public pages do not show (a hand entered at an unconfirmed table: the
+    session's results page follows ``Round.entry_version`` instead), so a hall of phones keeps its pages."""
     AuditEntry.objects.create(
         tournament=tournament,
         event_slug=tournament.slug,
@@ -92,10 +102,21 @@ def audit(tournament: Tournament, actor: User, action: AuditAction, summary: str
     )
     # Every cached public page of the event is now out of date: at once (a reader in this transaction's
     # lifetime renders again) and after the commit (a reader that rendered the old rows meanwhile).
-    touch_event_pages(tournament.pk)
-    transaction.on_commit(partial(touch_event_pages, tournament.pk))
+    if public_pages:
+        touch_event_pages(tournament.pk)
+        transaction.on_commit(partial(touch_event_pages, tournament.pk))
 
 
-def bump_standings(tournament: Tournament) -> None:
-    """Mark the event's standings as changed: every reader caches by this version."""
-    Tournament.objects.filter(pk=tournament.pk).update(standings_version=F("standings_version") + 1)
+def bump_standings(tournament: Tournament, *, public: bool = True) -> None:
+    """Mark the event's standings as changed: every reader caches by this version. ``public=False`` for
+    entry at an unconfirmed table (the provisional standings change, the confirmed public pages do not:
+    they are keyed on ``public_version``)."""
+    changes: dict[str, Any] = {"standings_version": F("standings_version") + 1}
+    if public:
+        changes["public_version"] = F("public_version") + 1
+    Tournament.objects.filter(pk=tournament.pk).update(**changes)
+
+
+def bump_entry(round_id: int) -> None:
+    """A result was entered at one of the session's tables: its public results page is out of date."""
+    Round.objects.filter(pk=round_id).update(entry_version=F("entry_version") + 1)

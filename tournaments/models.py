@@ -39,6 +39,11 @@ class Tournament(models.Model):
     )
     settings = models.JSONField(default=dict, blank=True)
     standings_version = models.PositiveIntegerField(default=0, editable=False)
+    public_version = models.PositiveIntegerField(
+        default=0,
+        editable=False,
+        help_text="Bumped by every change the confirmed public pages show (not by entry at unconfirmed tables)",
+    )
     created_by = models.ForeignKey(
         django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -158,6 +163,9 @@ class Round(models.Model):
     )
     results_published_at = models.DateTimeField(
         null=True, blank=True, help_text="The results count in the public pages from then on (draft before)"
+    )
+    entry_version = models.PositiveIntegerField(
+        default=0, editable=False, help_text="Bumped by every result entered at the session's tables"
     )
 
     class Meta:

@@ -28,9 +28,12 @@ import hashlib
 import logging
 import re
 import secrets
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from contextvars import ContextVar
+from dataclasses import dataclass
 from functools import wraps
 from typing import Any
 
@@ -43,9 +46,11 @@ from django.middleware.csrf import (  # type: ignore[attr-defined]  # not in dja
     _unmask_cipher_token,
     get_token,
 )
+from django.urls import Resolver404, resolve
+from django.utils import translation
 from django.utils.cache import patch_vary_headers
 
-from tournaments.models import Tournament
+from tournaments.models import Round, Tournament
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +59,9 @@ PAGE_SECONDS = 3600
 
 LOCK_SECONDS = 30
 """How long one worker may take to render a version before another tries (a dead worker's lock expires)."""
+
+VERSIONS_REMEMBERED = 1000
+"""At most this many events' versions remembered per process (``version_of``)."""
 
 MAX_QUERY = 200
 """Longer query strings are rendered each time, not stored (no cache filling with made-up addresses)."""
@@ -134,7 +142,10 @@ def _entry(request: HttpRequest, response: HttpResponse) -> dict[str, Any]:
     body = html.encode(response.charset)
     headers = {name: response[name] for name in STORED_HEADERS if response.has_header(name)}
     etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
-    return {"body": body, "headers": headers, "etag": etag, "at": time.time()}
+    # No CSRF token in the page (public pages carry none): compressed once, here, for every reader
+    # (BREACH needs a secret in the page). A page with a token slot is compressed per reader instead.
+    gz = None if CSRF_SLOT.encode() in body else gzip.compress(body, compresslevel=6, mtime=0)
+    return {"body": body, "gz": gz, "headers": headers, "etag": etag, "at": time.time()}
 
 
 def _gzip(body: bytes) -> bytes:
@@ -160,7 +171,7 @@ def _respond(request: HttpRequest, entry: dict[str, Any]) -> HttpResponse:
         for name, value in entry["headers"].items():
             response[name] = value
         if "gzip" in request.headers.get("Accept-Encoding", "") and len(body) >= 200:
-            body = _gzip(body)
+            body = entry["gz"] if entry.get("gz") is not None else _gzip(body)
             response["Content-Encoding"] = "gzip"  # GZipMiddleware leaves it as it is
         response.content = body
         patch_vary_headers(response, ("Accept-Encoding",))
@@ -193,64 +204,244 @@ def _previous_or_none(base: str) -> dict[str, Any] | None:
     return None if cache.add(f"{base}:lock", 1, timeout=LOCK_SECONDS) else latest
 
 
-def _event_version(slug: str) -> tuple[int, str, int] | None:
-    """The event's id, creation time (a replaced event never reads its predecessor's pages) and standings
-    version: the one query of a page served from the cache, written out (the ORM's query building cost
-    more than the query itself)."""
+@dataclass(frozen=True)
+class PageSpec:
+    """What a cached public page depends on beyond the event's public version and page generation."""
+
+    session: bool = False
+    """The page shows a session's live results (the URL's ``number``): keyed on that session's
+    ``Round.entry_version`` too, so it follows every hand entered at its tables."""
+    live_params: tuple[str, ...] = ()
+    """Query parameters that make the page count every entered result (the provisional standings):
+    keyed on the event's ``standings_version`` when one of them is present."""
+
+
+@dataclass(frozen=True)
+class EventVersion:
+    """The versions a public page of the event is keyed on (``version_of``)."""
+
+    pk: int
+    created: str
+    public: int
+    standings: int
+    entry: int | None
+    generation: int
+
+
+_versions: dict[tuple[str, int | None], tuple[float, EventVersion | None]] = {}
+_versions_lock = threading.Lock()
+
+
+def _read_version(slug: str, number: int | None) -> EventVersion | None:
+    """One query, written out (the ORM's query building cost more than the query itself): the event's
+    id, creation time (a replaced event never reads its predecessor's pages), versions, and the
+    session's entry version when the page shows one session's live results."""
     quote = connection.ops.quote_name
-    columns = ", ".join(quote(name) for name in ("id", "created_at", "standings_version"))
-    table = quote(Tournament._meta.db_table)
-    sql = f"SELECT {columns} FROM {table} WHERE {quote('slug')} = %s"  # noqa: S608  (fixed names; slug a parameter)
+    event, round_ = quote(Tournament._meta.db_table), quote(Round._meta.db_table)
+    columns = ", ".join(
+        f"t.{quote(name)}" for name in ("id", "created_at", "public_version", "standings_version")
+    )
+    entry = f"r.{quote('entry_version')}"
+    where = f"r.{quote('tournament_id')} = t.{quote('id')} AND r.{quote('number')} = %s"
+    # Fixed names only; the slug and the number are parameters.
+    sql = f"SELECT {columns}, (SELECT {entry} FROM {round_} r WHERE {where}) FROM {event} t WHERE t.{quote('slug')} = %s"  # noqa: S608
     with connection.cursor() as cursor:
-        cursor.execute(sql, [slug])
+        cursor.execute(sql, [number if number is not None else -1, slug])
         row = cursor.fetchone()
-    return None if row is None else (int(row[0]), re.sub(r"\W", "", str(row[1])), int(row[2]))
+    if row is None:
+        return None
+    pk = int(row[0])
+    return EventVersion(
+        pk=pk,
+        created=re.sub(r"\W", "", str(row[1])),
+        public=int(row[2]),
+        standings=int(row[3]),
+        entry=None if row[4] is None else int(row[4]),
+        generation=page_generation(pk),
+    )
 
 
-def cached_page(view: View) -> View:
-    """Serve an event's public page (a view taking ``slug``) from the shared cache per event version."""
+def version_of(slug: str, number: int | None = None) -> EventVersion | None:
+    """The event's versions, read at most once every ``PUBLIC_VERSION_SECONDS`` per process (1 s in
+    production: a hall of phones costs one query a second per worker, and a confirmation shows on the
+    public pages within that second; 0 in the tests: read every time)."""
+    ttl = float(getattr(settings, "PUBLIC_VERSION_SECONDS", 0))
+    if ttl <= 0:
+        return _read_version(slug, number)
+    now = time.monotonic()
+    remembered = _versions.get((slug, number))
+    if remembered is not None and now - remembered[0] < ttl:
+        return remembered[1]
+    version = _read_version(slug, number)
+    with _versions_lock:
+        if len(_versions) > VERSIONS_REMEMBERED:
+            _versions.clear()  # made-up slugs cannot grow it without bound
+        _versions[(slug, number)] = (now, version)
+    return version
 
-    @wraps(view)
-    def wrapper(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        if not _cacheable_request(request):
-            return view(request, slug, *args, **kwargs)
-        row = _event_version(slug)
-        if row is None:
-            return view(request, slug, *args, **kwargs)  # the view says what is missing
-        pk, created_at, standings_version = row
-        language = getattr(request, "LANGUAGE_CODE", settings.LANGUAGE_CODE)
-        where = hashlib.sha256(request.get_full_path().encode()).hexdigest()[:24]
-        htmx = int("HX-Request" in request.headers)
-        base = f"page:{pk}:{created_at}:{language}:{htmx}:{where}"
-        try:
-            key = f"{base}:{standings_version}.{page_generation(pk)}"
-            entry = cache.get(key)
-            if entry is None:
-                entry = _previous_or_none(base)
-        except Exception:  # the shared cache is away: render the page as if there were no cache
-            log.warning("page cache unavailable; rendering %s", request.path, exc_info=True)
-            return view(request, slug, *args, **kwargs)
+
+class _LocalPages:
+    """The pages this worker served last, kept in its own memory (``PUBLIC_PAGE_LOCAL_BYTES``): a page
+    already fetched from the shared cache is served again without a round trip to Redis. Keys carry
+    the versions, so nothing here is ever out of date."""
+
+    def __init__(self) -> None:
+        self._entries: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def _size(entry: dict[str, Any]) -> int:
+        return len(entry["body"]) + len(entry.get("gz") or b"")
+
+    def get(self, key: str) -> dict[str, Any] | None:
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is not None:
+                self._entries.move_to_end(key)
+            return entry
+
+    def put(self, key: str, entry: dict[str, Any]) -> None:
+        budget = int(getattr(settings, "PUBLIC_PAGE_LOCAL_BYTES", 0))
+        size = self._size(entry)
+        if size > budget // 4:
+            return
+        with self._lock:
+            old = self._entries.pop(key, None)
+            if old is not None:
+                self._bytes -= self._size(old)
+            self._entries[key] = entry
+            self._bytes += size
+            while self._bytes > budget and self._entries:
+                _, dropped = self._entries.popitem(last=False)
+                self._bytes -= self._size(dropped)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+            self._bytes = 0
+
+
+local_pages = _LocalPages()
+
+
+def _page_key(request: HttpRequest, spec: PageSpec, language: str, version: EventVersion) -> tuple[str, str]:
+    """(base, key): the base names the page in any version (its lock and latest copy), the key one version."""
+    where = hashlib.sha256(request.get_full_path().encode()).hexdigest()[:24]
+    htmx = int("HX-Request" in request.headers)
+    base = f"page:{version.pk}:{version.created}:{language}:{htmx}:{where}"
+    parts = [str(version.public), str(version.generation)]
+    if spec.session:
+        parts.append(f"e{version.entry}")
+    if any(name in request.GET for name in spec.live_params):
+        parts.append(f"s{version.standings}")
+    return base, f"{base}:{'.'.join(parts)}"
+
+
+def _stored(key: str) -> dict[str, Any] | None:
+    entry = local_pages.get(key)
+    if entry is None:
+        entry = cache.get(key)
         if entry is not None:
-            response = _respond(request, entry)
-        else:
-            entry = None
-            token = _STALE_TOLERANCE.set(float(getattr(settings, "PUBLIC_PAGE_MIN_SECONDS", 0)))
-            try:
-                rendered = view(request, slug, *args, **kwargs)
-                if not isinstance(rendered, HttpResponse) or not _storable(request, rendered):
-                    return rendered
-                entry = _entry(request, rendered)
-                cache.set_many({key: entry, f"{base}:latest": entry}, timeout=PAGE_SECONDS)
-            except Exception:
-                if entry is None:
-                    raise  # the view's own error
-                log.warning("page cache unavailable; %s not stored", request.path, exc_info=True)
-            finally:
-                _STALE_TOLERANCE.reset(token)
-                with contextlib.suppress(Exception):
-                    cache.delete(f"{base}:lock")
-            response = _respond(request, entry)
-        patch_vary_headers(response, ("Cookie",))
-        return response
+            local_pages.put(key, entry)
+    return entry
 
-    return wrapper
+
+def serve_stored_page(request: HttpRequest) -> HttpResponse | None:
+    """The fast path (``PublicPageMiddleware``): a stored page for an anonymous reader, before sessions,
+    CSRF, authentication and the view run; None when the full stack must answer (not a cached page,
+    not stored for this version, a page carrying a CSRF slot, the cache away)."""
+    if not _cacheable_request(request):
+        return None
+    try:
+        match = resolve(request.path_info)
+    except Resolver404:
+        return None
+    spec: PageSpec | None = getattr(match.func, "public_page", None)
+    if spec is None or "slug" not in match.kwargs:
+        return None
+    language = translation.get_language_from_request(request)
+    try:
+        version = version_of(match.kwargs["slug"], match.kwargs.get("number") if spec.session else None)
+        if version is None:
+            return None
+        request.public_page_version = version  # type: ignore[attr-defined]  # the view's wrapper reads it once
+        _, key = _page_key(request, spec, language, version)
+        entry = _stored(key)
+    except Exception:  # the cache or the database is away: the full stack says what to do
+        log.debug("fast path skipped for %s", request.path, exc_info=True)
+        return None
+    if entry is None or entry.get("gz") is None:
+        return None
+    response = _respond(request, entry)
+    response.setdefault("Content-Language", language)
+    patch_vary_headers(response, ("Cookie", "Accept-Language"))
+    return response
+
+
+class PublicPageMiddleware:
+    """Serves stored public pages ahead of the session, locale, CSRF and authentication middleware (placed
+    after the security, CSP and frame headers, which it still gets): a stored page costs a dictionary
+    lookup and a write, about what a trivial view costs, while a hall of phones polls."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        response = serve_stored_page(request)
+        return response if response is not None else self.get_response(request)
+
+
+def cached_page(view: View | None = None, *, session: bool = False, live_params: tuple[str, ...] = ()) -> Any:
+    """Serve an event's public page (a view taking ``slug``) from the shared cache per event version:
+    ``cached_page(view)``, or ``cached_page(view, session=True)`` for a session's live results page,
+    ``live_params=("provisional",)`` for a page that counts unconfirmed results when asked."""
+    spec = PageSpec(session=session, live_params=live_params)
+
+    def decorate(view: View) -> View:
+        @wraps(view)
+        def wrapper(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponseBase:
+            if not _cacheable_request(request):
+                return view(request, slug, *args, **kwargs)
+            language = getattr(request, "LANGUAGE_CODE", settings.LANGUAGE_CODE)
+            try:
+                version = getattr(request, "public_page_version", None) or version_of(
+                    slug, kwargs.get("number") if spec.session else None
+                )
+                if version is None:
+                    return view(request, slug, *args, **kwargs)  # the view says what is missing
+                base, key = _page_key(request, spec, language, version)
+                entry = _stored(key)
+                if entry is None:
+                    entry = _previous_or_none(base)
+            except Exception:  # the shared cache is away: render the page as if there were no cache
+                log.warning("page cache unavailable; rendering %s", request.path, exc_info=True)
+                return view(request, slug, *args, **kwargs)
+            if entry is not None:
+                response = _respond(request, entry)
+            else:
+                entry = None
+                token = _STALE_TOLERANCE.set(float(getattr(settings, "PUBLIC_PAGE_MIN_SECONDS", 0)))
+                try:
+                    rendered = view(request, slug, *args, **kwargs)
+                    if not isinstance(rendered, HttpResponse) or not _storable(request, rendered):
+                        return rendered
+                    entry = _entry(request, rendered)
+                    cache.set_many({key: entry, f"{base}:latest": entry}, timeout=PAGE_SECONDS)
+                    local_pages.put(key, entry)
+                except Exception:
+                    if entry is None:
+                        raise  # the view's own error
+                    log.warning("page cache unavailable; %s not stored", request.path, exc_info=True)
+                finally:
+                    _STALE_TOLERANCE.reset(token)
+                    with contextlib.suppress(Exception):
+                        cache.delete(f"{base}:lock")
+                response = _respond(request, entry)
+            patch_vary_headers(response, ("Cookie",))
+            return response
+
+        wrapper.public_page = spec  # type: ignore[attr-defined]  # read by PublicPageMiddleware
+        return wrapper
+
+    return decorate(view) if view is not None else decorate
