@@ -184,6 +184,8 @@ def lift(options: argparse.Namespace) -> Rounds | None:
         m.clauses.extend([edge, -v] for v in met_e)
         m.clauses.extend([-edge, -v] for v in met_q)
         m.count(met_q, 2, unless=edge)
+        if options.lazy_signs:
+            continue
         odd = []
         for r in range(rounds):
             parity, both = m.var("par", x, y, r), m.var("odd", x, y, r)
@@ -208,7 +210,11 @@ def lift(options: argparse.Namespace) -> Rounds | None:
                 for met in (yq, ye):
                     a, b = met(x, y, r), met(sigma[x], sigma[y], rho[r])
                     m.clauses.extend([[-a, b], [a, -b]])
-    model = m.solve(options.solver)
+    if options.lazy_signs:
+        model, signs = _lazy(m, yq, options.solver)
+    else:
+        model = m.solve(options.solver)
+        signs = None
     if model is None:
         return None
     found: Rounds = []
@@ -217,7 +223,7 @@ def lift(options: argparse.Namespace) -> Rounds | None:
         for t in range(3):
             quad = [x for x in range(n) if z(x, r, t) in model]
             if quad:
-                s = {x: int(sign(x, r) in model) for x in quad}
+                s = {x: signs[x, r] if signs else int(sign(x, r) in model) for x in quad}
                 tables.append([2 * x + s[x] for x in quad])
                 tables.append([2 * x + 1 - s[x] for x in quad])
         for k in range(6):
@@ -226,6 +232,61 @@ def lift(options: argparse.Namespace) -> Rounds | None:
                 tables.append([2 * pair[0], 2 * pair[0] + 1, 2 * pair[1], 2 * pair[1] + 1])
         found.append(tables)
     return found
+
+
+def _lazy(m: Model, yq: Callable[[int, int, int], int], solver: str):
+    """Solve without the signs; each time the signs' GF(2) system for the rounds found has no solution, add
+    a clause forbidding a small contradictory set of its equations (which pairs meet in which two rounds)."""
+    with Solver(name=solver, bootstrap_with=m.clauses) as s:
+        while s.solve():
+            model = {v for v in s.get_model() if v > 0}
+            equations, reasons = [], []
+            for x, y in itertools.combinations(range(12), 2):
+                met = [r for r in range(8) if yq(x, y, r) in model]
+                if len(met) == 2:
+                    equations.append([(x, met[0]), (y, met[0]), (x, met[1]), (y, met[1])])
+                    reasons.append([-yq(x, y, met[0]), -yq(x, y, met[1])])
+            core, signs = _gf2(equations)
+            if core is None:
+                return model, signs
+            shrunk = True
+            while shrunk:  # drop equations while the rest still contradict
+                shrunk = False
+                for i in core:
+                    rest = [j for j in core if j != i]
+                    sub, _ = _gf2([equations[j] for j in rest])
+                    if sub is not None:
+                        core, shrunk = [rest[k] for k in sub], True
+                        break
+            s.add_clause([lit for j in core for lit in reasons[j]])
+    return None, {}
+
+
+def _gf2(equations: list[list[tuple[int, int]]]) -> tuple[list[int] | None, dict[tuple[int, int], int]]:
+    """Each equation: its variables sum to 1 (mod 2). Returns (indices of equations summing to 0 = 1, {}) or
+    (None, a solution with the free variables 0)."""
+    index: dict[tuple[int, int], int] = {}
+    pivots: dict[int, tuple[int, int, int]] = {}
+    for i, eq in enumerate(equations):
+        row, rhs, used = 0, 1, 1 << i
+        for key in eq:
+            row ^= 1 << index.setdefault(key, len(index))
+        while row:
+            top = row.bit_length() - 1
+            if top not in pivots:
+                pivots[top] = (row, rhs, used)
+                break
+            prow, prhs, pused = pivots[top]
+            row, rhs, used = row ^ prow, rhs ^ prhs, used ^ pused
+        else:
+            if rhs:
+                return [j for j in range(len(equations)) if used >> j & 1], {}
+    value = [0] * len(index)
+    for top in sorted(pivots):
+        row, rhs, _ = pivots[top]
+        rest = row & ~(1 << top)
+        value[top] = (rhs + sum(value[k] for k in range(top) if rest >> k & 1)) % 2
+    return None, {key: value[k] for key, k in index.items()}
 
 
 def _meetings(p: int, q: int, *, seven: bool) -> int:
@@ -249,6 +310,11 @@ def main() -> int:
     parser.add_argument("--perm", default="", help="plain: point permutation (comma list) or 'flip'")
     parser.add_argument("--sigma", default="", help="lift: permutation of the 12 points (comma list)")
     parser.add_argument("--rho", default="", help="where the automorphism sends each round (comma list)")
+    parser.add_argument(
+        "--lazy-signs",
+        action="store_true",
+        help="lift: signs by GF(2) elimination, contradictions as clauses",
+    )
     parser.add_argument("--solver", default="cadical153")
     options = parser.parse_args()
     started = time.perf_counter()
