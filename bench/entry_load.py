@@ -76,6 +76,7 @@ class Entry:
     retries: int = 0
     logged_in: int = 0
     phase: str = "warm-up"
+    pace: float = 0.0
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -86,6 +87,9 @@ def wrk(
     script.write_text(WRK_SCRIPT % ", ".join(json.dumps(p) for p in paths))
     return subprocess.Popen(
         [
+            # The phones are not on the server: the load generator runs at the public pool's priority,
+            # so it does not take the CPU from the referees' pool the way readers on other machines cannot.
+            *("nice", "-n", str(PUBLIC_NICE)),
             *("wrk", "-t1", f"-c{connections}", f"-d{seconds:.0f}s", "--timeout", "30s"),
             *("-s", str(script), f"http://127.0.0.1:{port}/"),
         ],
@@ -124,9 +128,14 @@ def referee(
         except OSError:
             time.sleep(0.2)
     rng = random.Random(index)
+    pace = entry.pace
+    next_at = time.monotonic() + rng.random() * pace  # referees out of step, as in a hall
     for session, table in tables:
         number = 1
         while number <= 16 and not stop.is_set():
+            if pace:
+                time.sleep(max(0.0, next_at - time.monotonic()))
+                next_at = max(next_at + pace, time.monotonic())
             winner, discarder = rng.sample(["E", "S", "W", "N"], 2)
             data = {
                 "how": "discard",
@@ -241,7 +250,7 @@ def run(db: str, args: argparse.Namespace, port: int) -> bool:
         ok &= ratio >= 0.5
 
         # 2. entry alone, 3. entry with readers
-        entry = Entry()
+        entry = Entry(pace=args.pace)
         stop = threading.Event()
         assignment = [
             [
@@ -273,7 +282,9 @@ def run(db: str, args: argparse.Namespace, port: int) -> bool:
         for thread in threads:
             thread.join(timeout=60)
         print(
-            f"\n{args.referees} referees saving continuously (pool :{port + 1}), then with {share * 4} readers "
+            f"\n{args.referees} referees saving "
+            + (f"a hand every {args.pace:g} s each" if args.pace else "as fast as answered (closed loop)")
+            + f" (pool :{port + 1}), then with {share * 4} readers "
             f"(pool :{port}), {d} s each ({load_line()}):"
         )
         for name, r in figures.items():
@@ -375,6 +386,13 @@ def main() -> None:
     parser.add_argument("--referees", type=int, default=8)
     parser.add_argument("--readers", type=int, default=64)
     parser.add_argument("--kill", type=int, default=0, help="fault run: kill -9 the referees' pool N times")
+    parser.add_argument(
+        "--pace",
+        type=float,
+        default=1.0,
+        help="each referee saves at most one hand every PACE seconds (8 referees at 1 s: 8 saves/s, "
+        "16 times a 400-player hall); 0: as fast as the server answers (closed loop, a stress run)",
+    )
     parser.add_argument("--port", type=int, default=18300)
     parser.add_argument("--quick", action="store_true", help="CI: 40 players, 4 sessions, 3 s phases")
     args = parser.parse_args()

@@ -75,7 +75,7 @@ class Stack:
             "BACKGROUND_WORKER": "1",
             "GUNICORN_ACCESS_LOG": "/dev/null",
             "STATIC_ROOT": str(self.work / "static"),
-            "LOG_LEVEL": "ERROR",
+            "LOG_LEVEL": os.environ.get("BENCH_LOG_LEVEL", "ERROR"),
             "DJANGO_SETTINGS_MODULE": "config.settings",
         }
         self.env.pop("DATABASE_URL", None)

@@ -179,6 +179,8 @@ PUBLIC_PAGE_MIN_SECONDS = env_int("PUBLIC_PAGE_MIN_SECONDS", 5)
 # keeps the pages it served last in its own memory (keys carry the versions: never out of date).
 PUBLIC_VERSION_SECONDS = float(env_str("PUBLIC_VERSION_SECONDS") or 1.0)
 PUBLIC_PAGE_LOCAL_BYTES = env_int("PUBLIC_PAGE_LOCAL_BYTES", 32 * 1024 * 1024)
+# A page's new version is rendered in a thread behind the answer (the previous version is served meanwhile).
+PUBLIC_PAGE_BACKGROUND = env_bool("PUBLIC_PAGE_BACKGROUND", True)
 
 CACHE_URL = env_str("CACHE_URL")
 CACHES = {"default": cache_from_url(CACHE_URL)}

@@ -23,6 +23,7 @@ SEATING_IN_BACKGROUND = False
 PUBLIC_PAGE_MIN_SECONDS = 0
 PUBLIC_VERSION_SECONDS = 0.0  # versions read on every request...
 PUBLIC_PAGE_LOCAL_BYTES = 0  # ...and no per-process copies (tests/test_page_cache.py turns both on)
+PUBLIC_PAGE_BACKGROUND = False  # a new version rendered in the request that asks (tested on its own)
 
 # Login throttling would lock the test users out of client.login() (which passes no request):
 # config/tests/test_login_throttling.py turns it on to prove the lockout.

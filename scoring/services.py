@@ -624,8 +624,8 @@ def _after_write(table: Table, acting_user: User, action: AuditAction, summary: 
     """Every change to a table's results: withdraw its confirmation (the result is provisional again
     until a second person confirms it), bump the standings, and log it. Entry at an unconfirmed table
     renews its session's results page only (``Round.entry_version``): the standings, player, team and
-    event pages count confirmed tables, so a hall of phones keeps them cached while hands pour in —
-    except for the session's first entry, which puts it "in play" on those pages."""
+    event pages count confirmed tables, so a hall of phones keeps them cached while hands pour in; the
+    session's first entry puts it "in play" on the standings (``progress_version``)."""
     tournament = table.round.tournament
     first_entry = table.round.entry_version == 0  # read under the table's lock; a stale 0 only bumps more
     bump_entry(table.round_id)
@@ -644,8 +644,8 @@ def _after_write(table: Table, acting_user: User, action: AuditAction, summary: 
             AuditAction.UNCONFIRM_TABLE,
             f"Session {table.round.number} table {table.number}: confirmation withdrawn ({action.label.lower()})",
         )
-    public = was_confirmed or first_entry or action not in ENTRY_ACTIONS
-    bump_standings(tournament, public=public)
+    public = was_confirmed or action not in ENTRY_ACTIONS
+    bump_standings(tournament, public=public, progress=first_entry)
     audit(
         tournament,
         acting_user,

@@ -9,7 +9,7 @@ urlpatterns = [
     ),
     path(
         "e/<slug:slug>/standings/",
-        cached_page(views_public.standings, live_params=("provisional",)),
+        cached_page(views_public.standings, progress=True, live_params=("provisional",)),
         name="standings",
     ),
     path("e/<slug:slug>/players/<str:code>/", cached_page(views_public.player), name="player"),

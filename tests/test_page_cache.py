@@ -299,3 +299,21 @@ def test_with_the_cache_away_hands_are_still_saved_and_pages_still_served(
     assert table.hands.filter(is_current=True).count() == 1
     page = client.get(url)
     assert page.status_code == 200 and "88" in page.content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_new_version_is_rendered_behind_the_answer_while_the_previous_page_is_served(
+    client, table, referee, settings
+):
+    import threading
+
+    settings.PUBLIC_PAGE_BACKGROUND = True
+    url = reverse("public:results", args=[table.round.tournament.slug, 1])
+    old = _page(client.get(url))  # nothing stored yet: rendered in the request
+    record_hand(table, HandEntry(winner="E", discarder="S", fan=88), acting_user=referee)
+    assert _page(client.get(url)) == old  # the previous page at once...
+    for thread in threading.enumerate():
+        if thread.name == "page-refresh":
+            thread.join(timeout=30)
+    new = _page(client.get(url))  # ...and the new one once rendered behind it
+    assert new != old and "88" in new

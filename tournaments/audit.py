@@ -107,13 +107,16 @@ def audit(
         transaction.on_commit(partial(touch_event_pages, tournament.pk))
 
 
-def bump_standings(tournament: Tournament, *, public: bool = True) -> None:
+def bump_standings(tournament: Tournament, *, public: bool = True, progress: bool = False) -> None:
     """Mark the event's standings as changed: every reader caches by this version. ``public=False`` for
     entry at an unconfirmed table (the provisional standings change, the confirmed public pages do not:
-    they are keyed on ``public_version``)."""
+    they are keyed on ``public_version``); ``progress=True`` when a session's first result puts it in
+    play (the pages that show the sessions' progress are keyed on ``progress_version`` too)."""
     changes: dict[str, Any] = {"standings_version": F("standings_version") + 1}
     if public:
         changes["public_version"] = F("public_version") + 1
+    if progress:
+        changes["progress_version"] = F("progress_version") + 1
     Tournament.objects.filter(pk=tournament.pk).update(**changes)
 
 

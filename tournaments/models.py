@@ -44,6 +44,9 @@ class Tournament(models.Model):
         editable=False,
         help_text="Bumped by every change the confirmed public pages show (not by entry at unconfirmed tables)",
     )
+    progress_version = models.PositiveIntegerField(
+        default=0, editable=False, help_text="Bumped when a session's first result is entered (it is in play)"
+    )
     created_by = models.ForeignKey(
         django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

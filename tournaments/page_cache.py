@@ -39,7 +39,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import connection
+from django.db import connection, connections
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseNotModified
 from django.middleware.csrf import (  # type: ignore[attr-defined]  # not in django-stubs, stable since 4.0
     CSRF_TOKEN_LENGTH,
@@ -190,6 +190,79 @@ def stale_tolerance() -> float:
     return _STALE_TOLERANCE.get()
 
 
+_refreshing = threading.BoundedSemaphore(1)
+"""One page rendered behind the answers at a time per worker process (the others keep serving)."""
+
+
+def _ms(started: float) -> float:
+    return (time.perf_counter() - started) * 1000
+
+
+def _due(latest: dict[str, Any]) -> bool:
+    """Whether the page's latest copy is old enough to render again (``PUBLIC_PAGE_MIN_SECONDS``)."""
+    return time.time() - latest["at"] >= getattr(settings, "PUBLIC_PAGE_MIN_SECONDS", 0)
+
+
+def _previous_while_rendering(base: str) -> dict[str, Any] | None:
+    """The fast path's stale answer: the page's previous version while its new one is being rendered (or
+    is not due yet); None when this reader's request should start the rendering (the full stack)."""
+    try:
+        latest = cache.get(f"{base}:latest")
+        if latest is None:
+            return None
+        return latest if not _due(latest) or cache.get(f"{base}:lock") is not None else None
+    except Exception:
+        return None
+
+
+def _took_lock_for(base: str) -> bool:
+    """Whether to render the page's new version in the background (``PUBLIC_PAGE_BACKGROUND``): this
+    worker takes the page's lock and has no other page rendering; else the previous version is simply
+    served (another worker renders it, or this one will after its current page)."""
+    if not _refreshing.acquire(blocking=False):
+        return False
+    if cache.add(f"{base}:lock", 1, timeout=LOCK_SECONDS):
+        return True
+    _refreshing.release()
+    return False
+
+
+def _refresh_later(
+    view: View,
+    request: HttpRequest,
+    language: str,
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    base: str,
+    key: str,
+) -> None:
+    """Render the page's new version in a thread of this worker and store it: after a confirmation the
+    reader who asks first gets the previous page at once instead of waiting for the rendering (a
+    hall of phones asking for 400 player pages would otherwise hold every worker thread)."""
+
+    def render() -> None:
+        token = _STALE_TOLERANCE.set(float(getattr(settings, "PUBLIC_PAGE_MIN_SECONDS", 0)))
+        started = time.perf_counter()
+        try:
+            with translation.override(language):
+                rendered = view(request, *args, **kwargs)
+            log.info("rendered %s behind the answer in %.0f ms", request.get_full_path(), _ms(started))
+            if isinstance(rendered, HttpResponse) and _storable(request, rendered):
+                entry = _entry(request, rendered)
+                cache.set_many({key: entry, f"{base}:latest": entry}, timeout=PAGE_SECONDS)
+                local_pages.put(key, entry)
+        except Exception:
+            log.warning("background rendering of %s failed", request.path, exc_info=True)
+        finally:
+            _STALE_TOLERANCE.reset(token)
+            with contextlib.suppress(Exception):
+                cache.delete(f"{base}:lock")
+            connections.close_all()  # this thread's own database connection
+            _refreshing.release()
+
+    threading.Thread(target=render, name="page-refresh", daemon=True).start()
+
+
 def _previous_or_none(base: str) -> dict[str, Any] | None:
     """The page's previous version, to serve instead of rendering the new one now: while another worker
     renders the page (its lock is taken), or when the previous one is younger than
@@ -199,7 +272,7 @@ def _previous_or_none(base: str) -> dict[str, Any] | None:
     if latest is None:
         cache.add(f"{base}:lock", 1, timeout=LOCK_SECONDS)
         return None
-    if time.time() - latest["at"] < getattr(settings, "PUBLIC_PAGE_MIN_SECONDS", 0):
+    if not _due(latest):
         return latest
     return None if cache.add(f"{base}:lock", 1, timeout=LOCK_SECONDS) else latest
 
@@ -211,6 +284,8 @@ class PageSpec:
     session: bool = False
     """The page shows a session's live results (the URL's ``number``): keyed on that session's
     ``Round.entry_version`` too, so it follows every hand entered at its tables."""
+    progress: bool = False
+    """The page says which sessions are in play: keyed on the event's ``progress_version`` too."""
     live_params: tuple[str, ...] = ()
     """Query parameters that make the page count every entered result (the provisional standings):
     keyed on the event's ``standings_version`` when one of them is present."""
@@ -223,6 +298,7 @@ class EventVersion:
     pk: int
     created: str
     public: int
+    progress: int
     standings: int
     entry: int | None
     generation: int
@@ -239,7 +315,8 @@ def _read_version(slug: str, number: int | None) -> EventVersion | None:
     quote = connection.ops.quote_name
     event, round_ = quote(Tournament._meta.db_table), quote(Round._meta.db_table)
     columns = ", ".join(
-        f"t.{quote(name)}" for name in ("id", "created_at", "public_version", "standings_version")
+        f"t.{quote(name)}"
+        for name in ("id", "created_at", "public_version", "progress_version", "standings_version")
     )
     entry = f"r.{quote('entry_version')}"
     where = f"r.{quote('tournament_id')} = t.{quote('id')} AND r.{quote('number')} = %s"
@@ -255,8 +332,9 @@ def _read_version(slug: str, number: int | None) -> EventVersion | None:
         pk=pk,
         created=re.sub(r"\W", "", str(row[1])),
         public=int(row[2]),
-        standings=int(row[3]),
-        entry=None if row[4] is None else int(row[4]),
+        progress=int(row[3]),
+        standings=int(row[4]),
+        entry=None if row[5] is None else int(row[5]),
         generation=page_generation(pk),
     )
 
@@ -333,6 +411,8 @@ def _page_key(request: HttpRequest, spec: PageSpec, language: str, version: Even
     parts = [str(version.public), str(version.generation)]
     if spec.session:
         parts.append(f"e{version.entry}")
+    if spec.progress:
+        parts.append(f"p{version.progress}")
     if any(name in request.GET for name in spec.live_params):
         parts.append(f"s{version.standings}")
     return base, f"{base}:{'.'.join(parts)}"
@@ -366,11 +446,13 @@ def serve_stored_page(request: HttpRequest) -> HttpResponse | None:
         if version is None:
             return None
         request.public_page_version = version  # type: ignore[attr-defined]  # the view's wrapper reads it once
-        _, key = _page_key(request, spec, language, version)
+        base, key = _page_key(request, spec, language, version)
         entry = _stored(key)
     except Exception:  # the cache or the database is away: the full stack says what to do
         log.debug("fast path skipped for %s", request.path, exc_info=True)
         return None
+    if entry is None and getattr(settings, "PUBLIC_PAGE_BACKGROUND", False):
+        entry = _previous_while_rendering(base)
     if entry is None or entry.get("gz") is None:
         return None
     response = _respond(request, entry)
@@ -392,11 +474,18 @@ class PublicPageMiddleware:
         return response if response is not None else self.get_response(request)
 
 
-def cached_page(view: View | None = None, *, session: bool = False, live_params: tuple[str, ...] = ()) -> Any:
+def cached_page(
+    view: View | None = None,
+    *,
+    session: bool = False,
+    progress: bool = False,
+    live_params: tuple[str, ...] = (),
+) -> Any:
     """Serve an event's public page (a view taking ``slug``) from the shared cache per event version:
     ``cached_page(view)``, or ``cached_page(view, session=True)`` for a session's live results page,
-    ``live_params=("provisional",)`` for a page that counts unconfirmed results when asked."""
-    spec = PageSpec(session=session, live_params=live_params)
+    ``progress=True`` for a page that says which sessions are in play, ``live_params=("provisional",)``
+    for a page that counts unconfirmed results when asked."""
+    spec = PageSpec(session=session, progress=progress, live_params=live_params)
 
     def decorate(view: View) -> View:
         @wraps(view)
@@ -412,6 +501,11 @@ def cached_page(view: View | None = None, *, session: bool = False, live_params:
                     return view(request, slug, *args, **kwargs)  # the view says what is missing
                 base, key = _page_key(request, spec, language, version)
                 entry = _stored(key)
+                if entry is None and getattr(settings, "PUBLIC_PAGE_BACKGROUND", False):
+                    entry = cache.get(f"{base}:latest")
+                    if entry is not None and _due(entry) and _took_lock_for(base):
+                        # Serve the previous version now; render the new one behind this answer.
+                        _refresh_later(view, request, language, (slug, *args), kwargs, base, key)
                 if entry is None:
                     entry = _previous_or_none(base)
             except Exception:  # the shared cache is away: render the page as if there were no cache
@@ -422,8 +516,10 @@ def cached_page(view: View | None = None, *, session: bool = False, live_params:
             else:
                 entry = None
                 token = _STALE_TOLERANCE.set(float(getattr(settings, "PUBLIC_PAGE_MIN_SECONDS", 0)))
+                started = time.perf_counter()
                 try:
                     rendered = view(request, slug, *args, **kwargs)
+                    log.info("rendered %s in the request in %.0f ms", request.get_full_path(), _ms(started))
                     if not isinstance(rendered, HttpResponse) or not _storable(request, rendered):
                         return rendered
                     entry = _entry(request, rendered)
