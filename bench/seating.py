@@ -133,6 +133,14 @@ def main() -> int:
         f"total {time.perf_counter() - started:.0f} s; "
         f"slowest cell {max(float(c['seconds']) for c in results):.1f} s"
     )
+    off_bound = [float(c["seconds"]) / float(c["limit"]) for c in results if not c["optimal"]]
+    if off_bound:
+        # Issue 16: the time given is used on hard cases (the work budget is calibrated to fill about 85 % of
+        # the limit on an idle 2-core machine; a loaded one reaches the clock first).
+        print(
+            f"time used where the bound was not reached: {100 * min(off_bound):.0f} % to "
+            f"{100 * max(off_bound):.0f} % of the limit ({len(off_bound)} cells)"
+        )
     failed = 0
     for (n, r), (most, worst) in TARGETS.items():
         c = by_key.get((n, r))
