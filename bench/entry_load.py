@@ -46,6 +46,7 @@ PUBLIC_WORKERS = 4
 PUBLIC_NICE = (
     10  # as deploy/serve, systemd and compose run the public pool: referees' saves get the CPU first
 )
+PUBLIC_IDLE = True  # SCHED_IDLE, as deploy/serve (PUBLIC_SCHED=idle), systemd and compose run it
 STAFF_WORKERS = 2
 PASSWORD = "bench-referee-pw-1"
 
@@ -89,6 +90,7 @@ def wrk(
         [
             # The phones are not on the server: the load generator runs at the public pool's priority,
             # so it does not take the CPU from the referees' pool the way readers on other machines cannot.
+            *(("chrt", "--idle", "0") if PUBLIC_IDLE else ()),
             *("nice", "-n", str(PUBLIC_NICE)),
             *("wrk", "-t1", f"-c{connections}", f"-d{seconds:.0f}s", "--timeout", "30s"),
             *("-s", str(script), f"http://127.0.0.1:{port}/"),
@@ -168,6 +170,18 @@ def referee(
             return
 
 
+def server_save_times(log: Path, start: int, end: int) -> list[float]:
+    """Milliseconds the referees' pool spent on each hand saved between two offsets of its access log."""
+    with log.open("rb") as f:
+        f.seek(start)
+        lines = f.read(end - start).decode(errors="replace").splitlines()
+    return [
+        float(parts[3])
+        for parts in (line.split() for line in lines)
+        if len(parts) == 4 and parts[0] == "POST" and parts[1].endswith("/hands/add/") and parts[2] == "302"
+    ]
+
+
 def wait_logged_in(entry: Entry, referees: int) -> None:
     """Logins hash passwords (slow on purpose): start measuring once every referee is in."""
     deadline = time.monotonic() + 300
@@ -214,10 +228,13 @@ def run(db: str, args: argparse.Namespace, port: int) -> bool:
     stack, slug, played = make_stack(db, args, port)
     ok = True
     try:
-        stack.gunicorn(port, workers=PUBLIC_WORKERS, threads=2, nice=PUBLIC_NICE)
-        staff = stack.gunicorn(port + 1, workers=STAFF_WORKERS, threads=2, name="mahjong-staff")
+        stack.gunicorn(port, workers=PUBLIC_WORKERS, threads=2, nice=PUBLIC_NICE, idle=PUBLIC_IDLE)
+        staff_log = stack.work / "staff-access.log"
+        staff = stack.gunicorn(
+            port + 1, workers=STAFF_WORKERS, threads=2, name="mahjong-staff", access_log=staff_log
+        )
         print(
-            f"set-up {time.perf_counter() - t0:.0f} s; public pool {PUBLIC_WORKERS}x2 on :{port}, "
+            f"set-up {time.perf_counter() - t0:.0f} s; public pool {PUBLIC_WORKERS}x2 on :{port} ({'SCHED_IDLE, ' if PUBLIC_IDLE else ''}nice {PUBLIC_NICE}), "
             f"referees' pool {STAFF_WORKERS}x2 on :{port + 1}, cache {stack.env.get('CACHE_URL', 'per process')}"
         )
         tables = args.players // 4
@@ -272,12 +289,16 @@ def run(db: str, args: argparse.Namespace, port: int) -> bool:
         wait_logged_in(entry, args.referees)
         time.sleep(1)
         entry.phase = "alone"
+        alone_from = staff_log.stat().st_size
         time.sleep(d)
         entry.phase = "readers"
+        readers_from = staff_log.stat().st_size
         share = max(1, args.readers // 4)
-        readers = {name: wrk(port, paths, share, d, stack.work, name) for name, paths in pages.items()}
+        read = pages if args.readers_on == "pages" else {"trivial": ["/healthz"]}  # diagnosis: CPU only
+        readers = {name: wrk(port, paths, share, d, stack.work, name) for name, paths in read.items()}
         figures = {name: wrk_result(process) for name, process in readers.items()}
         entry.phase = "after"
+        readers_to = staff_log.stat().st_size
         stop.set()
         for thread in threads:
             thread.join(timeout=60)
@@ -304,6 +325,20 @@ def run(db: str, args: argparse.Namespace, port: int) -> bool:
         print(f"  saves alone    {len(alone) / d:6.1f}/s  p50 {a50:6.1f} ms  p95 {a95:6.1f} ms")
         print(
             f"  saves + readers{len(loaded) / d:6.1f}/s  p50 {l50:6.1f} ms  p95 {l95:6.1f} ms  errors {entry.errors}"
+        )
+        server = {
+            phase: server_save_times(staff_log, start, end)
+            for phase, start, end in (
+                ("alone", alone_from, readers_from),
+                ("readers", readers_from, readers_to),
+            )
+        }
+        print(
+            "  the referees' pool's own time per save (its access log): "
+            + ", ".join(
+                f"{phase} p50 {percentile(times, 50):.1f} ms p95 {percentile(times, 95):.1f} ms"
+                for phase, times in server.items()
+            )
         )
         within = l50 <= 1.2 * a50 and l95 <= 200 and entry.errors == 0
         ok &= within
@@ -344,7 +379,10 @@ def fault_run(
             f"  kill -9 #{kill + 1} of the referees' gunicorn after {len(entry.acknowledged)} acknowledged hands"
         )
         time.sleep(0.5)
-        staff = stack.gunicorn(port + 1, workers=STAFF_WORKERS, threads=2, name="mahjong-staff")
+        staff_log = stack.work / "staff-access.log"
+        staff = stack.gunicorn(
+            port + 1, workers=STAFF_WORKERS, threads=2, name="mahjong-staff", access_log=staff_log
+        )
     time.sleep(gap)
     stop.set()
     for thread in threads:
@@ -376,6 +414,7 @@ def fault_run(
 
 
 def main() -> None:
+    global PUBLIC_NICE, PUBLIC_IDLE
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -393,9 +432,29 @@ def main() -> None:
         help="each referee saves at most one hand every PACE seconds (8 referees at 1 s: 8 saves/s, "
         "16 times a 400-player hall); 0: as fast as the server answers (closed loop, a stress run)",
     )
+    parser.add_argument(
+        "--public-nice",
+        type=int,
+        default=PUBLIC_NICE,
+        help=f"CPU priority of the public pool and of the readers' wrk (default {PUBLIC_NICE}, as deploy/serve)",
+    )
+    parser.add_argument(
+        "--readers-on",
+        choices=["pages", "trivial"],
+        default="pages",
+        help="trivial: the readers of step 3 read /healthz only (is it the CPU or the pages' own work?)",
+    )
+    parser.add_argument(
+        "--public-sched",
+        choices=["idle", "other"],
+        default="idle",
+        help="scheduling policy of the public pool and the readers' wrk (default idle, as deploy/serve; "
+        "other: the normal policy at --public-nice, to compare)",
+    )
     parser.add_argument("--port", type=int, default=18300)
     parser.add_argument("--quick", action="store_true", help="CI: 40 players, 4 sessions, 3 s phases")
     args = parser.parse_args()
+    PUBLIC_NICE, PUBLIC_IDLE = args.public_nice, args.public_sched == "idle"
     if args.quick:
         args.players, args.sessions, args.duration = 40, 4, 3
     dbs = ["sqlite", "postgres"] if args.db == "both" else [args.db]

@@ -165,12 +165,28 @@ class Stack:
         self.manage("import_event", str(event_file), "--replace")
 
     def gunicorn(
-        self, port: int, *, workers: int, threads: int = 2, name: str = "mahjong", nice: int = 0
+        self,
+        port: int,
+        *,
+        workers: int,
+        threads: int = 2,
+        name: str = "mahjong",
+        nice: int = 0,
+        idle: bool = False,
+        access_log: Path | None = None,
     ) -> subprocess.Popen:
-        """A gunicorn pool; ``nice=10`` as deploy/serve runs the public pool (the referees' pool goes first)."""
+        """A gunicorn pool; ``nice=10, idle=True`` (SCHED_IDLE) as deploy/serve runs the public pool (the
+        referees' pool goes first).
+        ``access_log``: a file of "METHOD PATH STATUS MILLISECONDS" lines, the server's side of each request."""
         env = {**self.env, "GUNICORN_ERROR_LOG": str(self.work / f"gunicorn-{port}.log")}
+        if access_log is not None:
+            env |= {
+                "GUNICORN_ACCESS_LOG": str(access_log),
+                "GUNICORN_ACCESS_FORMAT": "%(m)s %(U)s %(s)s %(M)s",
+            }
         process = subprocess.Popen(
             [
+                *(("chrt", "--idle", "0") if idle else ()),
                 *("nice", "-n", str(nice)),
                 *(GUNICORN, "-c", "config/gunicorn_config.py", "--bind", f"{HOST}:{port}"),
                 *("--workers", str(workers), "--threads", str(threads), "--name", name),

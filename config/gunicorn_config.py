@@ -29,6 +29,8 @@ worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None  # noqa: S108
 # Only our own proxy on this machine may say the request came over https (X-Forwarded-Proto).
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
 accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-")
+if os.environ.get("GUNICORN_ACCESS_FORMAT"):  # bench/entry_load.py: the server's own time per request (%(M)s)
+    access_log_format = os.environ["GUNICORN_ACCESS_FORMAT"]
 errorlog = os.environ.get("GUNICORN_ERROR_LOG", "-")
 loglevel = os.environ.get("GUNICORN_LOG_LEVEL", "info")
 proc_name = os.environ.get("GUNICORN_NAME", "mahjong")

@@ -746,10 +746,17 @@ def played_hands(table: Table) -> list[Hand]:
     return sorted((h for h in table.hands.all() if h.is_current and not h.voided), key=lambda h: h.number)
 
 
-def result_prefetches() -> list[Any]:
+def seat_prefetches() -> list[Any]:
+    """A table's seats with their players and who took a seat over mid-session (pages, penalties)."""
     return [
         Prefetch("seats", queryset=Seat.objects.select_related("registration__player")),
-        takeovers.seat_prefetch("seats__"),  # who took a seat over mid-session (pages, penalties)
+        takeovers.seat_prefetch("seats__"),
+    ]
+
+
+def result_prefetches() -> list[Any]:
+    return [
+        *seat_prefetches(),
         Prefetch(
             "hands",
             queryset=Hand.objects.filter(is_current=True, voided=False).defer("created_at", "entered_by"),
