@@ -43,6 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from stack import PYTHON, ROOT, Browser, Stack, free_base, kill_group, load_line, percentile
 
 PUBLIC_WORKERS = 4
+PUBLIC_THREADS = 2
 PUBLIC_NICE = (
     10  # as deploy/serve, systemd and compose run the public pool: referees' saves get the CPU first
 )
@@ -228,13 +229,15 @@ def run(db: str, args: argparse.Namespace, port: int) -> bool:
     stack, slug, played = make_stack(db, args, port)
     ok = True
     try:
-        stack.gunicorn(port, workers=PUBLIC_WORKERS, threads=2, nice=PUBLIC_NICE, idle=PUBLIC_IDLE)
+        stack.gunicorn(
+            port, workers=PUBLIC_WORKERS, threads=PUBLIC_THREADS, nice=PUBLIC_NICE, idle=PUBLIC_IDLE
+        )
         staff_log = stack.work / "staff-access.log"
         staff = stack.gunicorn(
             port + 1, workers=STAFF_WORKERS, threads=2, name="mahjong-staff", access_log=staff_log
         )
         print(
-            f"set-up {time.perf_counter() - t0:.0f} s; public pool {PUBLIC_WORKERS}x2 on :{port} ({'SCHED_IDLE, ' if PUBLIC_IDLE else ''}nice {PUBLIC_NICE}), "
+            f"set-up {time.perf_counter() - t0:.0f} s; public pool {PUBLIC_WORKERS}x{PUBLIC_THREADS} on :{port} ({'SCHED_IDLE, ' if PUBLIC_IDLE else ''}nice {PUBLIC_NICE}), "
             f"referees' pool {STAFF_WORKERS}x2 on :{port + 1}, cache {stack.env.get('CACHE_URL', 'per process')}"
         )
         tables = args.players // 4
@@ -414,7 +417,7 @@ def fault_run(
 
 
 def main() -> None:
-    global PUBLIC_NICE, PUBLIC_IDLE
+    global PUBLIC_NICE, PUBLIC_IDLE, PUBLIC_THREADS
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -451,10 +454,20 @@ def main() -> None:
         help="scheduling policy of the public pool and the readers' wrk (default idle, as deploy/serve; "
         "other: the normal policy at --public-nice, to compare)",
     )
+    parser.add_argument(
+        "--public-threads",
+        type=int,
+        default=PUBLIC_THREADS,
+        help=f"threads per public worker (default {PUBLIC_THREADS}, as deploy/serve)",
+    )
     parser.add_argument("--port", type=int, default=18300)
     parser.add_argument("--quick", action="store_true", help="CI: 40 players, 4 sessions, 3 s phases")
     args = parser.parse_args()
-    PUBLIC_NICE, PUBLIC_IDLE = args.public_nice, args.public_sched == "idle"
+    PUBLIC_NICE, PUBLIC_IDLE, PUBLIC_THREADS = (
+        args.public_nice,
+        args.public_sched == "idle",
+        args.public_threads,
+    )
     if args.quick:
         args.players, args.sessions, args.duration = 40, 4, 3
     dbs = ["sqlite", "postgres"] if args.db == "both" else [args.db]
