@@ -45,14 +45,18 @@ class VersionedResult(models.Model):
         abstract = True
 
     @classmethod
-    def supersede(cls, *, acting_user: User, **fields: Any) -> Any:
+    def supersede(cls, *, acting_user: User, first: bool = False, **fields: Any) -> Any:
         """Store a new version of the fact named by the identity fields in ``fields`` (the first when
         there is none yet); the current version, if any, is kept and marked superseded. Call it in a
-        transaction that holds the table's lock."""
+        transaction that holds the table's lock. ``first``: the caller knows no version exists (a new
+        hand numbered above every stored one), which spares a save two queries; the unique version
+        constraint still refuses a wrong claim."""
         key = {name: fields[name] for name in cls.identity}
-        versions = cls._default_manager.filter(**key)
-        last = versions.aggregate(Max("version"))["version__max"] or 0
-        versions.filter(is_current=True).update(is_current=False)
+        last = 0
+        if not first:
+            versions = cls._default_manager.filter(**key)
+            last = versions.aggregate(Max("version"))["version__max"] or 0
+            versions.filter(is_current=True).update(is_current=False)
         return cls._default_manager.create(
             version=last + 1, is_current=True, entered_by=acting(acting_user), **fields
         )

@@ -114,16 +114,22 @@ def _lock_table(table: Table) -> Table:
     return locked
 
 
-def hands_first_entered(table: Table) -> list[datetime]:
+def hands_first_entered(table: Table, numbers: Sequence[int] | None = None) -> list[datetime]:
     """When each of the table's current hands was first entered (corrections keep that moment): what
-    the session clock needs to tell the hand in play at time from a later one (rule 74f)."""
-    numbers = table.hands.filter(is_current=True, voided=False).values_list("number", flat=True)
+    the session clock needs to tell the hand in play at time from a later one (rule 74f). ``numbers``:
+    the current hands' numbers, when the caller has read them already."""
+    if numbers is None:
+        numbers = _current_numbers(table)
     return list(
         Hand.objects.filter(table=table, number__in=list(numbers))
         .values("number")
         .annotate(first=Min("created_at"))
         .values_list("first", flat=True)
     )
+
+
+def _current_numbers(table: Table) -> list[int]:
+    return list(table.hands.filter(is_current=True, voided=False).values_list("number", flat=True))
 
 
 def current_hands(table: Table) -> list[Hand]:
@@ -192,7 +198,7 @@ def store_hand(table: Table, record: HandRecord, tiles: Any, *, acting_user: Use
     """Append a checked hand as the table's next hand number (the table's lock is held)."""
     last = table.hands.aggregate(Max("number"))["number__max"] or 0
     return Hand.supersede(
-        table=table, number=last + 1, acting_user=acting_user, **_hand_fields(record, tiles)
+        table=table, number=last + 1, acting_user=acting_user, first=True, **_hand_fields(record, tiles)
     )
 
 
@@ -219,7 +225,8 @@ def record_hand(
             gettext("This table is marked complete; reopen it to add hands."), code="table_finished"
         )
     limit = event_rules(tournament).hands_allowed(tournament.hands_per_session)
-    played = table.hands.filter(is_current=True, voided=False).count()
+    numbers = _current_numbers(table)
+    played = len(numbers)
     if expected_number is not None and expected_number != played + 1:
         # Checked before the session's limit: a repeated post of the last hand says what happened.
         raise ServiceError(
@@ -236,7 +243,7 @@ def record_hand(
             % {"limit": limit, "played": played},
             code="too_many_hands",
         )
-    refusal = session_clock.after_time_refusal(table, hands_first_entered(table), now=timezone.now())
+    refusal = session_clock.after_time_refusal(table, hands_first_entered(table, numbers), now=timezone.now())
     if refusal is not None:
         raise ServiceError(refusal, code="time_up")
     _check_win_allowed(table, played + 1, record)
