@@ -40,7 +40,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from stack import PYTHON, ROOT, Browser, Stack, free_base, kill_group, load_line, percentile
+from stack import PYTHON, ROOT, Browser, Stack, free_base, kill_group, load_line, nginx, percentile
 
 PUBLIC_WORKERS = 4
 PUBLIC_THREADS = 2
@@ -240,6 +240,11 @@ def run(db: str, args: argparse.Namespace, port: int) -> bool:
             f"set-up {time.perf_counter() - t0:.0f} s; public pool {PUBLIC_WORKERS}x{PUBLIC_THREADS} on :{port} ({'SCHED_IDLE, ' if PUBLIC_IDLE else ''}nice {PUBLIC_NICE}), "
             f"referees' pool {STAFF_WORKERS}x2 on :{port + 1}, cache {stack.env.get('CACHE_URL', 'per process')}"
         )
+        front, staff_front = port, port + 1
+        if args.nginx:  # as deployed: phones and referees through nginx (keep-alive upstreams, routes)
+            nginx(stack, port + 2, public=port, staff=port + 1)
+            front = staff_front = port + 2
+            print(f"nginx in front on :{front} (deploy/nginx.conf's upstreams and routes, no TLS)")
         tables = args.players // 4
         pages = {
             "standings": [f"/e/{slug}/standings/"],
@@ -247,7 +252,7 @@ def run(db: str, args: argparse.Namespace, port: int) -> bool:
             "player": [f"/e/{slug}/players/p{n}/" for n in range(1, args.players + 1)],
             "event": [f"/e/{slug}/"],
         }
-        browser = Browser(port)
+        browser = Browser(front)
         for paths in pages.values():  # warm: every page once
             for path in paths:
                 browser.request("GET", path)
@@ -256,8 +261,8 @@ def run(db: str, args: argparse.Namespace, port: int) -> bool:
 
         # 1. throughput alone
         d = args.duration
-        trivial = wrk_result(wrk(port, ["/healthz"], args.readers, d, stack.work, "trivial"))
-        standings = wrk_result(wrk(port, pages["standings"], args.readers, d, stack.work, "standings"))
+        trivial = wrk_result(wrk(front, ["/healthz"], args.readers, d, stack.work, "trivial"))
+        standings = wrk_result(wrk(front, pages["standings"], args.readers, d, stack.work, "standings"))
         ratio = standings["rps"] / trivial["rps"]
         print(f"\nalone, {args.readers} connections, {d} s each ({load_line()}):")
         print(
@@ -283,7 +288,7 @@ def run(db: str, args: argparse.Namespace, port: int) -> bool:
         ]
         threads = [
             threading.Thread(
-                target=referee, args=(i, port + 1, slug, assignment[i], entry, stop), daemon=True
+                target=referee, args=(i, staff_front, slug, assignment[i], entry, stop), daemon=True
             )
             for i in range(args.referees)
         ]
@@ -298,7 +303,7 @@ def run(db: str, args: argparse.Namespace, port: int) -> bool:
         readers_from = staff_log.stat().st_size
         share = max(1, args.readers // 4)
         read = pages if args.readers_on == "pages" else {"trivial": ["/healthz"]}  # diagnosis: CPU only
-        readers = {name: wrk(port, paths, share, d, stack.work, name) for name, paths in read.items()}
+        readers = {name: wrk(front, paths, share, d, stack.work, name) for name, paths in read.items()}
         figures = {name: wrk_result(process) for name, process in readers.items()}
         entry.phase = "after"
         readers_to = staff_log.stat().st_size
@@ -459,6 +464,11 @@ def main() -> None:
         type=int,
         default=PUBLIC_THREADS,
         help=f"threads per public worker (default {PUBLIC_THREADS}, as deploy/serve)",
+    )
+    parser.add_argument(
+        "--nginx",
+        action="store_true",
+        help="readers and referees through nginx in front of the pools, as deployed (deploy/nginx.conf)",
     )
     parser.add_argument("--port", type=int, default=18300)
     parser.add_argument("--quick", action="store_true", help="CI: 40 players, 4 sessions, 3 s phases")

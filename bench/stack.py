@@ -224,6 +224,58 @@ class Stack:
         shutil.rmtree(self.work, ignore_errors=True)
 
 
+NGINX_CONF = """
+# bench/stack.py: deploy/nginx.conf's upstreams and routes on loopback, without TLS.
+worker_processes auto;
+pid {work}/nginx.pid;
+error_log {work}/nginx-error.log warn;
+daemon off;
+events {{ worker_connections 1024; }}
+http {{
+    access_log off;
+    client_body_temp_path {work}/nginx-body;
+    proxy_temp_path {work}/nginx-proxy;
+    fastcgi_temp_path {work}/nginx-fastcgi;
+    uwsgi_temp_path {work}/nginx-uwsgi;
+    scgi_temp_path {work}/nginx-scgi;
+    upstream mahjong {{ server {host}:{public}; keepalive 16; }}
+    upstream mahjong_staff {{ server {host}:{staff}; keepalive 8; }}
+    server {{
+        listen {host}:{port};
+        location ~ ^/(referee|manage|accounts|admin)/ {{
+            proxy_pass http://mahjong_staff;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_set_header Host $http_host;
+        }}
+        location / {{
+            proxy_pass http://mahjong;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_set_header Host $http_host;
+        }}
+    }}
+}}
+"""
+
+
+def nginx(stack: Stack, port: int, *, public: int, staff: int) -> subprocess.Popen:
+    """nginx on ``port`` in front of the two pools, as deployed (``deploy/nginx.conf``: upstream keep-alive,
+    /referee/ and /manage/ to the staff pool). Its idle upstream connections are reused last in, first out,
+    so requests go to the workers that answered last: what phones meet, which wrk alone cannot show."""
+    binary = shutil.which("nginx") or "/usr/sbin/nginx"
+    if not Path(binary).exists():
+        sys.exit("nginx is not installed (apt-get install nginx-light)")
+    conf = stack.work / "nginx.conf"
+    conf.write_text(NGINX_CONF.format(work=stack.work, host=HOST, public=public, staff=staff, port=port))
+    process = subprocess.Popen(
+        [binary, "-c", str(conf), "-p", str(stack.work)], cwd=stack.work, start_new_session=True
+    )
+    stack.processes.append(process)
+    wait_for(port, process, stack.work / "nginx-error.log")
+    return process
+
+
 def kill_group(process: subprocess.Popen) -> None:
     """kill -9 of a gunicorn master and all its workers (a power cut, as far as the app is concerned)."""
     os.killpg(process.pid, signal.SIGKILL)
