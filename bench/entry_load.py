@@ -242,9 +242,11 @@ def run(db: str, args: argparse.Namespace, port: int) -> bool:
         )
         front, staff_front = port, port + 1
         if args.nginx:  # as deployed: phones and referees through nginx (keep-alive upstreams, routes)
-            nginx(stack, port + 2, public=port, staff=port + 1)
+            nginx(stack, port + 2, public=port, staff=port + 1, unix=args.nginx == "unix")
             front = staff_front = port + 2
-            print(f"nginx in front on :{front} (deploy/nginx.conf's upstreams and routes, no TLS)")
+            print(
+                f"nginx in front on :{front} (deploy/nginx.conf's upstreams and routes, no TLS; to the pools over {args.nginx.upper() if args.nginx == 'tcp' else 'Unix sockets'})"
+            )
         tables = args.players // 4
         pages = {
             "standings": [f"/e/{slug}/standings/"],
@@ -467,8 +469,11 @@ def main() -> None:
     )
     parser.add_argument(
         "--nginx",
-        action="store_true",
-        help="readers and referees through nginx in front of the pools, as deployed (deploy/nginx.conf)",
+        nargs="?",
+        const="tcp",
+        choices=["tcp", "unix"],
+        help="readers and referees through nginx in front of the pools, as deployed (deploy/nginx.conf); "
+        "unix: nginx reaches the pools over Unix sockets",
     )
     parser.add_argument("--port", type=int, default=18300)
     parser.add_argument("--quick", action="store_true", help="CI: 40 players, 4 sessions, 3 s phases")

@@ -189,6 +189,7 @@ class Stack:
                 *(("chrt", "--idle", "0") if idle else ()),
                 *("nice", "-n", str(nice)),
                 *(GUNICORN, "-c", "config/gunicorn_config.py", "--bind", f"{HOST}:{port}"),
+                *("--bind", f"unix:{self.work / f'gunicorn-{port}.sock'}"),  # nginx may use either
                 *("--workers", str(workers), "--threads", str(threads), "--name", name),
             ],
             cwd=ROOT,
@@ -238,8 +239,8 @@ http {{
     fastcgi_temp_path {work}/nginx-fastcgi;
     uwsgi_temp_path {work}/nginx-uwsgi;
     scgi_temp_path {work}/nginx-scgi;
-    upstream mahjong {{ server {host}:{public}; keepalive 16; }}
-    upstream mahjong_staff {{ server {host}:{staff}; keepalive 8; }}
+    upstream mahjong {{ server {public}; keepalive 16; }}
+    upstream mahjong_staff {{ server {staff}; keepalive 8; }}
     server {{
         listen {host}:{port};
         location ~ ^/(referee|manage|accounts|admin)/ {{
@@ -259,15 +260,24 @@ http {{
 """
 
 
-def nginx(stack: Stack, port: int, *, public: int, staff: int) -> subprocess.Popen:
+def nginx(stack: Stack, port: int, *, public: int, staff: int, unix: bool = False) -> subprocess.Popen:
     """nginx on ``port`` in front of the two pools, as deployed (``deploy/nginx.conf``: upstream keep-alive,
     /referee/ and /manage/ to the staff pool). Its idle upstream connections are reused last in, first out,
-    so requests go to the workers that answered last: what phones meet, which wrk alone cannot show."""
+    so requests go to the workers that answered last: what phones meet, which wrk alone cannot show.
+    ``unix``: to the pools over their Unix sockets instead of loopback TCP (``GUNICORN_BIND=unix:...``)."""
     binary = shutil.which("nginx") or "/usr/sbin/nginx"
     if not Path(binary).exists():
         sys.exit("nginx is not installed (apt-get install nginx-light)")
     conf = stack.work / "nginx.conf"
-    conf.write_text(NGINX_CONF.format(work=stack.work, host=HOST, public=public, staff=staff, port=port))
+
+    def upstream(pool: int) -> str:
+        return f"unix:{stack.work / f'gunicorn-{pool}.sock'}" if unix else f"{HOST}:{pool}"
+
+    conf.write_text(
+        NGINX_CONF.format(
+            work=stack.work, host=HOST, public=upstream(public), staff=upstream(staff), port=port
+        )
+    )
     process = subprocess.Popen(
         [binary, "-c", str(conf), "-p", str(stack.work)], cwd=stack.work, start_new_session=True
     )
