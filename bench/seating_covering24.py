@@ -19,6 +19,8 @@ Models (docs/seating.md, "24 players over 8 rounds", lists what each settled):
   tables {4i..4i+3} (each repeating its two matching pairs) and asks for 7 rounds meeting every other pair
   once and never the four remaining pairs of each such table. ``--perm`` (a point permutation, or ``flip``:
   p -> p xor 1) with ``--rho`` (where it sends each round) imposes that automorphism.
+- ``truncate``: the stored RBIBD(28) less four points (``--remove``) and one class (``--drop``), only the
+  blocks the removed points broke (and up to ``--free-blocks`` whole blocks a class) seated anew.
 - ``lift``: invariant under the flip (x, s) -> (x, 1 - s) fixing every round. Each round is then a
   partition of 12 points x into quads (a quad with a sign per point gives the tables {(x, s_x)} and
   {(x, 1 - s_x)}) and edges (a "double table" {(x, 0), (x, 1), (y, 0), (y, 1)}); the edges form a 2-regular
@@ -289,6 +291,52 @@ def _gf2(equations: list[list[tuple[int, int]]]) -> tuple[list[int] | None, dict
     return None, {key: value[k] for key, k in index.items()}
 
 
+def truncate(options: argparse.Namespace) -> Rounds | None:
+    """From the stored RBIBD(28) (``designs.DESIGNS[28]``): delete the four points ``--remove`` and the class
+    ``--drop``; in each of the eight other classes the blocks the removed points hit lose them, and only
+    their remaining points (plus up to ``--free-blocks`` whole blocks of the class) are seated anew, so that
+    every pair of the 24 meets (8 x 36 = 288 meetings for 276 pairs: then exactly 12 pairs meet twice)."""
+    sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[1]))
+    from tournaments.seating.designs import DESIGNS
+
+    design = DESIGNS[28].rounds()
+    removed = set(_ints(options.remove)) if options.remove else set(design[0][0])
+    if len(removed) != 4:
+        sys.exit("--remove: four points of the 28")
+    kept = [p for p in range(28) if p not in removed]
+    index = {p: i for i, p in enumerate(kept)}
+    classes = [
+        [[index[p] for p in block if p not in removed] for block in design[r]]
+        for r in range(len(design))
+        if r != options.drop
+    ]
+    n, tables, m = 24, 6, Model()
+
+    def x(p: int, r: int, t: int) -> int:
+        return m.var("x", p, r, t)
+
+    for r, blocks in enumerate(classes):
+        whole = [block for block in blocks if len(block) == 4]
+        for p in range(n):
+            m.count([x(p, r, t) for t in range(tables)], 1)
+        for t in range(tables):
+            m.count([x(p, r, t) for p in range(n)], 4)
+        # A whole block stays a table (table i for whole block i) unless it is one of the freed ones.
+        freed = [m.var("free", r, i) for i in range(len(whole))]
+        m.count(freed, options.free_blocks, "le")
+        for i, block in enumerate(whole):
+            m.clauses.extend([freed[i], x(p, r, i)] for p in block)
+    y = together(m, x, n, len(classes), tables, "y")
+    for p, q in itertools.combinations(range(n), 2):
+        m.clauses.append([y(p, q, r) for r in range(len(classes))])
+    model = m.solve(options.solver)
+    if model is None:
+        return None
+    return [
+        [[p for p in range(n) if x(p, r, t) in model] for t in range(tables)] for r in range(len(classes))
+    ]
+
+
 def _meetings(p: int, q: int, *, seven: bool) -> int:
     """How often p and q meet: twice for a matching pair {2i, 2i + 1}; in the 7+1 form's seven rounds
     once, except never for the other pairs of a table {4i..4i+3} of round 8."""
@@ -305,7 +353,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--model", choices=["plain", "lift"], default="lift")
+    parser.add_argument("--model", choices=["plain", "lift", "truncate"], default="lift")
     parser.add_argument("--form", choices=["8", "7+1"], default="8")
     parser.add_argument("--perm", default="", help="plain: point permutation (comma list) or 'flip'")
     parser.add_argument("--sigma", default="", help="lift: permutation of the 12 points (comma list)")
@@ -315,10 +363,13 @@ def main() -> int:
         action="store_true",
         help="lift: signs by GF(2) elimination, contradictions as clauses",
     )
+    parser.add_argument("--remove", default="", help="truncate: four points of the 28 (default: a block)")
+    parser.add_argument("--drop", type=int, default=0, help="truncate: the class of the 28 left out")
+    parser.add_argument("--free-blocks", type=int, default=0, help="truncate: whole blocks a class may redo")
     parser.add_argument("--solver", default="cadical153")
     options = parser.parse_args()
     started = time.perf_counter()
-    found = plain(options) if options.model == "plain" else lift(options)
+    found = {"plain": plain, "lift": lift, "truncate": truncate}[options.model](options)
     elapsed = time.perf_counter() - started
     if found is None:
         print(f"# unsatisfiable: no such schedule ({elapsed:.1f} s)")
