@@ -5,6 +5,12 @@
     nice -n 19 /tmp/satenv/bin/python bench/seating_covering24.py --model plain --form 7+1
     nice -n 19 /tmp/satenv/bin/python bench/seating_covering24.py --model plain --perm flip --rho 0,1,2,3,5,4,7,6
 
+The schedule stored in ``tournaments/seating/designs.py`` came from (12 s): an automorphism of order 3 moving the
+matching pairs in four 3-cycles and the rounds in two, fixing rounds 6 and 7:
+
+    nice -n 19 /tmp/satenv/bin/python bench/seating_covering24.py --model plain \
+        --perm 2,3,4,5,0,1,8,9,10,11,6,7,14,15,16,17,12,13,20,21,22,23,18,19 --rho 1,2,0,4,5,3,6,7
+
 8 rounds x 6 tables x 6 pairs = 288 meetings for 276 pairs, so 12 repeated pairs means every pair meets and
 the extra meetings form a perfect matching; WLOG the matching is {0, 1}, {2, 3}, ..., {22, 23} (a resolvable
 minimum covering with quadruples, Handbook of Combinatorial Designs, coverings; Lamken, Mills and Rees 1998).

@@ -13,8 +13,10 @@ using every type exactly once gives rounds where every pair meets exactly once.
   rounds in which every pair of players meets exactly once.
 - Other sizes: repeat-free packings over Z_R x 3 levels plus a few fixed points, R rounds (24 players over 7,
   and the larger ones the engine's run-time search does not always finish in its time limit).
-- ``SCHEDULES``: explicit rounds for single cells from long offline runs (24 players over 8 rounds: 25 repeated
-  pairs, against a bound of 12; a resolvable covering with 12 is known but not stored here yet).
+- ``SCHEDULES``: explicit rounds for single cells from offline searches: 24 players over 8 rounds, a resolvable
+  minimum covering (every pair meets, exactly the twelve pairs {2i, 2i + 1} meet twice: 12 repeated pairs,
+  the counting bound), found by an exact SAT search with an automorphism of order 3
+  (``bench/seating_covering24.py``, docs/seating.md).
 
 The base rounds were found by ``bench/seating_designs.py`` (a tabu search over base rounds, offline) and are
 checked by ``verify`` in the tests. Any subset of the rounds of a design is still repeat-free, so the first
@@ -211,13 +213,17 @@ _store(
 SCHEDULES[(24, 8)] = StoredSchedule(
     players=24,
     rounds=8,
-    repeated_pairs=25,
+    repeated_pairs=12,
     max_meetings=2,
     tables=(
-        "27ci1fglbdjn489m03ae56hk/0bkm79ah13456fij8cgn2del/3ghj6cem247k058l9bdf1ain/369n5dim8afk7beg012h4cjl/"
-        "5efh02jn678d3ikl19bc4agm/6abl18ej09gi4cdh57kn23fm/04fn9ekl3acd256g17jm8bhi/1dgk238bhlmn59aj46ei07cf"
+        "012637ab45dk89clefijghmn/01fm23485679abencdijghkl/045a189b23hi67gjcdmnefkl/03ce15il29jn47fh6bkm8adg/"
+        "09dh13kn25eg4bjl6acf78im/07ln14cg2bdf35jm68eh9aik/0bgi1ahj27ck36dl49em58fn/08jk17de2alm39fg46in5bch"
     ),
-    source="bench/seating_stored.py 24x8 --minutes 6 --seed 0 (a best-known start, not optimal: the bound is 12)",
+    source=(
+        "bench/seating_covering24.py --model plain --perm 2,3,4,5,0,1,8,9,10,11,6,7,14,15,16,17,12,13,20,21,22,23,"
+        "18,19 --rho 1,2,0,4,5,3,6,7 (a resolvable minimum covering: every pair meets, the twelve pairs "
+        "{2i, 2i + 1} twice; found in 12 s)"
+    ),
 )
 _store(
     CyclicDesign(

@@ -64,6 +64,19 @@ def test_the_engine_seats_the_design_cells_without_a_repeat(players, rounds):
     assert plan.optimal
 
 
+def test_twenty_four_players_over_eight_rounds_reach_the_counting_bound():
+    # Issue 16: 8 rounds give each player 24 opponent seats for 23 opponents, so at least 12 pairs meet
+    # twice; the stored resolvable minimum covering reaches it (every pair meets, no pair three times).
+    assert lower_bound(24, 8).repeated_pairs == 12
+    counts = designs.pair_meetings(designs.stored_rounds(24, 8))
+    assert len(counts) == 24 * 23 // 2
+    assert sorted(counts.values()).count(2) == 12 and max(counts.values()) == 2
+    plan = plan_seating([SeatingPlayer(id=str(i + 1)) for i in range(24)], 8, time_limit=0.5)
+    assert plan.quality.repeated_pairs == 12
+    assert plan.quality.worst_pair == 2
+    assert plan.optimal
+
+
 def test_few_tables_are_bounded_two_rounds_at_a_time():
     assert lower_bound(12, 3).repeated_pairs == 6
     assert lower_bound(12, 3).worst_pair == 2
