@@ -5,7 +5,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 from django import forms
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import get_language, gettext, gettext_lazy
 
 from scoring.models import PaidTo
 
@@ -210,7 +210,7 @@ class PenaltyForm(forms.Form):
         cast(forms.ChoiceField, self.fields["player"]).choices = players
         cast(forms.ChoiceField, self.fields["paid_to_player"]).choices = [("", "—"), *players]
         kinds = [
-            (k.key, f"{k.citation}: {words(k.label)}") for k in catalogue
+            (k.key, f"{words(k.citation)}: {words(k.label)}") for k in catalogue
         ]  # labels in the page's language
         cast(forms.ChoiceField, self.fields["kind"]).choices = [
             *kinds,
@@ -329,8 +329,11 @@ class NMJLGameForm(HandEntryForm):
     def __init__(self, *args: Any, seats: list[tuple[str, str]], rules: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
         card = rules.card
+        language = get_language()
         card_hands = (
-            [(h.id, f"{h.family}: {h.pattern} ({h.xc}, {h.value})") for h in card.hands] if card else []
+            [(h.id, f"{rules.word(h.family, language)}: {h.pattern} ({h.xc}, {h.value})") for h in card.hands]
+            if card
+            else []
         )
         choices = [("", "—"), *seats]
         cast(forms.ChoiceField, self.fields["winner"]).choices = choices

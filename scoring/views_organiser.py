@@ -7,7 +7,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.translation import get_language, gettext
+from django.utils.translation import get_language, gettext, gettext_lazy
 from django.views.decorators.http import require_POST
 
 from scoring import confirmation, views_exports
@@ -15,7 +15,7 @@ from scoring.exports import EVENT_PRINTS, SESSION_PRINTS, Export, PrintError, em
 from tournaments.access import event_for, round_of
 from tournaments.models import Registration, Role, Tournament
 
-PAPERS = (("a4", "A4"), ("letter", "US Letter"))
+PAPERS = (("a4", "A4"), ("letter", gettext_lazy("US Letter")))
 
 
 def _paper(request: HttpRequest) -> str:

@@ -31,6 +31,7 @@ from scoring.forms import (
 )
 from scoring.models import Appeal, Hand, LateArrival, Penalty
 from scoring.rules import vocabulary
+from scoring.templatetags.rules_words import rules_text
 from tournaments import clock as session_clock
 from tournaments import takeovers
 from tournaments.access import appeals_event_for, event_for, table_of
@@ -345,9 +346,10 @@ def _save_penalty(request: HttpRequest, table: Table, form: Any) -> str:
             expected_position=data.get("expected_position"),
             acting_user=request.user,
         )
+        rule_set = table.round.tournament.rule_set
         return gettext("Ruling recorded: %(reason)s (%(rule)s).") % {
-            "reason": penalty.reason,
-            "rule": penalty.rule,
+            "reason": rules_text(penalty.reason, rule_set),
+            "rule": rules_text(penalty.rule, rule_set),
         }
     services.add_penalty(
         table,
@@ -460,7 +462,7 @@ def correct_hand(request: HttpRequest, slug: str, number: int, table: int, hand:
         Hand.objects.filter(table=table_obj, number=hand).select_related("entered_by").order_by("version")
     )
     for version in history:
-        version.text = "" if version.voided else services.describe_hand(version)
+        version.text = "" if version.voided else _hand_text(version, table_obj.round.tournament)
     return render(
         request,
         "scoring/referee/correct_hand.html",
@@ -530,13 +532,34 @@ def appeal(
     )
 
 
+def _hand_text(hand: Hand, tournament: Any) -> str:
+    """A hand's one line in the page's language (the audit log keeps ``services.describe_hand``)."""
+    return services.event_rules(tournament).describe_in(services.hand_record(hand), get_language())
+
+
 def _ruling_text(ruling: Penalty | LateArrival | Hand, tournament: Any) -> str:
     if isinstance(ruling, Penalty):
-        what = f"{ruling.points} points" if ruling.points else ruling.get_outcome_display().lower()
-        return f"{ruling.registration.player.name}: {what}, {ruling.rule} {ruling.reason}"
+        what = (
+            gettext("%(points)s points") % {"points": ruling.points}
+            if ruling.points
+            else ruling.get_outcome_display().lower()
+        )
+        rule_set = services.event_rules(tournament)
+        return (
+            f"{ruling.registration.player.name}: {what}, {rules_text(ruling.rule, rule_set)} "
+            f"{rules_text(ruling.reason, rule_set)}"
+        )
     if isinstance(ruling, LateArrival):
-        return f"{ruling.registration.player.name} late {ruling.minutes} minutes"
-    return f"{tournament.words.hand.capitalize()} {ruling.number}: {services.describe_hand(ruling)}"
+        return gettext("%(name)s late %(minutes)s min") % {
+            "name": ruling.registration.player.name,
+            "minutes": ruling.minutes,
+        }
+    hand = tournament.rule_set.word("hand", get_language())
+    return gettext("%(hand)s %(number)s: %(text)s") % {
+        "hand": hand[:1].upper() + hand[1:],
+        "number": ruling.number,
+        "text": _hand_text(ruling, tournament),
+    }
 
 
 @login_required

@@ -5,11 +5,16 @@ from typing import Any, cast
 
 from django import forms
 from django.contrib.auth import get_user_model
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import get_language, gettext, gettext_lazy
 
 from scoring.rules import registry
 from scoring.rules.settings import Setting
 from tournaments.models import Role
+
+
+def _rule_set_choices() -> list[tuple[str, str]]:
+    """The rule sets by name in the page's language."""
+    return [(code, cls().label_in(get_language())) for code, cls in registry.RULE_SETS.items()]
 
 
 class EventForm(forms.Form):
@@ -20,7 +25,9 @@ class EventForm(forms.Form):
         label=gettext_lazy("Web address"),
         help_text=gettext_lazy("Web address; made from the name if empty"),
     )
-    rules = forms.ChoiceField(choices=registry.choices, initial=registry.DEFAULT, label=gettext_lazy("Rules"))
+    rules = forms.ChoiceField(
+        choices=_rule_set_choices, initial=registry.DEFAULT, label=gettext_lazy("Rules")
+    )
     start_date = forms.DateField(
         label=gettext_lazy("Start date"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )

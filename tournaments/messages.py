@@ -10,16 +10,30 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 
+from scoring.rules import registry, vocabulary
 from scoring.rules.errors import RuleError, Text, cut
 
 
-def _localised(value: Any) -> Any:
+def rules_words(english: str) -> str:
+    """A rule set's own text (a ruling's label or citation, quoted in a refusal) in the active language,
+    from the rule sets' ``translations``; any other text stays as it is."""
+    language = vocabulary.language_of(get_language())
+    for rule_set in registry.RULE_SETS.values():
+        own = rule_set.translations.get(language, {})
+        if english in own:
+            return own[english]
+    return vocabulary.COMMON_WORDS.get(language, {}).get(english, english)
+
+
+def _localised(value: Any, name: str = "") -> Any:
     if isinstance(value, RuleError):
         return rule_message(value)
     if isinstance(value, Text):
         return text_message(value)
+    if name in ("label", "rule") and isinstance(value, str):
+        return rules_words(value)
     return value
 
 
@@ -28,7 +42,9 @@ def _render(template: str, params: Any, english: str) -> str:
         return english
     translated = gettext(template)
     try:
-        return cut(translated % {name: _localised(v) for name, v in params.items()} if params else translated)
+        return cut(
+            translated % {name: _localised(v, name) for name, v in params.items()} if params else translated
+        )
     except (KeyError, ValueError, TypeError):  # a translation that does not fit: the English is right
         return english
 

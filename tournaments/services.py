@@ -17,7 +17,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 
 from players import countries
 from players.folding import fold
@@ -642,7 +642,7 @@ def update_settings(tournament: Tournament, changes: dict[str, Any], *, acting_u
         if setting is None:
             raise ServiceError(
                 gettext("%(key)s is not a setting of a %(label)s event.")
-                % {"key": key, "label": locked.rule_set.label},
+                % {"key": key, "label": locked.rule_set.label_in(get_language())},
                 code="not_a_setting",
             )
         if (

@@ -187,6 +187,7 @@ def session(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "has_results": services.round_has_results(round_),
             "quality": seating_report(tournament),
             "seating_settings": seating_bridge.settings_of(tournament),
+            "substitute_policy": _choice_label("seating.substitute_policy", tournament),
             "job": _job_context(tournament),
             "release_parts": [
                 ("seating", round_.seating_published_at),
@@ -216,6 +217,14 @@ def seat_session(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         except ServiceError as error:
             messages.error(request, error.message)
     return redirect("manage:session", slug=slug, number=number)
+
+
+def _choice_label(key: str, tournament: Tournament) -> str:
+    """The chosen option of a choice setting, by its label in the page's language."""
+    setting = event_settings.field(tournament.rules, key)
+    value = event_settings.current(tournament.rules, tournament.settings)[key]
+    labels = dict(setting.choices or ()) if setting is not None else {}
+    return gettext(labels[value]) if value in labels else str(value)
 
 
 def _job_context(tournament: Tournament) -> dict | None:

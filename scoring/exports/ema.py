@@ -25,7 +25,7 @@ import io
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
 from scoring.exports.base import CSV, XLSX, Export, PrintError, safe_text
 from scoring.exports.data import registrations, table_result
@@ -34,6 +34,9 @@ from scoring.standings import UNRANKED_LABELS
 from scoring.standings_cache import cached_standings_rows
 from tournaments.models import Tournament
 from tournaments.release import counted_rounds
+
+# standings.UNRANKED_LABELS (pure, no Django), marked here for the catalogue.
+_UNRANKED_WORDS = (gettext_noop("loss of rank"), gettext_noop("disqualified"), gettext_noop("not ranked"))
 
 EMA_COLUMNS = ["Place", "EMA number", "Last name", "First name", "Country", "Table points", "Score"]
 
@@ -95,7 +98,10 @@ def ema_check(tournament: Tournament) -> EMACheck:
         if result is None:
             continue
         if not is_confirmed(table):
-            provisional.append(f"session {table.round.number} table {table.number}")
+            provisional.append(
+                gettext("session %(session)s table %(table)s")
+                % {"session": table.round.number, "table": table.number}
+            )
             continue  # only confirmed results go to the federation
         counted.add(table.round.number)
         total_scores += sum(result.scores.values())
@@ -111,17 +117,26 @@ def ema_check(tournament: Tournament) -> EMACheck:
                 expected -= rules.late_points(item.minutes) or 0
     if provisional:
         check.problems.append(
-            f"{len(provisional)} table(s) have results not yet confirmed ({', '.join(provisional[:10])}"
-            f"{', ...' if len(provisional) > 10 else ''}); confirm them before exporting to the EMA."
+            gettext(
+                "%(count)s table(s) have results not yet confirmed (%(tables)s); confirm them before exporting"
+                " to the EMA."
+            )
+            % {
+                "count": len(provisional),
+                "tables": ", ".join(provisional[:10]) + (", ..." if len(provisional) > 10 else ""),
+            }
         )
     if not counted:
-        check.problems.append("No session has any confirmed result yet.")
+        check.problems.append(gettext("No session has any confirmed result yet."))
     hidden = sorted(counted - counted_rounds(tournament))
     if hidden:
         check.problems.append(
-            f"Session {', '.join(map(str, hidden))} is not in the public standings (its results are a draft,"
-            " or the standings are frozen before it): publish its results and unfreeze the standings before"
-            " exporting to the EMA."
+            gettext(
+                "Session %(sessions)s is not in the public standings (its results are a draft, or the"
+                " standings are frozen before it): publish its results and unfreeze the standings before"
+                " exporting to the EMA."
+            )
+            % {"sessions": ", ".join(map(str, hidden))}
         )
         return check
     rows = cached_standings_rows(tournament)
@@ -130,17 +145,24 @@ def ema_check(tournament: Tournament) -> EMACheck:
         person = people[row["player"]]
         name = person.player.name
         if row["rank"] is None:
-            why = UNRANKED_LABELS.get(str(row.get("status")), "not ranked")
-            check.warnings.append(f"{name} ({row['player']}) is {why}: left out of the EMA file (no place).")
+            why = gettext(UNRANKED_LABELS.get(str(row.get("status")), "not ranked"))
+            check.warnings.append(
+                gettext("%(name)s (%(code)s) is %(why)s: left out of the EMA file (no place).")
+                % {"name": name, "code": row["player"], "why": why}
+            )
             continue
         have = {s["round"] for s in row["sessions"]}
         missing = sorted(counted - have)
         if missing:
             check.problems.append(
-                f"{name} ({row['player']}) has no result for session {', '.join(map(str, missing))}."
+                gettext("%(name)s (%(code)s) has no result for session %(sessions)s.")
+                % {"name": name, "code": row["player"], "sessions": ", ".join(map(str, missing))}
             )
         if not person.player.ema_id:
-            check.warnings.append(f"{name} ({row['player']}) has no EMA number; it is left empty.")
+            check.warnings.append(
+                gettext("%(name)s (%(code)s) has no EMA number; it is left empty.")
+                % {"name": name, "code": row["player"]}
+            )
         ranked_total += row["score"]
         last, first = split_name(name)
         check.rows.append(
@@ -156,15 +178,26 @@ def ema_check(tournament: Tournament) -> EMACheck:
         )
     if total_scores != expected:
         check.problems.append(
-            f"The tables' scores sum to {total_scores}, but penalties and lateness account for {expected}."
+            gettext(
+                "The tables' scores sum to %(total)s, but penalties and lateness account for %(expected)s."
+            )
+            % {"total": total_scores, "expected": expected}
         )
     ranked = {row["player"] for row in rows if row["rank"] is not None}
     substitutes = sum(score for _, substitute, score in seat_scores if substitute)
     left_out = sum(score for code, sub, score in seat_scores if not sub and code not in ranked)
     if ranked_total + substitutes + left_out != total_scores:
         check.problems.append(
-            f"The ranked players' scores sum to {ranked_total} (substitutes {substitutes}, players left "
-            f"out {left_out}), the tables' to {total_scores}."
+            gettext(
+                "The ranked players' scores sum to %(ranked)s (substitutes %(substitutes)s, players left out"
+                " %(left_out)s), the tables' to %(total)s."
+            )
+            % {
+                "ranked": ranked_total,
+                "substitutes": substitutes,
+                "left_out": left_out,
+                "total": total_scores,
+            }
         )
     return check
 

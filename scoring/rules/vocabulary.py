@@ -23,6 +23,7 @@ COMMON_WORDS = {
         "Warning": "警告",
         "Loss of rank": "取消名次",
         "Disqualification": "取消资格",
+        "Tournament rules": "比赛规则",  # a ruling's citation (rulings.Ruling)
     },
 }
 """The rule sets' words for their units of play (``RuleSet.words``) in other languages."""

@@ -16,6 +16,7 @@ from scoring.rules.ruleset import RuleSet
 from scoring.rules.tiles import TILE_CODES
 
 register = template.Library()
+WARNING = " (warning)"
 
 
 @register.filter
@@ -48,6 +49,20 @@ def rules_word(rule_set: RuleSet | None, english: str) -> str:
     if rule_set is None:
         return english
     return rule_set.word(english, get_language())
+
+
+@register.filter
+def rules_text(english: str, rule_set: RuleSet | None) -> str:
+    """A text the rule set knows by its English (a ruling's citation, an NMJL card family) in the page's
+    language; any other text, typed by a person, stays as it is."""
+    if rule_set is None or not english:
+        return english
+    language = get_language()
+    head, warning = english.removesuffix(WARNING), english.endswith(WARNING)  # rulings.add_ruling's reason
+    words = rule_set.word(head, language)
+    if words == head:
+        return english
+    return gettext("%(label)s (warning)") % {"label": words} if warning else words
 
 
 @register.filter

@@ -48,10 +48,24 @@ def _scheme_problem(value: Any) -> str | None:
     return None
 
 
+PRESET_LABELS = {
+    "book": gettext_noop("book: the book's table (line 1556)"),
+    "exposures-10-20-25": gettext_noop(
+        "exposures-10-20-25: discarding the win to 2, 3, 4 exposures -10, -20, -25"
+    ),
+    "exposures-10-20-30": gettext_noop(
+        "exposures-10-20-30: discarding the win to 2, 3, 4 exposures -10, -20, -30"
+    ),
+    "wall-live-only": gettext_noop("wall-live-only: a wall game scores live hands only"),
+    "jokerless-any-hand": gettext_noop("jokerless-any-hand: the jokerless bonus for Singles and Pairs too"),
+}
+"""The schemes by name, with what each changes from the book (the names stay: they are stored)."""
+
+
 def _preset_choices() -> tuple[tuple[str, str], ...]:
     from scoring.rules.nmjl.tournament import PRESETS
 
-    return tuple((name, name) for name in PRESETS)
+    return tuple((name, PRESET_LABELS.get(name, name)) for name in PRESETS)
 
 
 @cache
@@ -105,6 +119,22 @@ class NMJLRuleSet(RuleSet):
             "Dead hand: exposure that shows an illegal hand": "死手：亮出的牌表明牌型不合规",
             "Dead hand: mah-jongg in error, hand exposed": "死手：错和且已亮牌",
             "Loss of rank in the tournament": "取消比赛名次",
+            # The rulings' citations (penalties.py) and the card's families (the sample card's and the
+            # families the NMJL card prints every year); a family the words lack reads as on the card.
+            "Tournament scoring table (line 1556)": "比赛计分表（第1556行）",
+            "Organiser's policy (line 1572)": "组织者规定（第1572行）",
+            **{
+                f"NMJL rule {number}": f"NMJL规则{number}"
+                for number in ("92c", "93", "94", "95c", "96", "97b", "97c", "98b", "100")
+            },
+            "Sample card 2027 (made up)": "2027年示例牌卡（虚构）",
+            "Any Like Numbers": "任意同数",
+            "Like Numbers": "同数",
+            "Quints": "五同",
+            "Consecutive Run": "连续数",
+            "Winds - Dragons": "风牌 - 箭牌",
+            "Singles And Pairs": "单张和对子",
+            "Addition Hands": "加法牌型",
         }
     }
     hand_form = "scoring.forms.NMJLGameForm"
