@@ -16,7 +16,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 
 from scoring import services
 from scoring.models import (
@@ -429,6 +429,30 @@ def describe_ruling(appeal: Appeal) -> str:
         return f"{appeal.late_arrival.registration} late {appeal.late_arrival.minutes} min"
     word = appeal.table.round.tournament.words.hand if appeal.table else "hand"
     return f"{word} {appeal.hand_number}"
+
+
+def ruling_line(appeal: Appeal) -> str:
+    """:func:`describe_ruling` in the page's language, for the appeals page and the register (the audit
+    log keeps the English)."""
+    from scoring.templatetags.rules_words import rules_text
+
+    rules = appeal.table.round.tournament.rule_set if appeal.table else None
+    if appeal.penalty is not None:
+        penalty = appeal.penalty
+        points = (
+            gettext("%(points)s points") % {"points": penalty.points}
+            if penalty.points
+            else penalty.get_outcome_display().lower()
+        )
+        rule, reason = rules_text(penalty.rule, rules), rules_text(penalty.reason, rules)
+        return f"{penalty.registration}: {points}, {rule} {reason}".strip()
+    if appeal.late_arrival is not None:
+        return gettext("%(name)s late %(minutes)s min") % {
+            "name": appeal.late_arrival.registration,
+            "minutes": appeal.late_arrival.minutes,
+        }
+    word = rules.word("hand", get_language()) if rules is not None else ""
+    return f"{word} {appeal.hand_number}".strip()
 
 
 def decider_role(user: User, tournament: Tournament) -> str:

@@ -574,7 +574,7 @@ def appeals(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "tournament": tournament,
             "appeals": [
-                {"appeal": a, "text": rulings.describe_ruling(a), "own": a.ruled_by_id == request.user.pk}
+                {"appeal": a, "text": rulings.ruling_line(a), "own": a.ruled_by_id == request.user.pk}
                 for a in items
             ],
         },

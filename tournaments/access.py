@@ -6,6 +6,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext
 from django_htmx.middleware import HtmxDetails
 
 from tournaments.archive import ARCHIVED_MESSAGE
@@ -53,7 +54,9 @@ def appeals_event_for(request: HttpRequest, slug: str) -> Tournament:
     or an organiser)."""
     tournament = get_object_or_404(Tournament, slug=slug)
     if not can_decide_appeals(request.user, tournament):
-        raise PermissionDenied("Only the chief referee or the appeals committee decides appeals (rule 94).")
+        raise PermissionDenied(
+            gettext("Only the chief referee or the appeals committee decides appeals (rule 94).")
+        )
     return tournament
 
 
@@ -83,7 +86,7 @@ def event_for(request: HttpRequest, slug: str, role: str, *, archived_ok: bool =
     (only taking it out of the archive passes ``archived_ok``)."""
     tournament = get_object_or_404(Tournament, slug=slug)
     if not has_role(request.user, tournament, role):
-        raise PermissionDenied("You do not have that role in this event.")
+        raise PermissionDenied(gettext("You do not have that role in this event."))
     if request.method == "POST" and tournament.archived_at is not None and not archived_ok:
         raise PermissionDenied(ARCHIVED_MESSAGE % {"name": tournament.name})
     return tournament

@@ -54,7 +54,9 @@ def dashboard(request: HttpRequest) -> HttpResponse:
 def create_event(request: HttpRequest) -> HttpResponse:
     """Creating events is a site-level permission an administrator grants, not every account's."""
     if not request.user.has_perm("tournaments.add_tournament"):
-        raise PermissionDenied("Creating events needs the permission of an administrator of this site.")
+        raise PermissionDenied(
+            gettext("Creating events needs the permission of an administrator of this site.")
+        )
     form = EventForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data

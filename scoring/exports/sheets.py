@@ -37,6 +37,7 @@ from scoring.exports.data import check_seated, seated_tables, seats_by_wind, tab
 from scoring.rules import vocabulary
 from scoring.rules.ruleset import HandRecord, RuleSet, Winds
 from scoring.services import hand_record, played_hands
+from scoring.templatetags.rules_words import rules_text
 from tournaments import takeovers
 from tournaments.models import WINDS, Round, Table
 
@@ -296,11 +297,11 @@ class ScoresheetsPDF(Export):
                         cell(f"{record.winner} {names.get(record.winner, '')}", name_w, 7),
                         cell(f"{record.discarder} {names.get(record.discarder, '')}", name_w, 7)
                         if record.discarder
-                        else "self-drawn",
+                        else gettext("self-drawn"),
                         str(record.fan),
                     ]
                 else:
-                    line += ["draw", "", ""]
+                    line += [gettext("draw"), "", ""]
                 line += [str(delta[w]) for w in WINDS] + [str(running[w]) for w in WINDS]
             else:
                 # blank boxes, each seat's wind in this hand marked in grey
@@ -336,8 +337,8 @@ class ScoresheetsPDF(Export):
             text = gettext("Penalty %(seat)s %(name)s: %(rule)s %(reason)s") % {
                 "seat": seat,
                 "name": reg.player.name if reg else "",
-                "rule": penalty.rule,
-                "reason": penalty.reason,
+                "rule": rules_text(penalty.rule, rules),
+                "reason": rules_text(penalty.reason, rules),
             }
             if penalty.cancelled:
                 text += " " + gettext("(cancelled on appeal)")
@@ -399,7 +400,11 @@ class ScoresheetsPDF(Export):
             Paragraph(gettext("Signatures: each player checks the scores and signs"), self.styles.small),
             self.signatures(names),
         ]
-        note = Paragraph(markup(rules.scoresheet_note), self.styles.small) if rules.scoresheet_note else None
+        note = (
+            Paragraph(markup(rules.word(rules.scoresheet_note, get_language())), self.styles.small)
+            if rules.scoresheet_note
+            else None
+        )
         if note is not None:
             fixed.append(note)
         row_height = self.fill_rows(fixed, hand_rows + extra + 1, 13, 30)
@@ -482,9 +487,15 @@ class ScoresheetsPDF(Export):
                 details = record.data
                 delta = rules.points(record)
                 won_by = details.get("won_by")
-                how = {"wall": "wall game", "self_pick": "self-picked", "discard": "discard"}.get(
+                how = {
+                    "wall": gettext("wall game"),
+                    "self_pick": gettext("self-picked"),
+                    "discard": gettext("discard"),
+                }.get(
                     won_by or "",
-                    "discard" if record.discarder else ("self-drawn" if record.winner else "draw"),
+                    gettext("discard")
+                    if record.discarder
+                    else (gettext("self-drawn") if record.winner else gettext("draw")),
                 )
                 line += [
                     cell(f"{record.winner} {names.get(record.winner, '')}", 58, 7) if record.winner else "—",

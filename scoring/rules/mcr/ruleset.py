@@ -29,6 +29,12 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+SCORESHEET_NOTE = (
+    "[E] marks each player's seat wind in the hand (MCR rules 74-75). Discarder pays basic + 8, "
+    "the others 8; self-drawn: all pay basic + 8 (rule 67)."
+)
+
+
 class MCRRuleSet(RuleSet):
     code = "mcr"
     label = "Chinese Official (MCR)"
@@ -51,13 +57,14 @@ class MCRRuleSet(RuleSet):
                 "MCR规则88：迟到10分钟内罚10分，15分钟内罚20分，超过则弃权（标准分为0）。"
             ),
             **CHINESE_PENALTY_LABELS,
+            SCORESHEET_NOTE: (
+                "[E] 标出每位选手本盘的门风（国标规则74-75）。放铳者付基本分+8，其他两家各付8分；"
+                "自摸：三家各付基本分+8（规则67）。"
+            ),
         }
     }
     fan_names: ClassVar[Mapping[str, Mapping[str, str]]] = FAN_NAMES
-    scoresheet_note = (
-        "[E] marks each player's seat wind in the hand (MCR rules 74-75). Discarder pays basic + 8, "
-        "the others 8; self-drawn: all pay basic + 8 (rule 67)."
-    )
+    scoresheet_note = SCORESHEET_NOTE
 
     def normalise(self, record: HandRecord) -> HandRecord:
         outcome = mcr.HandOutcome(winner=record.winner, discarder=record.discarder, fan=record.fan or 0)
