@@ -40,7 +40,7 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection, connections
-from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseNotModified
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, HttpResponseNotModified
 from django.middleware.csrf import (  # type: ignore[attr-defined]  # not in django-stubs, stable since 4.0
     CSRF_TOKEN_LENGTH,
     _unmask_cipher_token,
@@ -508,6 +508,8 @@ def cached_page(
                         _refresh_later(view, request, language, (slug, *args), kwargs, base, key)
                 if entry is None:
                     entry = _previous_or_none(base)
+            except Http404:
+                raise  # an unknown event or session: the view's friendly page, rendered once, nothing logged
             except Exception:  # the shared cache is away: render the page as if there were no cache
                 log.warning("page cache unavailable; rendering %s", request.path, exc_info=True)
                 return view(request, slug, *args, **kwargs)
