@@ -452,7 +452,7 @@ def ruling_line(appeal: Appeal) -> str:
             "minutes": appeal.late_arrival.minutes,
         }
     word = rules.word("hand", get_language()) if rules is not None else ""
-    return f"{word} {appeal.hand_number}".strip()
+    return (gettext("%(hand)s %(number)s") % {"hand": word, "number": appeal.hand_number}).strip()
 
 
 def decider_role(user: User, tournament: Tournament) -> str:
