@@ -265,3 +265,43 @@ def test_the_switch_takes_junk_without_an_error(client, data):
     response = client.post(reverse("set_language"), data)
     assert response.status_code == 302
     assert "//" not in response["Location"]
+
+
+HANDS = (
+    {  # pure straight with a single wait: "four sets and a pair", "waiting for 9s only"
+        "concealed": ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "4p", "5p", "6p", "9s"],
+        "melds": [],
+        "win_tile": "9s",
+        "self_drawn": False,
+        "seat_wind": "S",
+        "prevalent_wind": "E",
+        "flowers": 0,
+    },
+    {  # thirteen orphans: "whole hand"
+        "concealed": ["1m", "9m", "1p", "9p", "1s", "9s", "1z", "2z", "3z", "4z", "5z", "6z", "7z"],
+        "melds": [],
+        "win_tile": "7z",
+        "self_drawn": True,
+        "seat_wind": "N",
+        "prevalent_wind": "S",
+        "flowers": 0,
+    },
+    {"concealed": ["1m"] * 14, "melds": [], "win_tile": "1m"},  # a fifth copy: the tile named in Chinese
+)
+
+
+def test_the_tile_pickers_breakdown_reads_in_chinese(client, demo_event, referee):
+    from tournaments.models import Role
+    from tournaments.services import grant_role
+
+    grant_role(demo_event, referee, Role.REFEREE, acting_user=None)
+    client.force_login(referee)
+    url = reverse("referee:fan_breakdown", args=[demo_event.slug])
+    texts = []
+    for hand in HANDS:
+        text = client.post(url, {"tiles": json.dumps(hand)}, **CHINESE).content.decode()
+        assert english_on(text, _names(demo_event)) == [], hand
+        texts.append(text)
+    assert "四副一将" in texts[0] and "只听9s" in texts[0]
+    assert "整手牌" in texts[1]
+    assert "一万" in texts[2]

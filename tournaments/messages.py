@@ -27,6 +27,12 @@ def rules_words(english: str) -> str:
     return vocabulary.COMMON_WORDS.get(language, {}).get(english, english)
 
 
+def tile_name_in(code: str, english: str) -> str:
+    """A tile's name in the active language, from its code; the engine's English name otherwise."""
+    language = vocabulary.language_of(get_language())
+    return english if language == vocabulary.ENGLISH else vocabulary.tile_label(code, language)
+
+
 def _localised(value: Any, name: str = "") -> Any:
     if isinstance(value, RuleError):
         return rule_message(value)
@@ -42,9 +48,10 @@ def _render(template: str, params: Any, english: str) -> str:
         return english
     translated = gettext(template)
     try:
-        return cut(
-            translated % {name: _localised(v, name) for name, v in params.items()} if params else translated
-        )
+        values = {name: _localised(v, name) for name, v in (params or {}).items()}
+        if isinstance(values.get("tile2"), str) and isinstance(values.get("tile"), str):
+            values["tile2"] = tile_name_in(values["tile"], values["tile2"])  # "1m" named: "一万"
+        return cut(translated % values if params else translated)
     except (KeyError, ValueError, TypeError):  # a translation that does not fit: the English is right
         return english
 

@@ -6,10 +6,11 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django import template
-from django.utils.translation import get_language, gettext, pgettext_lazy
+from django.utils.translation import get_language, gettext, gettext_noop, pgettext_lazy
 
 from scoring.rules import vocabulary
 from scoring.rules.ruleset import RuleSet
@@ -17,6 +18,26 @@ from scoring.rules.tiles import TILE_CODES
 
 register = template.Library()
 WARNING = " (warning)"
+
+# The MCR calculator's words for a hand's shape and a fan's sets (scoring/rules/mcr/calculator.py and
+# decompose.py: plain Python, English), for the tile picker's breakdown.
+HAND_SHAPES = (
+    gettext_noop("four sets and a pair"),
+    gettext_noop("knitted straight"),
+    gettext_noop("seven pairs"),
+    gettext_noop("thirteen orphans"),
+    gettext_noop("honors and knitted tiles"),
+)
+FAN_NOTES = (
+    gettext_noop("whole hand"),
+    gettext_noop("no melded sets, self-drawn"),
+    gettext_noop("no melded sets, won by discard"),
+)
+FAN_NOTE_PATTERNS = (
+    (re.compile(r"waiting for (\w+) only"), gettext_noop("waiting for %(tile)s only")),
+    (re.compile(r"^winning tile (\w+)$"), gettext_noop("winning tile %(tile)s")),
+    (re.compile(r"^four (\w+)$"), gettext_noop("four %(tile)s")),
+)
 
 
 @register.filter
@@ -63,6 +84,23 @@ def rules_text(english: str, rule_set: RuleSet | None) -> str:
     if words == head:
         return english
     return gettext("%(label)s (warning)") % {"label": words} if warning else words
+
+
+@register.filter
+def hand_shape(shape: str) -> str:
+    """A hand's shape as the MCR calculator names it ("seven pairs"), in the page's language."""
+    return gettext(shape) if shape in HAND_SHAPES else shape
+
+
+@register.filter
+def fan_note(note: str) -> str:
+    """What a fan was counted for ("whole hand", "99s (waiting for 9s only)"), in the page's language;
+    tile codes stay codes."""
+    if note in FAN_NOTES:
+        return gettext(note)
+    for pattern, words in FAN_NOTE_PATTERNS:
+        note = pattern.sub(lambda match, words=words: gettext(words) % {"tile": match.group(1)}, note)
+    return note
 
 
 @register.filter
