@@ -99,7 +99,8 @@ def fan_note(note: str) -> str:
     if note in FAN_NOTES:
         return gettext(note)
     for pattern, words in FAN_NOTE_PATTERNS:
-        note = pattern.sub(lambda match, words=words: gettext(words) % {"tile": match.group(1)}, note)
+        translated = gettext(words)
+        note = pattern.sub(lambda match: translated % {"tile": match.group(1)}, note)  # noqa: B023
     return note
 
 
