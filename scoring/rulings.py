@@ -271,7 +271,10 @@ def check_win_allowed(table: Table, number: int, record: HandRecord) -> None:
         voided=False,
     ).prefetch_related("appeals__decisions")
     for penalty in _in_force(barring):
-        word = table.round.tournament.words.hand
+        from scoring.templatetags.rules_words import rules_text
+
+        rules = table.round.tournament.rule_set
+        word = rules.word("hand", get_language())
         raise ServiceError(
             gettext(
                 "The %(winner)s player may not win %(word)s %(number)s: %(value)s (%(rule)s). "
@@ -281,8 +284,8 @@ def check_win_allowed(table: Table, number: int, record: HandRecord) -> None:
                 "winner": record.winner,
                 "word": word,
                 "number": number,
-                "value": penalty.reason or penalty.rule,
-                "rule": penalty.rule,
+                "value": rules_text(penalty.reason or penalty.rule, rules),
+                "rule": rules_text(penalty.rule, rules),
             },
             code="winner_barred",
         )
