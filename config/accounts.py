@@ -17,6 +17,7 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
 
@@ -59,7 +60,11 @@ def log_out_everywhere_else(request: HttpRequest) -> HttpResponse:
     assert request.user.is_authenticated  # login_required
     ended = end_other_sessions(request.user, keep=request.session.session_key)
     if ended:
-        messages.success(request, f"Logged out on {ended} other device{'s' if ended != 1 else ''}.")
+        messages.success(
+            request,
+            ngettext("Logged out on %(count)s other device.", "Logged out on %(count)s other devices.", ended)
+            % {"count": ended},
+        )
     else:
-        messages.info(request, "You were not logged in anywhere else.")
+        messages.info(request, gettext("You were not logged in anywhere else."))
     return redirect("devices")

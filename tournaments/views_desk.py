@@ -267,6 +267,6 @@ def fixed_table(request: HttpRequest, slug: str, code: str) -> HttpResponse:
         messages.success(
             request,
             gettext("%(name)s: fixed table %(value)s.")
-            % {"name": registration.player.name, "value": table or "none"},
+            % {"name": registration.player.name, "value": table or gettext("none")},
         )
     return redirect("manage:players", slug=slug)
