@@ -55,7 +55,10 @@ def build(job: ExportJob) -> Export:
     """The export object a job renders."""
     cls = export_class(job.kind, session=bool(job.round_number))
     if cls is None:
-        raise PrintError(f"There is no print called {job.kind!r}.", code="unknown_print")
+        raise PrintError(
+            translation.gettext("There is no print called %(kind)s.") % {"kind": repr(job.kind)},
+            code="unknown_print",
+        )
     subject: Any = job.tournament
     if job.round_number:
         subject = job.tournament.rounds.get(number=job.round_number)
@@ -93,12 +96,17 @@ def request_export(
     points) raise :class:`PrintError` here, before anything is queued."""
     cls = export_class(kind, session=bool(round_number))
     if cls is None or not cls.background:
-        raise PrintError(f"There is no background print called {kind!r}.", code="unknown_print")
+        raise PrintError(
+            translation.gettext("There is no background print called %(kind)s.") % {"kind": repr(kind)[:60]},
+            code="unknown_print",
+        )
     subject: Any = tournament.rounds.get(number=round_number) if round_number else tournament
     if cls.uses_paper:
         page_size(paper)  # raises PrintError for a paper that is not a4 or letter
     if len(base_url) > ExportJob._meta.get_field("base_url").max_length:  # type: ignore[operator]
-        raise PrintError("The site's address is too long to print in a QR code.", code="bad_address")
+        raise PrintError(
+            translation.gettext("The site's address is too long to print in a QR code."), code="bad_address"
+        )
     export = cls(subject, base_url, paper)
     export.check()
     export.prepare(acting_user)

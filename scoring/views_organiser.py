@@ -46,7 +46,7 @@ def session_print(request: HttpRequest, slug: str, number: int, kind: str) -> Ht
     export_class = SESSION_PRINTS.get(kind)
     if export_class is None:
         raise Http404("No such print.")
-    what = f"session {number} {kind.replace('-', ' ')}"
+    what = gettext("%(session)s · %(print)s") % {"session": round_, "print": export_class.label}
     if export_class.background:
         return views_exports.start(
             request, tournament, kind, what, round_number=number, paper=_paper(request)
@@ -67,7 +67,7 @@ def event_print(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
     export_class = EVENT_PRINTS.get(kind)
     if export_class is None:
         raise Http404("No such print.")
-    what = kind.replace("-", " ")
+    what = str(export_class.label)
     if export_class.background:
         return views_exports.start(request, tournament, kind, what, paper=_paper(request))
     export = export_class(tournament, request.build_absolute_uri("/"), _paper(request))

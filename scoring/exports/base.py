@@ -140,7 +140,10 @@ def page_size(paper: str = "a4") -> tuple[float, float]:
 
     sizes = {"a4": A4, "letter": LETTER}
     if paper not in sizes:
-        raise PrintError(f"Paper must be a4 or letter, not {paper!r}.", code="bad_paper")
+        raise PrintError(
+            gettext("Paper must be a4 or letter, not %(paper)s.") % {"paper": repr(paper)[:40]},
+            code="bad_paper",
+        )
     return sizes[paper]
 
 

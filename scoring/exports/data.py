@@ -16,7 +16,8 @@ from tournaments.models import WINDS, Registration, Round, Table, Tournament
 
 def not_seated(round_: Round) -> PrintError:
     return PrintError(
-        f"Session {round_.number} is not seated yet: seat it on the session page, then print.",
+        gettext("Session %(number)s is not seated yet: seat it on the session page, then print.")
+        % {"number": round_.number},
         code="not_seated",
     )
 
@@ -41,7 +42,8 @@ def seated_tables(round_: Round) -> list[Table]:
     short = [t.number for t in tables if len(t.seats.all()) != 4]
     if short:
         raise PrintError(
-            f"Session {round_.number}: table(s) {', '.join(map(str, short))} do not have four players seated.",
+            gettext("Session %(number)s: table(s) %(tables)s do not have four players seated.")
+            % {"number": round_.number, "tables": ", ".join(map(str, short))},
             code="table_not_seated",
         )
     return tables

@@ -25,7 +25,7 @@ import io
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.utils.translation import gettext, gettext_lazy, gettext_noop
+from django.utils.translation import get_language, gettext, gettext_lazy, gettext_noop
 
 from scoring.exports.base import CSV, XLSX, Export, PrintError, safe_text
 from scoring.exports.data import registrations, table_result
@@ -73,9 +73,12 @@ def check_table_points(tournament: Tournament) -> None:
     """An EMA file needs table points: refuse at once for rules that have none."""
     rules = tournament.rule_set
     if not rules.uses_table_points:
-        label = getattr(rules, "label", "") or "these rules"
+        label = rules.label_in(get_language())
         raise PrintError(
-            f"An EMA results file needs table points (MCR); this event plays {label}, which has none.",
+            gettext(
+                "An EMA results file needs table points (MCR); this event plays %(rules)s, which has none."
+            )
+            % {"rules": label},
             code="no_table_points",
         )
 
@@ -218,7 +221,9 @@ class EMAResults(Export):
         check = ema_check(self.tournament)
         if not check.ok:
             raise PrintError(
-                "The EMA results file was not made: " + " ".join(check.problems), code="ema_check_failed"
+                gettext("The EMA results file was not made: %(problems)s")
+                % {"problems": " ".join(check.problems)},
+                code="ema_check_failed",
             )
         return check.rows
 

@@ -8,7 +8,7 @@ import io
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
 from scoring.exports.base import XLSX, Export, PrintError
 from scoring.exports.data import check_event_seated, registrations, standings_status, table_result
@@ -96,7 +96,7 @@ class EventWorkbook(Export):
     label = gettext_lazy("Workbook (XLSX): totals, sessions, every hand, penalties, appeals")
     background = True  # 3.3 s on a 400 x 10 event (docs/prints.md)
     uses_paper = False
-    NOT_SEATED = "The event has no seated session yet: there is nothing to put in a workbook."
+    NOT_SEATED = gettext_noop("The event has no seated session yet: there is nothing to put in a workbook.")
 
     def __init__(self, tournament: Tournament, base_url: str = "", paper: str = "a4") -> None:
         self.tournament = tournament
@@ -105,7 +105,7 @@ class EventWorkbook(Export):
         return f"{self.tournament.slug}-results.xlsx"
 
     def check(self) -> None:
-        check_event_seated(self.tournament, self.NOT_SEATED)
+        check_event_seated(self.tournament, gettext(self.NOT_SEATED))
 
     def content(self) -> bytes:
         tournament = self.tournament
@@ -115,7 +115,7 @@ class EventWorkbook(Export):
         by_pk = {r.pk: r for r in people.values()}
         tables = tables_with_results(tournament)
         if not tables:
-            raise PrintError(self.NOT_SEATED, code="not_seated")
+            raise PrintError(gettext(self.NOT_SEATED), code="not_seated")
         rows = cached_standings_rows(tournament)
         rounds = sorted({t.round.number for t in tables})
         status = standings_status(tournament, tables)
