@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
+from django.db.models import Exists, OuterRef
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext
@@ -27,14 +28,18 @@ IMPLIED: dict[str, frozenset[str]] = {
 results) uses the referee's table pages; organisers may do everything."""
 
 
+def granting(role: str) -> frozenset[str]:
+    """The roles that give ``role``: itself, the organiser's, and those that imply it."""
+    return frozenset({role, Role.ORGANISER}) | IMPLIED.get(role, frozenset())
+
+
 def has_role(user: User | AnonymousUser, tournament: Tournament, role: str) -> bool:
     """Organisers may do everything referees may; superusers may do everything."""
     if not user.is_authenticated:
         return False
     if user.is_superuser:
         return True
-    roles = set(EventRole.objects.filter(tournament=tournament, user=user).values_list("role", flat=True))
-    return role in roles or Role.ORGANISER in roles or bool(roles & IMPLIED.get(role, frozenset()))
+    return EventRole.objects.filter(tournament=tournament, user=user, role__in=granting(role)).exists()
 
 
 def can_decide_appeals(user: User | AnonymousUser, tournament: Tournament) -> bool:
@@ -84,8 +89,13 @@ def public_round(tournament: Tournament, number: int, part: str) -> Round:
 def event_for(request: HttpRequest, slug: str, role: str, *, archived_ok: bool = False) -> Tournament:
     """The event for a staff page; a post to an archived event is refused here, before any view runs
     (only taking it out of the archive passes ``archived_ok``)."""
-    tournament = get_object_or_404(Tournament, slug=slug)
-    if not has_role(request.user, tournament, role):
+    user = request.user
+    # The role is read with the event, in one query (issue 12: every query of a referee's save is a
+    # round trip); the same answer as ``has_role``.
+    holds = EventRole.objects.filter(tournament=OuterRef("pk"), user=user.pk, role__in=granting(role))
+    tournament = get_object_or_404(Tournament.objects.annotate(viewer_holds_role=Exists(holds)), slug=slug)
+    allowed = user.is_superuser or tournament.viewer_holds_role  # type: ignore[attr-defined]  # annotated
+    if not (user.is_authenticated and allowed):
         raise PermissionDenied(gettext("You do not have that role in this event."))
     if request.method == "POST" and tournament.archived_at is not None and not archived_ok:
         raise PermissionDenied(ARCHIVED_MESSAGE % {"name": tournament.name})
