@@ -11,7 +11,20 @@ from functools import partial
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Count, Exists, Max, Min, OuterRef, Prefetch
+from django.db.models import (
+    Count,
+    Exists,
+    Func,
+    IntegerField,
+    Max,
+    Min,
+    OuterRef,
+    Prefetch,
+    QuerySet,
+    Subquery,
+    Value,
+)
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import get_language, gettext
 
@@ -41,7 +54,16 @@ from tournaments.archive import check_open
 from tournaments.audit import AuditAction, User, acting, audit, bump_entry, bump_standings
 from tournaments.errors import ServiceError
 from tournaments.messages import rule_sentence
-from tournaments.models import WINDS, Registration, Round, Seat, Substitution, Table, Tournament
+from tournaments.models import (
+    WINDS,
+    Registration,
+    Round,
+    Seat,
+    SessionClock,
+    Substitution,
+    Table,
+    Tournament,
+)
 from tournaments.results import TableProgress
 
 APPEAL_DEADLINE_MINUTES = 30  # MCR rule 94a (seeds/003_2541481d343502a5.txt, line ~2466)
@@ -114,22 +136,76 @@ def _lock_table(table: Table) -> Table:
     return locked
 
 
-def hands_first_entered(table: Table, numbers: Sequence[int] | None = None) -> list[datetime]:
+def hands_first_entered(table: Table) -> list[datetime]:
     """When each of the table's current hands was first entered (corrections keep that moment): what
-    the session clock needs to tell the hand in play at time from a later one (rule 74f). ``numbers``:
-    the current hands' numbers, when the caller has read them already."""
-    if numbers is None:
-        numbers = _current_numbers(table)
+    the session clock needs to tell the hand in play at time from a later one (rule 74f). One query."""
+    current = Hand.objects.filter(table=table, is_current=True, voided=False).values("number")
     return list(
-        Hand.objects.filter(table=table, number__in=list(numbers))
+        Hand.objects.filter(table=table, number__in=current)
         .values("number")
         .annotate(first=Min("created_at"))
         .values_list("first", flat=True)
     )
 
 
-def _current_numbers(table: Table) -> list[int]:
-    return list(table.hands.filter(is_current=True, voided=False).values_list("number", flat=True))
+@dataclass(frozen=True)
+class _HandState:
+    """What adding a hand needs to know of a table besides its locked row (issue 12: each query of a
+    save is a round trip, and a wake-up on cores busy with a hall of phones)."""
+
+    seated: int
+    has_totals: bool
+    played: int  # current hands, deleted ones not counted
+    last_number: int  # the highest hand number stored, deleted hands included
+    may_bar_win: bool  # a ruling in force bars someone from winning a hand: checked in full then
+    signed: bool  # players' signatures in force (withdrawn by the new hand)
+    confirmed: bool  # a confirmation in force (withdrawn by the new hand)
+    clock: SessionClock | None
+
+
+def _count(queryset: QuerySet[Any]) -> Subquery:
+    """``SELECT COUNT(*)`` of ``queryset`` as a subquery (no GROUP BY: one row, also for none)."""
+    return Subquery(
+        queryset.order_by().values(n=Func(Value(1), function="COUNT", output_field=IntegerField()))
+    )
+
+
+def _hand_state(table: Table) -> _HandState:
+    """One query for the rest of what :func:`record_hand` reads, made once the table's lock is held.
+
+    A statement of its own, not subqueries of the locking ``SELECT ... FOR UPDATE``: on PostgreSQL a
+    statement reads the database as of its start, so subqueries of the locking statement would miss what
+    the referee who held the lock before committed while this one waited (two hands numbered 1; the
+    threaded tests in ``scoring/tests/test_concurrency.py`` show it). A new statement after the lock sees
+    it; on SQLite the IMMEDIATE transaction already holds the database's write lock."""
+    of_table = {"table": OuterRef("pk")}
+    in_force = {**of_table, "is_current": True, "voided": False}
+    row = (
+        Table.objects.filter(pk=table.pk)
+        .select_related("round__clock")
+        .annotate(
+            seated=_count(Seat.objects.filter(**of_table)),
+            played=_count(Hand.objects.filter(**in_force)),
+            last_number=Coalesce(
+                Subquery(Hand.objects.filter(**of_table).order_by("-number").values("number")[:1]), 0
+            ),
+            has_totals=Exists(TableTotals.objects.filter(**of_table, is_current=True)),
+            may_bar_win=Exists(Penalty.objects.filter(**in_force, bars_win=True)),
+            signed=Exists(Signature.objects.filter(**in_force)),
+            confirmed=Exists(Confirmation.objects.filter(**in_force)),
+        )
+        .get()
+    )
+    return _HandState(
+        seated=row.seated,
+        has_totals=row.has_totals,
+        played=row.played,
+        last_number=row.last_number,
+        may_bar_win=row.may_bar_win,
+        signed=row.signed,
+        confirmed=row.confirmed,
+        clock=getattr(row.round, "clock", None),  # none until the organiser starts it
+    )
 
 
 def current_hands(table: Table) -> list[Hand]:
@@ -165,8 +241,9 @@ def _check_win_allowed(table: Table, number: int, record: HandRecord) -> None:
     check_win_allowed(table, number, record)
 
 
-def _seats_ready(table: Table) -> None:
-    if table.seats.count() != 4:
+def _seats_ready(table: Table, seated: int | None = None) -> None:
+    """Four players seated (``seated``: the count, when the caller read it under the lock)."""
+    if (table.seats.count() if seated is None else seated) != 4:
         raise ServiceError(gettext("This table does not have four players seated."), code="table_not_seated")
 
 
@@ -194,9 +271,13 @@ def store_new_table_hands(
     )
 
 
-def store_hand(table: Table, record: HandRecord, tiles: Any, *, acting_user: User) -> Hand:
-    """Append a checked hand as the table's next hand number (the table's lock is held)."""
-    last = table.hands.aggregate(Max("number"))["number__max"] or 0
+def store_hand(
+    table: Table, record: HandRecord, tiles: Any, *, acting_user: User, last: int | None = None
+) -> Hand:
+    """Append a checked hand as the table's next hand number (the table's lock is held; ``last``: the
+    highest hand number stored, deleted hands included, when the caller read it under the lock)."""
+    if last is None:
+        last = table.hands.aggregate(Max("number"))["number__max"] or 0
     return Hand.supersede(
         table=table, number=last + 1, acting_user=acting_user, first=True, **_hand_fields(record, tiles)
     )
@@ -212,10 +293,11 @@ def record_hand(
     connection) is refused the second time instead of adding the hand again.
     """
     table = _lock_table(table)
+    state = _hand_state(table)
     tournament = table.round.tournament
-    _seats_ready(table)
+    _seats_ready(table, state.seated)
     record = _check_entry(entry, tournament)
-    if table.totals_versions.filter(is_current=True).exists():
+    if state.has_totals:
         raise ServiceError(
             gettext("This table has reported session totals; hands can no longer be added."),
             code="has_totals",
@@ -225,8 +307,7 @@ def record_hand(
             gettext("This table is marked complete; reopen it to add hands."), code="table_finished"
         )
     limit = event_rules(tournament).hands_allowed(tournament.hands_per_session)
-    numbers = _current_numbers(table)
-    played = len(numbers)
+    played = state.played
     if expected_number is not None and expected_number != played + 1:
         # Checked before the session's limit: a repeated post of the last hand says what happened.
         raise ServiceError(
@@ -243,14 +324,23 @@ def record_hand(
             % {"limit": limit, "played": played},
             code="too_many_hands",
         )
-    refusal = session_clock.after_time_refusal(table, hands_first_entered(table, numbers), now=timezone.now())
+    refusal = session_clock.refusal_after_time(
+        table, state.clock, partial(hands_first_entered, table), now=timezone.now()
+    )
     if refusal is not None:
         raise ServiceError(refusal, code="time_up")
-    _check_win_allowed(table, played + 1, record)
-    hand = store_hand(table, record, entry.tiles, acting_user=acting_user)
+    if state.may_bar_win:
+        _check_win_allowed(table, played + 1, record)
+    hand = store_hand(table, record, entry.tiles, acting_user=acting_user, last=state.last_number)
     summary = event_rules(tournament).describe(record)
     _after_write(
-        table, acting_user, AuditAction.RECORD_HAND, f"hand {played + 1}: {summary}", hand=hand.number
+        table,
+        acting_user,
+        AuditAction.RECORD_HAND,
+        f"hand {played + 1}: {summary}",
+        signed=state.signed,
+        confirmed=state.confirmed,
+        hand=hand.number,
     )
     return hand
 
@@ -627,22 +717,38 @@ ENTRY_ACTIONS = frozenset(
 the provisional standings), so the event's other cached public pages are kept (``bump_standings``)."""
 
 
-def _after_write(table: Table, acting_user: User, action: AuditAction, summary: str, **data: Any) -> None:
+def _after_write(
+    table: Table,
+    acting_user: User,
+    action: AuditAction,
+    summary: str,
+    *,
+    signed: bool | None = None,
+    confirmed: bool | None = None,
+    **data: Any,
+) -> None:
     """Every change to a table's results: withdraw its confirmation (the result is provisional again
     until a second person confirms it), bump the standings, and log it. Entry at an unconfirmed table
     renews its session's results page only (``Round.entry_version``): the standings, player, team and
     event pages count confirmed tables, so a hall of phones keeps them cached while hands pour in; the
-    session's first entry puts it "in play" on the standings (``progress_version``)."""
+    session's first entry puts it "in play" on the standings (``progress_version``). ``signed`` and
+    ``confirmed``: whether signatures or a confirmation are in force, when the caller read it under the
+    table's lock (a hand save: no query for what is not there); otherwise read here."""
     tournament = table.round.tournament
     first_entry = table.round.entry_version == 0  # read under the table's lock; a stale 0 only bumps more
     bump_entry(table.round_id)
     was_confirmed = False
-    for signature in list(Signature.objects.filter(table=table, is_current=True, voided=False)):
+    signatures = (
+        [] if signed is False else list(Signature.objects.filter(table=table, is_current=True, voided=False))
+    )
+    for signature in signatures:
         # The result changed: every player's signature of it is withdrawn (kept as a voided version).
         Signature.supersede(
             table=table, registration=signature.registration, voided=True, acting_user=acting_user
         )
-    if is_confirmed(table, fresh=True):
+    if confirmed is None:
+        confirmed = is_confirmed(table, fresh=True)
+    if confirmed:
         was_confirmed = True
         Confirmation.supersede(table=table, voided=True, acting_user=acting_user)
         audit(
@@ -753,12 +859,11 @@ def played_hands(table: Table) -> list[Hand]:
     return sorted((h for h in table.hands.all() if h.is_current and not h.voided), key=lambda h: h.number)
 
 
-def seat_prefetches() -> list[Any]:
-    """A table's seats with their players and who took a seat over mid-session (pages, penalties)."""
-    return [
-        Prefetch("seats", queryset=Seat.objects.select_related("registration__player")),
-        takeovers.seat_prefetch("seats__"),
-    ]
+def seat_prefetches(*, substitutions: bool = True) -> list[Any]:
+    """A table's seats with their players and who took a seat over mid-session (pages, penalties);
+    ``substitutions=False``: the seats only (a hand's form names seats, never a substitute)."""
+    seats = Prefetch("seats", queryset=Seat.objects.select_related("registration__player"))
+    return [seats, takeovers.seat_prefetch("seats__")] if substitutions else [seats]
 
 
 def result_prefetches() -> list[Any]:

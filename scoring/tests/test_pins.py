@@ -140,6 +140,26 @@ def test_a_change_to_the_results_withdraws_the_signatures(event, table, referee,
     assert len(result.waiting) == 3
 
 
+def test_a_hand_added_after_the_session_was_lengthened_withdraws_the_signatures_and_confirmation(
+    event, table, referee
+):
+    """A hand save reads whether signatures and a confirmation are in force with the table's state
+    (issue 12) and withdraws them as every other change does."""
+    complete(table, referee)
+    pins = seated_pins(table)
+    for wind in "ESWN":
+        sign_with_pin(table, pins[wind], acting_user=referee)
+    assert services.is_confirmed(table, fresh=True)
+    Tournament.objects.filter(pk=event.pk).update(hands_per_session=8)  # the organiser lengthened it
+    services.record_hand(
+        table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee, expected_number=5
+    )
+    assert not services.is_confirmed(table, fresh=True)
+    assert confirmation.signatures(table) == set()
+    assert Signature.objects.filter(table=table, voided=True).count() == 4
+    assert AuditEntry.objects.filter(action="unconfirm_table").count() == 1
+
+
 def test_the_event_setting_says_who_confirms(event, table, referee, organiser, stranger):
     complete(table, referee)
     pins = seated_pins(table)
