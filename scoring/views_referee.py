@@ -194,29 +194,44 @@ def hand_form_for(table: Table, data: Any = None, **kwargs: Any) -> HandEntryFor
     return form_class(data, seats=_seat_choices(table), rules=rules, **kwargs)
 
 
-def _forms(table: Table, data: Any = None, which: str = "") -> dict[str, Any]:
-    players = _player_choices(table)
+def _penalty_form(table: Table, data: Any) -> PenaltyForm:
     rules = table.round.tournament.rule_set
-    return {
-        "hand_form": hand_form_for(table, data if which == "hand" else None),
-        "totals_form": TotalsForm(data if which == "totals" else None, seats=_seat_choices(table)),
-        "penalty_form": PenaltyForm(
-            data if which == "penalty" else None,
-            players=_offender_choices(table),
-            catalogue=rules.penalty_catalogue(),
-            words=lambda english: rules.word(english, get_language()),
-            hand_word=rules.word("hand", get_language()),
-        ),
-        "late_form": LateForm(data if which == "late" else None, players=players),
-        "void_form": VoidForm(data if which == "void" else None),
-        "sign_form": PinForm(data if which == "sign" else None),
-        "blind_form": BlindEntryForm(
-            data if which == "blind" else None,
-            seats=_seat_choices(table),
-            hands=rules.hands_allowed(table.round.tournament.hands_per_session)
-            or max(len(services.played_hands(table)), 1),
-        ),
-    }
+    return PenaltyForm(
+        data,
+        players=_offender_choices(table),
+        catalogue=rules.penalty_catalogue(),
+        words=lambda english: rules.word(english, get_language()),
+        hand_word=rules.word("hand", get_language()),
+    )
+
+
+def _blind_form(table: Table, data: Any) -> BlindEntryForm:
+    rules = table.round.tournament.rule_set
+    return BlindEntryForm(
+        data,
+        seats=_seat_choices(table),
+        hands=rules.hands_allowed(table.round.tournament.hands_per_session)
+        or max(len(services.played_hands(table)), 1),
+    )
+
+
+FORMS: dict[str, Callable[[Table, Any], Any]] = {
+    "hand": hand_form_for,
+    "totals": lambda table, data: TotalsForm(data, seats=_seat_choices(table)),
+    "penalty": _penalty_form,
+    "late": lambda table, data: LateForm(data, players=_player_choices(table)),
+    "void": lambda table, data: VoidForm(data),
+    "sign": lambda table, data: PinForm(data),
+    "blind": _blind_form,
+}
+"""The table page's forms by name, each made from the table and the posted data (``None``: unbound)."""
+
+TAKEOVER_FORMS = frozenset({"penalty", "late"})
+"""The forms (and saves) that name a substitute who took over a seat, so read the table's substitutions."""
+
+
+def _forms(table: Table, data: Any = None, which: str = "") -> dict[str, Any]:
+    return {f"{name}_form": build(table, data if which == name else None) for name, build in FORMS.items()}
 
 
 def _load_table(request: HttpRequest, slug: str, number: int, table_number: int) -> Table:
@@ -225,14 +240,16 @@ def _load_table(request: HttpRequest, slug: str, number: int, table_number: int)
     return services.table_with_results(table)
 
 
-def _load_table_for_forms(request: HttpRequest, slug: str, number: int, table_number: int) -> Table:
-    """A table with only what the forms' choices need (its seats and who took them over): a save goes to
-    the service, which reads the results under the table's lock itself, so prefetching them here would be
-    five queries per save for nothing (issue 12: saves while the hall reads). A refused form re-renders from
-    ``_load_table``."""
+def _load_table_for_forms(
+    request: HttpRequest, slug: str, number: int, table_number: int, which: str
+) -> Table:
+    """A table with only what the posted form's choices need (its seats, and who took them over for the
+    forms that may name a substitute): a save goes to the service, which reads the results under the
+    table's lock itself, so prefetching them here would be five queries per save for nothing (issue 12:
+    saves while the hall reads). A refused form re-renders from ``_load_table``."""
     tournament = event_for(request, slug, Role.REFEREE)
     table = table_of(tournament, number, table_number)
-    prefetch_related_objects([table], *services.seat_prefetches())
+    prefetch_related_objects([table], *services.seat_prefetches(substitutions=which in TAKEOVER_FORMS))
     return table
 
 
@@ -268,9 +285,9 @@ def _table_action(which: str, save: Callable[[HttpRequest, Table, Any], str]) ->
     @login_required
     @require_POST
     def view(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
-        table_obj = _load_table_for_forms(request, slug, number, table)
-        forms_ = _forms(table_obj, request.POST, which)
-        form = forms_.get(f"{which}_form")
+        table_obj = _load_table_for_forms(request, slug, number, table, which)
+        # Only the posted form: the page's other forms are made if it is shown again (a refusal).
+        form = FORMS[which](table_obj, request.POST) if which in FORMS else None
         try:
             if form is not None and not form.is_valid():
                 raise _InvalidFormError
@@ -287,7 +304,8 @@ def _table_action(which: str, save: Callable[[HttpRequest, Table, Any], str]) ->
         else:
             messages.success(request, message)
             return redirect("referee:table", slug=slug, number=number, table=table)
-        return _render_table(request, _load_table(request, slug, number, table), forms_, status=422)
+        loaded = _load_table(request, slug, number, table)
+        return _render_table(request, loaded, {**_forms(loaded), f"{which}_form": form}, status=422)
 
     view.__name__ = f"{which}_action"
     return view
