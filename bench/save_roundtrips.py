@@ -4,9 +4,9 @@ Each query of a save is a round trip to the database; on PostgreSQL under load e
 core (docs/scale.md). On a generated 64-player event (bench/make_event.py, session 1 played, session 2
 seated), a logged-in referee posts the hand form (``referee:table`` + ``hands/add/``) through Django's test
 client, table after table, 16 hands each: the queries of each save and the wall time of all of them. A
-throw-away PostgreSQL cluster (bench/stack.py) for ``--db postgres``; no load tools. ``--session cached_db``
-keeps the sessions in a throw-away redis-server too (Django's cached_db engine): the session's read is then a
-Redis round trip instead of a database query.
+throw-away PostgreSQL cluster for ``--db postgres`` and a redis-server for the cache (bench/stack.py); no load
+tools. ``--session cached_db`` keeps the sessions in Redis too (Django's cached_db engine): the session's read
+is then a Redis round trip instead of a database query.
 
     .venv/bin/python bench/save_roundtrips.py [--db sqlite|postgres|both] [--saves 200] [--session cached_db]
 """
@@ -89,8 +89,7 @@ def main() -> None:
 
     print(load_line())
     for db in ("sqlite", "postgres") if args.db == "both" else (args.db,):
-        # Without --session cached_db no Redis: the page cache is the process's own (as in the tests).
-        stack = Stack(db, port=free_base(56400), redis=args.session == "cached_db")
+        stack = Stack(db, port=free_base(56400))  # and a redis-server for the cache, as deployed
         try:
             env = {**stack.env, "ALLOWED_HOSTS": "testserver", "BENCH_SESSIONS": args.session}
             command = [sys.executable, "-W", "ignore", __file__, "--child", f"--saves={args.saves}"]
