@@ -112,6 +112,7 @@ MIDDLEWARE = [
     "tournaments.page_cache.PublicPageMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "config.middleware.RefuseNulCharacters",  # PostgreSQL cannot compare text holding NUL (config/middleware.py)
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",

@@ -78,11 +78,13 @@ def test_enormous_lists_and_strings_and_nul_bytes_are_refused_quickly(rules, fie
 
 
 def test_a_request_with_too_many_values_is_refused_without_walking_them_all():
-    wide = [[["1m"] * MAX_LIST] * MAX_LIST] * MAX_LIST  # a million leaves sharing lists
+    # A hundred million leaves sharing lists: walking them all would take minutes, so a bound of seconds
+    # (not a speed target: generous for a loaded machine) tells the early refusal from a full walk.
+    wide = [[[["1m"] * MAX_LIST] * MAX_LIST] * MAX_LIST] * MAX_LIST
     started = time.perf_counter()
     with pytest.raises(HandInputError) as error:
         check_request({"concealed": wide})
-    assert time.perf_counter() - started < 0.5
+    assert time.perf_counter() - started < 5
     assert str(MAX_NODES) in error.value.message
 
 
