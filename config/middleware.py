@@ -27,5 +27,5 @@ class RefuseNulCharacters:
             for key, values in request.GET.lists():
                 cleaned.setlist(key.replace(NUL, ""), [value.replace(NUL, "") for value in values])
             cleaned._mutable = False
-            request.GET = cleaned
+            request.GET = cleaned  # type: ignore[assignment]  # read-only again, as Django's own
         return self.get_response(request)
