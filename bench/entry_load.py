@@ -245,7 +245,10 @@ def run(db: str, args: argparse.Namespace, port: int) -> bool:
             nginx(stack, port + 2, public=port, staff=port + 1, unix=args.nginx == "unix")
             front = staff_front = port + 2
             print(
-                f"nginx in front on :{front} (deploy/nginx.conf's upstreams and routes, no TLS; to the pools over {args.nginx.upper() if args.nginx == 'tcp' else 'Unix sockets'})"
+                f"nginx in front on :{front} (deploy/nginx.conf's upstreams, routes and one-second public page cache, "
+                f"SCHED_IDLE as deploy/systemd/nginx-idle.conf, no TLS; to the pools over "
+                f"{args.nginx.upper() if args.nginx == 'tcp' else 'Unix sockets'}); the trivial view (/healthz) "
+                "always reaches the app, the pages mostly come from nginx's cache"
             )
         tables = args.players // 4
         pages = {

@@ -226,7 +226,8 @@ class Stack:
 
 
 NGINX_CONF = """
-# bench/stack.py: deploy/nginx.conf's upstreams and routes on loopback, without TLS.
+# bench/stack.py: deploy/nginx.conf's upstreams, routes and public page cache (the same snippet files) on
+# loopback, without TLS.
 worker_processes auto;
 pid {work}/nginx.pid;
 error_log {work}/nginx-error.log warn;
@@ -239,6 +240,8 @@ http {{
     fastcgi_temp_path {work}/nginx-fastcgi;
     uwsgi_temp_path {work}/nginx-uwsgi;
     scgi_temp_path {work}/nginx-scgi;
+    proxy_cache_path {work}/nginx-cache levels=1:2 keys_zone=mahjong_public:10m max_size=100m inactive=10m use_temp_path=off;
+    include {repo}/deploy/nginx-public-cache-maps.conf;
     upstream mahjong {{ server {public}; keepalive 16; }}
     upstream mahjong_staff {{ server {staff}; keepalive 8; }}
     server {{
@@ -249,8 +252,15 @@ http {{
             proxy_set_header Connection "";
             proxy_set_header Host $http_host;
         }}
+        location = /healthz {{
+            proxy_pass http://mahjong;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_set_header Host $http_host;
+        }}
         location / {{
             proxy_pass http://mahjong;
+            include {repo}/deploy/nginx-public-cache.conf;
             proxy_http_version 1.1;
             proxy_set_header Connection "";
             proxy_set_header Host $http_host;
@@ -263,7 +273,9 @@ http {{
 def nginx(stack: Stack, port: int, *, public: int, staff: int, unix: bool = False) -> subprocess.Popen:
     """nginx on ``port`` in front of the two pools, as deployed (``deploy/nginx.conf``: upstream keep-alive,
     /referee/ and /manage/ to the staff pool). Its idle upstream connections are reused last in, first out,
-    so requests go to the workers that answered last: what phones meet, which wrk alone cannot show.
+    so requests go to the workers that answered last: what phones meet, which wrk alone cannot show. The
+    public pages go through deploy/nginx-public-cache.conf (one second) and nginx runs under SCHED_IDLE, as
+    deploy/systemd/nginx-idle.conf runs it.
     ``unix``: to the pools over their Unix sockets instead of loopback TCP (``GUNICORN_BIND=unix:...``)."""
     binary = shutil.which("nginx") or "/usr/sbin/nginx"
     if not Path(binary).exists():
@@ -275,11 +287,18 @@ def nginx(stack: Stack, port: int, *, public: int, staff: int, unix: bool = Fals
 
     conf.write_text(
         NGINX_CONF.format(
-            work=stack.work, host=HOST, public=upstream(public), staff=upstream(staff), port=port
+            work=stack.work,
+            host=HOST,
+            public=upstream(public),
+            staff=upstream(staff),
+            port=port,
+            repo=Path(__file__).resolve().parent.parent,
         )
     )
     process = subprocess.Popen(
-        [binary, "-c", str(conf), "-p", str(stack.work)], cwd=stack.work, start_new_session=True
+        ["chrt", "--idle", "0", binary, "-c", str(conf), "-p", str(stack.work)],
+        cwd=stack.work,
+        start_new_session=True,
     )
     stack.processes.append(process)
     wait_for(port, process, stack.work / "nginx-error.log")
