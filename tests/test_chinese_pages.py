@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import json
 import re
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
+
+from tests.visible_text import shown_texts
 
 pytestmark = pytest.mark.django_db
 
@@ -30,43 +31,13 @@ CODE = re.compile(r"^(?:[FDNEWS]+|[a-z]+-\d+|v\d+)$")
 TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9'-]*")
 WORD = re.compile(r"[A-Za-z]{2,}")
 ADDRESS = re.compile(r"(?:https?://)?[\w.:-]+/e/\S*")  # the projector's and the sheets' links to the site
-HIDDEN_TAGS = {"script", "style", "code"}
-SHOWN_ATTRIBUTES = {"alt", "title", "placeholder", "aria-label", "data-confirm", "label"}
-
-
-class _Visible(HTMLParser):
-    """What a reader sees or hears: text (not scripts, styles, ``<code>``), shown attributes, button values."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.texts: list[str] = []
-        self._hidden = 0
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in HIDDEN_TAGS:
-            self._hidden += 1
-        shown = dict(attrs)
-        self.texts.extend(value for name, value in attrs if name in SHOWN_ATTRIBUTES and value)
-        if tag == "input" and shown.get("type") in ("submit", "button") and shown.get("value"):
-            self.texts.append(shown["value"] or "")
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in HIDDEN_TAGS:
-            self._hidden = max(0, self._hidden - 1)
-
-    def handle_data(self, data: str) -> None:
-        if not self._hidden and data.strip():
-            self.texts.append(data.strip())
 
 
 def english_on(html: str, allowed: set[str]) -> list[str]:
     """The page's shown texts that hold an English word not in ``allowed`` (compared in lower case)."""
-    parser = _Visible()
-    parser.feed(html)
-    parser.close()
     return [
         text
-        for text in parser.texts
+        for text in shown_texts(html)
         if any(
             word.lower() not in allowed
             for token in TOKEN.findall(ADDRESS.sub(" ", text))

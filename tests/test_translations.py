@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 import shutil
-from html.parser import HTMLParser
 from pathlib import Path
 
 import polib
@@ -15,18 +14,16 @@ from django.core.management import call_command
 from django.template.base import Lexer, TokenType
 from django.test import override_settings
 
+from tests.visible_text import shown_texts
+
 ROOT = Path(__file__).resolve().parent.parent
 PO = ROOT / "locale" / "zh_Hans" / "LC_MESSAGES" / "django.po"
 MO = PO.with_suffix(".mo")
 
 # Every page is checked: public, referee and organiser pages and the settings partials.
 UNCHECKED_DIRS: tuple[str, ...] = ()
-# Attributes a reader sees or hears.
-SHOWN_ATTRIBUTES = {"alt", "title", "placeholder", "aria-label", "data-confirm", "label"}
 # Top-level folders with no translatable source (the catalogue itself, assets, generated files).
 NOT_SOURCE = {"locale", "static", "staticfiles", "node_modules", "bench", "deploy", "docs", "fixtures", "var"}
-# Elements whose text is not prose: scripts, styles and literal code (a command line, a file's header).
-HIDDEN_TAGS = ("script", "style", "code")
 WORD = re.compile(r"[A-Za-z]{2,}")
 
 
@@ -89,29 +86,6 @@ def test_makemessages_finds_no_string_the_catalogue_lacks(tmp_path, monkeypatch)
     assert not new, f"run makemessages -l zh_Hans and translate: {new}"
 
 
-class _ShownText(HTMLParser):
-    """Text a reader sees: element content (not scripts, styles or ``<code>``, which shows a literal
-    command or file header) and the attributes above."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.texts: list[str] = []
-        self._hidden = 0
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in HIDDEN_TAGS:
-            self._hidden += 1
-        self.texts.extend(value for name, value in attrs if name in SHOWN_ATTRIBUTES and value)
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in HIDDEN_TAGS:
-            self._hidden = max(0, self._hidden - 1)
-
-    def handle_data(self, data: str) -> None:
-        if not self._hidden:
-            self.texts.append(data)
-
-
 def untranslated_text(source: str) -> list[str]:
     """English words a template shows outside ``{% translate %}`` and ``{% blocktranslate %}``: the
     template's tags and variables become spaces, the HTML's text and shown attributes are read."""
@@ -129,10 +103,7 @@ def untranslated_text(source: str) -> list[str]:
             kept.append(token.contents)
         else:
             kept.append(" ")
-    parser = _ShownText()
-    parser.feed("".join(kept))
-    parser.close()
-    return [text.strip() for text in parser.texts if WORD.search(text)]
+    return [text for text in shown_texts("".join(kept)) if WORD.search(text)]
 
 
 def _checked_templates() -> list[Path]:
