@@ -55,3 +55,12 @@ def phone(browser):
     page.set_default_timeout(15000)
     yield page
     context.close()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test in this folder runs Chromium: marked ``browser`` here, so that ``-m "not browser"`` (the
+    quick suite) leaves it out even when its file forgets the mark."""
+    here = os.path.dirname(__file__)
+    for item in items:
+        if str(item.path).startswith(here + os.sep):
+            item.add_marker(pytest.mark.browser)

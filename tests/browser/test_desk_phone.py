@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 WIDTH = 360
 

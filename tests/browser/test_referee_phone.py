@@ -8,7 +8,7 @@ from django.core.management import call_command
 
 from tests.browser.test_desk_phone import WIDTH, log_in
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture

@@ -24,7 +24,7 @@ def sixteen(organiser):
             acting_user=organiser,
         )
     services.set_seating_options(
-        tournament, substitute_policy="none", swiss=False, time_limit=2, acting_user=organiser
+        tournament, substitute_policy="none", swiss=False, time_limit=0.5, acting_user=organiser
     )
     return tournament
 
@@ -66,7 +66,7 @@ def test_a_late_arrival_is_seated_from_the_next_session_with_a_substitute_policy
     services.generate_seating(sixteen.rounds.get(number=1), acting_user=organiser)
     services.register_player(sixteen, services.PlayerRow(name="Late Lou"), acting_user=organiser)
     services.set_seating_options(
-        sixteen, substitute_policy="substitutes", swiss=False, time_limit=2, acting_user=organiser
+        sixteen, substitute_policy="substitutes", swiss=False, time_limit=0.5, acting_user=organiser
     )
     services.seat_remaining(sixteen, 2, acting_user=organiser)
     round_two = sixteen.rounds.get(number=2)
@@ -83,7 +83,7 @@ def test_a_late_arrival_is_seated_from_the_next_session_with_a_substitute_policy
 def test_sit_outs_leave_players_out_in_turn(sixteen, organiser):
     services.register_player(sixteen, services.PlayerRow(name="Extra Eve"), acting_user=organiser)
     services.set_seating_options(
-        sixteen, substitute_policy="sit_out", swiss=False, time_limit=2, acting_user=organiser
+        sixteen, substitute_policy="sit_out", swiss=False, time_limit=0.5, acting_user=organiser
     )
     services.seat_remaining(sixteen, 1, acting_user=organiser)
     for round_ in sixteen.rounds.all():
@@ -148,7 +148,7 @@ def test_the_session_page_shows_the_quality_report_and_a_swap_rescores_it(client
 def test_seating_options_are_validated(sixteen, organiser):
     with pytest.raises(ServiceError):
         services.set_seating_options(
-            sixteen, substitute_policy="magic", swiss=False, time_limit=2, acting_user=organiser
+            sixteen, substitute_policy="magic", swiss=False, time_limit=0.5, acting_user=organiser
         )
     with pytest.raises(ServiceError):
         services.set_seating_options(
