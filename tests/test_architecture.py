@@ -21,8 +21,18 @@ def _modules(package: str, *, with_tests: bool = False) -> list[Path]:
     ]
 
 
+def _parse(source: str) -> ast.Module:
+    """``ast.parse``, tried again once on CPython 3.11.2's "AST constructor recursion depth mismatch" (Debian
+    12's Python): a compile running in another thread at the same moment (a browser test's live server
+    importing a module) trips that bug, fixed in later 3.11 releases. The source is not at fault."""
+    try:
+        return ast.parse(source)
+    except SystemError:
+        return ast.parse(source)
+
+
 def _imports(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = _parse(path.read_text(encoding="utf-8"))
     names: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):

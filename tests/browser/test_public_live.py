@@ -108,49 +108,52 @@ def test_standings_results_and_the_player_page_change_after_a_confirmation_witho
     results = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True).new_page()
     results.goto(f"{base}/e/phone-open/results/1/")
     player = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True).new_page()
-    player.goto(f"{base}/e/phone-open/players/{south.code}/")
-    player.wait_for_selector("text=Not ranked yet")
-    for page in (phone, results, player):
-        page.evaluate("window.notReloaded = true")
+    try:
+        player.goto(f"{base}/e/phone-open/players/{south.code}/")
+        player.wait_for_selector("text=Not ranked yet")
+        for page in (phone, results, player):
+            page.evaluate("window.notReloaded = true")
 
-    retried(record_hand, table, HandEntry(winner="S", fan=88), acting_user=referee)
-    retried(set_table_finished, table, True, acting_user=referee)
-    retried(confirm_table, table, acting_user=organiser)
+        retried(record_hand, table, HandEntry(winner="S", fan=88), acting_user=referee)
+        retried(set_table_finished, table, True, acting_user=referee)
+        retried(confirm_table, table, acting_user=organiser)
 
-    phone.wait_for_selector("table.standings tbody tr", timeout=10000)
-    first = phone.locator("table.standings tbody tr").first.inner_text()
-    assert south.player.name in first and "288" in first  # 3 x (88 + 8), MCR rule 67
-    results.wait_for_selector("#table-1 .state.confirmed", timeout=10000)
-    # A reader who opened a table's hands keeps them open while the page polls, unchanged or not.
-    results.click("#hands-1 summary")
-    results.wait_for_timeout(2500)  # two polls that bring nothing new
-    assert results.locator("#hands-1").get_attribute("open") is not None
-    other = tournament.rounds.get(number=1).tables.get(number=2)
-    retried(record_hand, other, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee)
-    results.wait_for_selector("#hands-2", timeout=10000)  # the news arrived without a reload
-    assert results.locator("#hands-1").get_attribute("open") is not None
-    player.wait_for_selector("text=Rank", timeout=10000)
-    assert "288" in player.locator(".session-row").first.inner_text()
-    assert player.locator("svg.chart").count() == 1
-    for page in (phone, results, player):
-        assert page.evaluate("window.notReloaded") is True  # changed in place, never reloaded
+        phone.wait_for_selector("table.standings tbody tr", timeout=10000)
+        first = phone.locator("table.standings tbody tr").first.inner_text()
+        assert south.player.name in first and "288" in first  # 3 x (88 + 8), MCR rule 67
+        results.wait_for_selector("#table-1 .state.confirmed", timeout=10000)
+        # A reader who opened a table's hands keeps them open while the page polls, unchanged or not.
+        results.click("#hands-1 summary")
+        results.wait_for_timeout(2500)  # two polls that bring nothing new
+        assert results.locator("#hands-1").get_attribute("open") is not None
+        other = tournament.rounds.get(number=1).tables.get(number=2)
+        retried(record_hand, other, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee)
+        results.wait_for_selector("#hands-2", timeout=10000)  # the news arrived without a reload
+        assert results.locator("#hands-1").get_attribute("open") is not None
+        player.wait_for_selector("text=Rank", timeout=10000)
+        # The session's row fills in with the next poll after the rank (a loaded machine may need a moment).
+        player.locator(".session-row").first.filter(has_text="288").wait_for(timeout=10000)
+        assert player.locator("svg.chart").count() == 1
+        for page in (phone, results, player):
+            assert page.evaluate("window.notReloaded") is True  # changed in place, never reloaded
 
-    # Sort cues: the header says how the table is sorted and shows an arrow.
-    rank_header = phone.locator("table.standings th").first
-    assert rank_header.get_attribute("aria-sort") == "ascending" and "▲" in rank_header.inner_text()
-    phone.click("table.standings th >> text=Score")
-    phone.wait_for_selector('table.standings th[aria-sort="ascending"] >> text=Score')
-    # The search box ignores case and accents and keeps filtering as the table refreshes.
-    import unicodedata
+        # Sort cues: the header says how the table is sorted and shows an arrow.
+        rank_header = phone.locator("table.standings th").first
+        assert rank_header.get_attribute("aria-sort") == "ascending" and "▲" in rank_header.inner_text()
+        phone.click("table.standings th >> text=Score")
+        phone.wait_for_selector('table.standings th[aria-sort="ascending"] >> text=Score')
+        # The search box ignores case and accents and keeps filtering as the table refreshes.
+        import unicodedata
 
-    last_word = south.player.name.split()[-1]
-    typed = "".join(
-        c for c in unicodedata.normalize("NFD", last_word) if not unicodedata.combining(c)
-    ).upper()
-    phone.fill("#standings-filter", typed)
-    visible = phone.locator("table.standings tbody tr:visible")
-    assert visible.count() == 1 and south.player.name in visible.first.inner_text()
-    for page in (phone, results, player):
-        page.goto("about:blank")  # stop polling before the test database goes away
-    results.context.close()
-    player.context.close()
+        last_word = south.player.name.split()[-1]
+        typed = "".join(
+            c for c in unicodedata.normalize("NFD", last_word) if not unicodedata.combining(c)
+        ).upper()
+        phone.fill("#standings-filter", typed)
+        visible = phone.locator("table.standings tbody tr:visible")
+        assert visible.count() == 1 and south.player.name in visible.first.inner_text()
+    finally:
+        for page in (phone, results, player):
+            page.goto("about:blank")  # stop polling before the test database goes away
+        results.context.close()
+        player.context.close()
