@@ -434,26 +434,33 @@ def describe_ruling(appeal: Appeal) -> str:
     return f"{word} {appeal.hand_number}"
 
 
+def penalty_line(penalty: Penalty, rules: Any) -> str:
+    """A penalty's one line in the page's language: who, the points or the outcome, citation and reason
+    (the appeals page, the register and the referee's appeal page)."""
+    from scoring.templatetags.rules_words import rules_text
+
+    points = (
+        gettext("%(points)s points") % {"points": penalty.points}
+        if penalty.points
+        else penalty.get_outcome_display().lower()
+    )
+    rule, reason = rules_text(penalty.rule, rules), rules_text(penalty.reason, rules)
+    return f"{penalty.registration}: {points}, {rule} {reason}".strip()
+
+
+def late_line(late: LateArrival) -> str:
+    """A lateness ruling's one line in the page's language."""
+    return gettext("%(name)s late %(minutes)s min") % {"name": late.registration, "minutes": late.minutes}
+
+
 def ruling_line(appeal: Appeal) -> str:
     """:func:`describe_ruling` in the page's language, for the appeals page and the register (the audit
     log keeps the English)."""
-    from scoring.templatetags.rules_words import rules_text
-
     rules = appeal.table.round.tournament.rule_set if appeal.table else None
     if appeal.penalty is not None:
-        penalty = appeal.penalty
-        points = (
-            gettext("%(points)s points") % {"points": penalty.points}
-            if penalty.points
-            else penalty.get_outcome_display().lower()
-        )
-        rule, reason = rules_text(penalty.rule, rules), rules_text(penalty.reason, rules)
-        return f"{penalty.registration}: {points}, {rule} {reason}".strip()
+        return penalty_line(appeal.penalty, rules)
     if appeal.late_arrival is not None:
-        return gettext("%(name)s late %(minutes)s min") % {
-            "name": appeal.late_arrival.registration,
-            "minutes": appeal.late_arrival.minutes,
-        }
+        return late_line(appeal.late_arrival)
     word = rules.word("hand", get_language()) if rules is not None else ""
     return (gettext("%(hand)s %(number)s") % {"hand": word, "number": appeal.hand_number}).strip()
 

@@ -557,21 +557,9 @@ def _hand_text(hand: Hand, tournament: Any) -> str:
 
 def _ruling_text(ruling: Penalty | LateArrival | Hand, tournament: Any) -> str:
     if isinstance(ruling, Penalty):
-        what = (
-            gettext("%(points)s points") % {"points": ruling.points}
-            if ruling.points
-            else ruling.get_outcome_display().lower()
-        )
-        rule_set = services.event_rules(tournament)
-        return (
-            f"{ruling.registration.player.name}: {what}, {rules_text(ruling.rule, rule_set)} "
-            f"{rules_text(ruling.reason, rule_set)}"
-        )
+        return rulings.penalty_line(ruling, services.event_rules(tournament))
     if isinstance(ruling, LateArrival):
-        return gettext("%(name)s late %(minutes)s min") % {
-            "name": ruling.registration.player.name,
-            "minutes": ruling.minutes,
-        }
+        return rulings.late_line(ruling)
     hand = tournament.rule_set.word("hand", get_language())
     return gettext("%(hand)s %(number)s: %(text)s") % {
         "hand": hand[:1].upper() + hand[1:],

@@ -144,29 +144,28 @@ def after_time_refusal(table: Table, hands_first_entered: Iterable[datetime], *,
     extra time, which lifts it (and is logged). Only rule sets whose time ends the session refuse.
     """
     if not table.round.tournament.rule_set.time_ends_session:
-        return None
-    return refusal_after_time(table, clock_of(table.round), hands_first_entered, now=now)
+        return None  # before the clock is read
+    moments = list(hands_first_entered)
+    return refusal_after_time(table, clock_of(table.round), lambda: moments, now=now)
 
 
 def refusal_after_time(
     table: Table,
     clock: SessionClock | None,
-    hands_first_entered: Iterable[datetime] | Callable[[], Iterable[datetime]],
+    hands_first_entered: Callable[[], Iterable[datetime]],
     *,
     now: datetime,
 ) -> str | None:
     """:func:`after_time_refusal` with the session's ``clock`` read by the caller (a hand save reads it
     with the table's state under the table's lock: issue 12, one round trip less). ``hands_first_entered``
-    may be a function, called only once the table's time is up (the moments are read only then)."""
+    is called only once the table's time is up (the moments are read only then)."""
     tournament = table.round.tournament
     if not tournament.rule_set.time_ends_session:
         return None
     now_reading = reading(clock, now=now, table_number=table.number)
     if now_reading.state != TIME or now_reading.time_up_at is None:
         return None
-    if callable(hands_first_entered):
-        hands_first_entered = hands_first_entered()
-    after = sum(1 for moment in hands_first_entered if moment >= now_reading.time_up_at)
+    after = sum(1 for moment in hands_first_entered() if moment >= now_reading.time_up_at)
     if after == 0:
         return None
     called = timezone.localtime(now_reading.time_up_at).strftime("%H:%M")
