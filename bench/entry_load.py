@@ -1,7 +1,8 @@
 """Referees saving hands while a hall of phones reads the public pages: the figures of issue 12.
 
     .venv/bin/python bench/entry_load.py [--db sqlite|postgres|both] [--players 400] [--sessions 10]
-        [--duration 15] [--referees 8] [--readers 64] [--kill 0] [--quick]
+        [--duration 15] [--referees 8] [--readers 64] [--reader-think MS] [--nginx] [--cpus split]
+        [--kill 0] [--quick]
 
 Each database gets a throw-away stack on loopback (bench/stack.py: its own PostgreSQL cluster or SQLite file,
 its own redis-server): the generated event (bench/make_event.py, the last two sessions seated but unplayed),
@@ -14,7 +15,11 @@ deploy/serve runs them behind nginx (deploy/nginx.conf routes /referee/ to the s
    continuously for ``--duration`` seconds: save p50/p95;
 3. entry with readers: the same, while ``--readers`` connections (4 wrk processes, a quarter each) read the
    standings, a session's results (all sessions in turn), players' pages (all players in turn) and the event
-   page: p50/p95 and errors per page, and the referees' saves beside step 2's.
+   page: p50/p95 and errors per page, the referees' saves beside step 2's, and the share of a core each
+   part of the stack used meanwhile. By default each reader connection asks again the moment it is
+   answered (a closed loop: the readers take every cycle the machine has, whatever serves them);
+   ``--reader-think MS`` gives each a pause of about MS milliseconds between pages, as a phone's owner
+   reading it (64 readers at 1000 ms: 64 pages a second, five times a 400-player hall polling every 30 s).
 
 ``--kill N`` (the fault run) instead kills the referees' gunicorn with SIGKILL (master and workers) N times
 during entry and starts it again; referees retry what was not answered. At the end every acknowledged hand
@@ -29,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import subprocess
 import sys
@@ -49,15 +55,22 @@ PUBLIC_NICE = (
 )
 PUBLIC_IDLE = True  # SCHED_IDLE, as deploy/serve (PUBLIC_SCHED=idle), systemd and compose run it
 STAFF_WORKERS = 2
+READER_THINK_MS = 0  # --reader-think: each reader's pause between two pages (0: none, a closed loop)
+PUBLIC_CPUS: str | None = None  # --cpus split: "1" (taskset), the public side's core
+STAFF_CPUS: str | None = None  # and the referees' core: "0"
 PASSWORD = "bench-referee-pw-1"
 
 WRK_SCRIPT = """
 local paths = {%s}
+local think = %d
 local i = math.random(#paths)
 wrk.headers["Accept-Encoding"] = "gzip"
 request = function()
   i = i %% #paths + 1
   return wrk.format("GET", paths[i])
+end
+if think > 0 then
+  delay = function() return math.random(math.floor(think / 2), math.floor(think * 3 / 2)) end
 end
 done = function(summary, latency, requests)
   local e = summary.errors
@@ -83,14 +96,15 @@ class Entry:
 
 
 def wrk(
-    port: int, paths: list[str], connections: int, seconds: float, work: Path, name: str
+    port: int, paths: list[str], connections: int, seconds: float, work: Path, name: str, think_ms: int = 0
 ) -> subprocess.Popen:
     script = work / f"{name}.lua"
-    script.write_text(WRK_SCRIPT % ", ".join(json.dumps(p) for p in paths))
+    script.write_text(WRK_SCRIPT % (", ".join(json.dumps(p) for p in paths), think_ms))
     return subprocess.Popen(
         [
             # The phones are not on the server: the load generator runs at the public pool's priority,
             # so it does not take the CPU from the referees' pool the way readers on other machines cannot.
+            *(("taskset", "-c", PUBLIC_CPUS) if PUBLIC_CPUS else ()),
             *(("chrt", "--idle", "0") if PUBLIC_IDLE else ()),
             *("nice", "-n", str(PUBLIC_NICE)),
             *("wrk", "-t1", f"-c{connections}", f"-d{seconds:.0f}s", "--timeout", "30s"),
@@ -98,6 +112,7 @@ def wrk(
         ],
         stdout=subprocess.PIPE,
         text=True,
+        start_new_session=True,  # its own session: cpu_by_name counts it apart
     )
 
 
@@ -171,6 +186,43 @@ def referee(
             return
 
 
+CPU_NAMES = (
+    ("mahjong-staff", "staff pool"),
+    ("gunicorn", "public pool"),
+    ("postgres", "postgres"),
+    ("redis-server", "redis"),
+    ("nginx", "nginx"),
+    ("wrk", "wrk"),
+)
+
+
+def cpu_by_name() -> dict[str, float]:
+    """CPU seconds used so far by live processes, summed by what leads their session (each gunicorn pool,
+    nginx and wrk starts one) and, for the kernel, its softirq time (loopback's packets) from /proc/stat."""
+    tick = os.sysconf("SC_CLK_TCK")
+    used: dict[str, float] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            leader = Path(f"/proc/{fields[3]}/cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        joined = " ".join(w.decode(errors="replace") for w in leader)
+        name = next((label for word, label in CPU_NAMES if word in joined), "other")
+        if int(fields[3]) == os.getsid(0):
+            name = "this script (referees)" if "redis-server" not in joined else "redis"
+        used[name] = used.get(name, 0.0) + (int(fields[11]) + int(fields[12])) / tick
+    cpu = Path("/proc/stat").read_text().split("\n", 1)[0].split()
+    used["kernel softirq"] = (int(cpu[6]) + int(cpu[7])) / tick
+    used["idle"] = (int(cpu[4]) + int(cpu[5])) / tick
+    return used
+
+
+def cpu_line(before: dict[str, float], after: dict[str, float], seconds: float) -> str:
+    share = {k: (after.get(k, 0.0) - before.get(k, 0.0)) / seconds for k in after}
+    return ", ".join(f"{k} {v:.2f}" for k, v in sorted(share.items(), key=lambda kv: -kv[1]) if v >= 0.02)
+
+
 def server_save_times(log: Path, start: int, end: int) -> list[float]:
     """Milliseconds the referees' pool spent on each hand saved between two offsets of its access log."""
     with log.open("rb") as f:
@@ -230,11 +282,21 @@ def run(db: str, args: argparse.Namespace, port: int) -> bool:
     ok = True
     try:
         stack.gunicorn(
-            port, workers=PUBLIC_WORKERS, threads=PUBLIC_THREADS, nice=PUBLIC_NICE, idle=PUBLIC_IDLE
+            port,
+            workers=PUBLIC_WORKERS,
+            threads=PUBLIC_THREADS,
+            nice=PUBLIC_NICE,
+            idle=PUBLIC_IDLE,
+            cpus=PUBLIC_CPUS,
         )
         staff_log = stack.work / "staff-access.log"
         staff = stack.gunicorn(
-            port + 1, workers=STAFF_WORKERS, threads=2, name="mahjong-staff", access_log=staff_log
+            port + 1,
+            workers=STAFF_WORKERS,
+            threads=2,
+            name="mahjong-staff",
+            access_log=staff_log,
+            cpus=STAFF_CPUS,
         )
         print(
             f"set-up {time.perf_counter() - t0:.0f} s; public pool {PUBLIC_WORKERS}x{PUBLIC_THREADS} on :{port} ({'SCHED_IDLE, ' if PUBLIC_IDLE else ''}nice {PUBLIC_NICE}), "
@@ -242,7 +304,7 @@ def run(db: str, args: argparse.Namespace, port: int) -> bool:
         )
         front, staff_front = port, port + 1
         if args.nginx:  # as deployed: phones and referees through nginx (keep-alive upstreams, routes)
-            nginx(stack, port + 2, public=port, staff=port + 1, unix=args.nginx == "unix")
+            nginx(stack, port + 2, public=port, staff=port + 1, unix=args.nginx == "unix", cpus=PUBLIC_CPUS)
             front = staff_front = port + 2
             print(
                 f"nginx in front on :{front} (deploy/nginx.conf's upstreams, routes and one-second public page cache, "
@@ -306,9 +368,15 @@ def run(db: str, args: argparse.Namespace, port: int) -> bool:
         time.sleep(d)
         entry.phase = "readers"
         readers_from = staff_log.stat().st_size
+        cpu_before, cpu_at = cpu_by_name(), time.monotonic()
         share = max(1, args.readers // 4)
         read = pages if args.readers_on == "pages" else {"trivial": ["/healthz"]}  # diagnosis: CPU only
-        readers = {name: wrk(front, paths, share, d, stack.work, name) for name, paths in read.items()}
+        readers = {
+            name: wrk(front, paths, share, d, stack.work, name, think_ms=READER_THINK_MS)
+            for name, paths in read.items()
+        }
+        time.sleep(max(0.0, d - 1))  # wrk's own time is counted while it runs
+        cpu_after, cpu_seconds = cpu_by_name(), time.monotonic() - cpu_at
         figures = {name: wrk_result(process) for name, process in readers.items()}
         entry.phase = "after"
         readers_to = staff_log.stat().st_size
@@ -319,7 +387,8 @@ def run(db: str, args: argparse.Namespace, port: int) -> bool:
             f"\n{args.referees} referees saving "
             + (f"a hand every {args.pace:g} s each" if args.pace else "as fast as answered (closed loop)")
             + f" (pool :{port + 1}), then with {share * 4} readers "
-            f"(pool :{port}), {d} s each ({load_line()}):"
+            + (f"pausing ~{READER_THINK_MS} ms between pages " if READER_THINK_MS else "")
+            + f"(pool :{port}), {d} s each ({load_line()}):"
         )
         for name, r in figures.items():
             good = r["p95"] <= 100 and r["errors"] == 0 and r["rps"] > 0
@@ -353,6 +422,7 @@ def run(db: str, args: argparse.Namespace, port: int) -> bool:
                 for phase, times in server.items()
             )
         )
+        print(f"  cores used with readers: {cpu_line(cpu_before, cpu_after, cpu_seconds)}")
         within = l50 <= 1.2 * a50 and l95 <= 200 and entry.errors == 0
         ok &= within
         print(
@@ -427,7 +497,7 @@ def fault_run(
 
 
 def main() -> None:
-    global PUBLIC_NICE, PUBLIC_IDLE, PUBLIC_THREADS
+    global PUBLIC_NICE, PUBLIC_IDLE, PUBLIC_THREADS, PUBLIC_CPUS, STAFF_CPUS, READER_THINK_MS
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -478,6 +548,22 @@ def main() -> None:
         help="readers and referees through nginx in front of the pools, as deployed (deploy/nginx.conf); "
         "unix: nginx reaches the pools over Unix sockets",
     )
+    parser.add_argument(
+        "--reader-think",
+        type=int,
+        default=0,
+        metavar="MS",
+        help="each reader connection pauses about MS milliseconds (0.5-1.5 x) between pages, as a phone "
+        "whose owner reads the page; 0 (default): none, every connection asks again the moment it is "
+        "answered (a closed loop that keeps both cores busy, the stress run)",
+    )
+    parser.add_argument(
+        "--cpus",
+        choices=["shared", "split"],
+        default="shared",
+        help="split: the referees' pool (and this script's referees) on core 0, nginx, the public pool and "
+        "the readers' wrk on core 1 (taskset), as deploy/systemd's CPUAffinity= can reserve a core",
+    )
     parser.add_argument("--port", type=int, default=18300)
     parser.add_argument("--quick", action="store_true", help="CI: 40 players, 4 sessions, 3 s phases")
     args = parser.parse_args()
@@ -486,6 +572,10 @@ def main() -> None:
         args.public_sched == "idle",
         args.public_threads,
     )
+    READER_THINK_MS = args.reader_think
+    if args.cpus == "split":
+        PUBLIC_CPUS, STAFF_CPUS = "1", "0"
+        os.sched_setaffinity(0, {0})  # the referees' threads: on their pool's core
     if args.quick:
         args.players, args.sessions, args.duration = 40, 4, 3
     dbs = ["sqlite", "postgres"] if args.db == "both" else [args.db]

@@ -174,6 +174,7 @@ class Stack:
         nice: int = 0,
         idle: bool = False,
         access_log: Path | None = None,
+        cpus: str | None = None,
     ) -> subprocess.Popen:
         """A gunicorn pool; ``nice=10, idle=True`` (SCHED_IDLE) as deploy/serve runs the public pool (the
         referees' pool goes first).
@@ -186,6 +187,7 @@ class Stack:
             }
         process = subprocess.Popen(
             [
+                *(("taskset", "-c", cpus) if cpus else ()),
                 *(("chrt", "--idle", "0") if idle else ()),
                 *("nice", "-n", str(nice)),
                 *(GUNICORN, "-c", "config/gunicorn_config.py", "--bind", f"{HOST}:{port}"),
@@ -270,7 +272,9 @@ http {{
 """
 
 
-def nginx(stack: Stack, port: int, *, public: int, staff: int, unix: bool = False) -> subprocess.Popen:
+def nginx(
+    stack: Stack, port: int, *, public: int, staff: int, unix: bool = False, cpus: str | None = None
+) -> subprocess.Popen:
     """nginx on ``port`` in front of the two pools, as deployed (``deploy/nginx.conf``: upstream keep-alive,
     /referee/ and /manage/ to the staff pool). Its idle upstream connections are reused last in, first out,
     so requests go to the workers that answered last: what phones meet, which wrk alone cannot show. The
@@ -296,7 +300,10 @@ def nginx(stack: Stack, port: int, *, public: int, staff: int, unix: bool = Fals
         )
     )
     process = subprocess.Popen(
-        ["chrt", "--idle", "0", binary, "-c", str(conf), "-p", str(stack.work)],
+        [
+            *(("taskset", "-c", cpus) if cpus else ()),
+            *("chrt", "--idle", "0", binary, "-c", str(conf), "-p", str(stack.work)),
+        ],
         cwd=stack.work,
         start_new_session=True,
     )
