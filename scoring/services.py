@@ -4,7 +4,7 @@ transaction as a new version (never an edit in place), attributed and audited, s
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
@@ -736,7 +736,7 @@ def _after_write(
     table's lock (a hand save: no query for what is not there); otherwise read here."""
     tournament = table.round.tournament
     first_entry = table.round.entry_version == 0  # read under the table's lock; a stale 0 only bumps more
-    bump_entry(table.round_id)
+    bump_entry(table)
     was_confirmed = False
     signatures = (
         [] if signed is False else list(Signature.objects.filter(table=table, is_current=True, voided=False))
@@ -890,10 +890,15 @@ def result_prefetches() -> list[Any]:
     ]
 
 
-def tables_with_results(tournament: Tournament, round_: Round | None = None) -> list[Table]:
+def tables_with_results(
+    tournament: Tournament, round_: Round | None = None, *, only: Collection[int] | None = None
+) -> list[Table]:
+    """The event's tables (a session's; ``only`` these ids) with their results prefetched."""
     tables = Table.objects.filter(round__tournament=tournament).select_related("round__tournament")
     if round_ is not None:
         tables = tables.filter(round=round_)
+    if only is not None:
+        tables = tables.filter(pk__in=only)
     return list(tables.prefetch_related(*result_prefetches()).order_by("round__number", "number"))
 
 

@@ -3,8 +3,10 @@ page and the projector. Cached per standings version so phones polling them cost
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import hashlib
+import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -53,9 +55,11 @@ from scoring.tables import ScoreStandingsTable, StandingsTable
 from tournaments import takeovers
 from tournaments.access import HtmxHttpRequest, has_role, public_event, public_round
 from tournaments.event_settings import team_best
-from tournaments.models import WINDS, Registration, Role, Round, Seat, Substitution, Tournament
-from tournaments.page_cache import compact_html
+from tournaments.models import WINDS, Registration, Role, Round, Seat, Substitution, Table, Tournament
+from tournaments.page_cache import compact_html, page_generation
 from tournaments.views_public import seat_rows
+
+log = logging.getLogger(__name__)
 
 
 def results(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
@@ -78,10 +82,43 @@ def results(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
     return vary_on_htmx(render(request, "scoring/public/results.html", context))
 
 
-def _result_cards(tournament: Tournament, round_: Round) -> list[dict[str, Any]]:
+CARD_SECONDS = 3600
+"""How long a table's drawn card stays in the cache (a change to the table makes a new key long before)."""
+
+
+def _result_cards(tournament: Tournament, round_: Round) -> list[str]:
+    """Each table's card, as HTML. A card is kept in the shared cache under the table's
+    ``results_version`` (bumped by every result entered there) and the event's public version and page
+    generation (every other change the public pages show), in the page's language: while hands pour in,
+    drawing the session's page again draws only the tables that changed, not every table of the hall."""
+    stamps = list(Table.objects.filter(round=round_).order_by("number").values_list("pk", "results_version"))
+    try:
+        event = (
+            f"{standings_cache_key(tournament)}:{tournament.public_version}:{page_generation(tournament.pk)}"
+        )
+        keys = {pk: f"card:{event}:{get_language()}:{pk}:{version}" for pk, version in stamps}
+        drawn: dict[str, str] = cache.get_many(list(keys.values()))
+    except Exception:  # the shared cache is away: draw every card
+        log.warning("card cache unavailable; drawing every card", exc_info=True)
+        keys, drawn = {pk: str(pk) for pk, _ in stamps}, {}
+    missing = [pk for pk, key in keys.items() if key not in drawn]
+    if missing:
+        new = {
+            keys[card["table"].pk]: render_to_string(
+                "scoring/public/_result_card.html", {"tournament": tournament, "card": card}
+            )
+            for card in _result_card_data(tournament, round_, missing)
+        }
+        drawn.update(new)
+        with contextlib.suppress(Exception):  # not kept: drawn again next time
+            cache.set_many(new, timeout=CARD_SECONDS)
+    return [mark_safe(drawn[keys[pk]]) for pk, _ in stamps]  # noqa: S308  # rendered by our template
+
+
+def _result_card_data(tournament: Tournament, round_: Round, tables: list[int]) -> list[dict[str, Any]]:
     cards = []
     blind = blind_entry_on(tournament)
-    for table in tables_with_results(tournament, round_):
+    for table in tables_with_results(tournament, round_, only=tables):
         state = table_state(table)
         # Under blind double entry the first entry's figures stay private until the table is
         # confirmed: the second person must not be able to read them here.

@@ -13,7 +13,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import models, transaction
 from django.db.models import F
 
-from tournaments.models import AuditEntry, Round, Tournament
+from tournaments.models import AuditEntry, Round, Table, Tournament
 from tournaments.page_cache import touch_event_pages
 
 User = AbstractBaseUser | AnonymousUser | None
@@ -120,6 +120,8 @@ def bump_standings(tournament: Tournament, *, public: bool = True, progress: boo
     Tournament.objects.filter(pk=tournament.pk).update(**changes)
 
 
-def bump_entry(round_id: int) -> None:
-    """A result was entered at one of the session's tables: its public results page is out of date."""
-    Round.objects.filter(pk=round_id).update(entry_version=F("entry_version") + 1)
+def bump_entry(table: Table) -> None:
+    """A result was entered at one of the session's tables: its public results page is out of date, and
+    in it this table's card (the others are drawn from the cache: ``scoring.views_public``)."""
+    Round.objects.filter(pk=table.round_id).update(entry_version=F("entry_version") + 1)
+    Table.objects.filter(pk=table.pk).update(results_version=F("results_version") + 1)

@@ -186,6 +186,12 @@ class Table(models.Model):
         default=False, help_text="The organiser allows this table to report session totals only"
     )
     finished_at = models.DateTimeField(null=True, blank=True)
+    results_version = models.PositiveIntegerField(
+        default=0,
+        editable=False,
+        help_text="Bumped with the session's entry_version by every result entered at this table: the "
+        "public results page draws again only the cards of the tables that changed",
+    )
 
     class Meta:
         ordering = ["number"]

@@ -4,10 +4,12 @@ result changes, sort cues, the player search, team standings, side rankings and 
 from __future__ import annotations
 
 import re
+from unittest import mock
 
 import pytest
 from django.urls import reverse
 
+from scoring import views_public
 from scoring.services import HandEntry, add_penalty, confirm_table, record_hand, set_table_finished
 from tournaments import services as event_services
 
@@ -72,6 +74,39 @@ def test_the_results_page_polls_its_cards_and_shows_a_confirmed_table_without_a_
     cards = client.get(url, headers=HTMX).content.decode()
     assert '<span class="state confirmed">confirmed</span>' in cards
     assert ">288<" in cards.replace(" ", "")  # 3 x (88 + 8), MCR rule 67
+
+
+def test_a_hand_entered_draws_again_only_its_own_tables_card(client, event, referee, organiser):
+    # Issue 12: while hands pour in, each table's card is kept under its results_version, so drawing the
+    # session's page again draws only the tables that changed (a hand, a penalty at an unconfirmed table);
+    # a change to the event's public pages (an audited organiser's change: a check-in here) draws them all.
+    first, second = event.rounds.get(number=1).tables.order_by("number")
+    url = reverse("public:results", args=[event.slug, 1])
+
+    def cards_drawn(change) -> tuple[list[list[int]], str]:
+        with mock.patch.object(
+            views_public, "_result_card_data", wraps=views_public._result_card_data
+        ) as draw:
+            change()
+            page = client.get(url).content.decode()
+        return [sorted(call.args[2]) for call in draw.call_args_list], page
+
+    assert cards_drawn(lambda: None)[0] == [sorted([first.pk, second.pk])]
+    drawn, page = cards_drawn(
+        lambda: record_hand(first, HandEntry(winner="E", discarder="S", fan=9), acting_user=referee)
+    )
+    assert drawn == [[first.pk]]
+    card_one, card_two = page.split('id="table-1"')[1].split('id="table-2"')
+    assert "<summary>1 hand</summary>" in card_one and "<summary>" not in card_two
+    assert "E wins 9 from S" in card_one and ">33<" in card_one  # 9 + 8 from S, 8 from each other (rule 67)
+    assert cards_drawn(lambda: None)[0] == []
+    south = second.seats.get(wind="S").registration
+    drawn, _ = cards_drawn(
+        lambda: add_penalty(second, south, 10, paid_to="none", reason="slow play", acting_user=referee)
+    )
+    assert drawn == [[second.pk]]
+    drawn, _ = cards_drawn(lambda: event_services.set_checked_in(south, False, acting_user=organiser))
+    assert drawn == [sorted([first.pk, second.pk])]
 
 
 def test_the_player_page_polls_its_body_and_shows_the_confirmed_session(client, table, referee, organiser):
