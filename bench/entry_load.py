@@ -363,6 +363,11 @@ def run(db: str, args: argparse.Namespace, port: int) -> bool:
             thread.start()
         wait_logged_in(entry, args.referees)
         time.sleep(1)
+        # The session's first hands put it "in play" on the standings and event pages: drawn again once, now,
+        # as in a hall at a session's start, rather than inside the readers' ten seconds.
+        for name in ("standings", "event"):
+            browser.request("GET", pages[name][0])
+        time.sleep(2)
         entry.phase = "alone"
         alone_from = staff_log.stat().st_size
         time.sleep(d)
