@@ -8,31 +8,20 @@ poll when nothing changed (answered 304). Run: .venv/bin/python bench/live_pages
 
 from __future__ import annotations
 
-import os
 import statistics
-import sys
-import tempfile
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.test_settings")
-os.environ.setdefault("DATABASE_URL", f"sqlite:///{tempfile.mkdtemp()}/bench.sqlite3")
-os.environ.setdefault("ALLOWED_HOSTS", "testserver,127.0.0.1,localhost")
+import in_process  # noqa: F401  # Django set up before the app is imported
 
-import django  # noqa: E402
+# isort: split
 
-django.setup()
-
-from django.conf import settings  # noqa: E402
-from django.contrib.auth import get_user_model  # noqa: E402
-from django.core.management import call_command  # noqa: E402
-from django.db import connection  # noqa: E402
-from django.test import Client  # noqa: E402
-from django.test.utils import CaptureQueriesContext  # noqa: E402
-from make_event import make_event  # noqa: E402
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from make_event import make_event
 
 PLAYERS, SESSIONS, PLAYED, HANDS = 400, 10, 5, 16
 

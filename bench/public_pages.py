@@ -8,30 +8,19 @@ off here, so the figures are the views' own. Run: .venv/bin/python bench/public_
 
 from __future__ import annotations
 
-import os
-import sys
-import tempfile
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.test_settings")
-os.environ.setdefault("DATABASE_URL", f"sqlite:///{tempfile.mkdtemp()}/bench.sqlite3")
-os.environ.setdefault("ALLOWED_HOSTS", "testserver,127.0.0.1,localhost")
+import in_process  # noqa: F401  # Django set up before the app is imported
 
-import django  # noqa: E402
+# isort: split
 
-django.setup()
-
-from django.conf import settings  # noqa: E402
-from django.core.cache import cache  # noqa: E402
-from django.core.management import call_command  # noqa: E402
-from django.db import connection  # noqa: E402
-from django.test import Client  # noqa: E402
-from django.test.utils import CaptureQueriesContext  # noqa: E402
-from make_event import make_event  # noqa: E402
+from django.conf import settings
+from django.core.cache import cache
+from django.core.management import call_command
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from make_event import make_event
 
 PLAYERS, SESSIONS, HANDS = 200, 7, 16
 
