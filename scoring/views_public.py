@@ -98,9 +98,10 @@ def _result_cards(tournament: Tournament, round_: Round) -> list[str]:
         )
         keys = {pk: f"card:{event}:{get_language()}:{pk}:{version}" for pk, version in stamps}
         drawn: dict[str, str] = cache.get_many(list(keys.values()))
-    except Exception:  # the shared cache is away: draw every card
+        cached = True
+    except Exception:  # the shared cache is away: every card drawn, none kept
         log.warning("card cache unavailable; drawing every card", exc_info=True)
-        keys, drawn = {pk: str(pk) for pk, _ in stamps}, {}
+        keys, drawn, cached = {pk: str(pk) for pk, _ in stamps}, {}, False
     missing = [pk for pk, key in keys.items() if key not in drawn]
     if missing:
         new = {
@@ -110,8 +111,9 @@ def _result_cards(tournament: Tournament, round_: Round) -> list[str]:
             for card in _result_card_data(tournament, round_, missing)
         }
         drawn.update(new)
-        with contextlib.suppress(Exception):  # not kept: drawn again next time
-            cache.set_many(new, timeout=CARD_SECONDS)
+        if cached:
+            with contextlib.suppress(Exception):  # not kept: drawn again next time
+                cache.set_many(new, timeout=CARD_SECONDS)
     return [mark_safe(drawn[keys[pk]]) for pk, _ in stamps]  # noqa: S308  # rendered by our template
 
 

@@ -14,6 +14,7 @@ from django.test import RequestFactory
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from scoring import views_public
 from scoring.services import HandEntry, record_hand
 from tournaments import page_cache, services
 
@@ -295,6 +296,7 @@ def test_with_the_cache_away_hands_are_still_saved_and_pages_still_served(
 ):
     url = reverse("public:results", args=[table.round.tournament.slug, 1])
     monkeypatch.setattr(page_cache, "cache", _CacheAway())
+    monkeypatch.setattr(views_public, "cache", _CacheAway())  # the results page's cards are kept there too
     record_hand(table, HandEntry(winner="E", discarder="S", fan=88), acting_user=referee)  # audited: no error
     assert table.hands.filter(is_current=True).count() == 1
     page = client.get(url)
