@@ -201,16 +201,22 @@ def cpu_by_name() -> dict[str, float]:
     nginx and wrk starts one) and, for the kernel, its softirq time (loopback's packets) from /proc/stat."""
     tick = os.sysconf("SC_CLK_TCK")
     used: dict[str, float] = {}
+    ours = os.getsid(0)
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             fields = stat.read_text().rsplit(")", 1)[1].split()
-            leader = Path(f"/proc/{fields[3]}/cmdline").read_bytes().split(b"\0")
+            session = int(fields[3])
+            # Redis runs in this script's session: named by its own command line there, others by their leader's.
+            named = stat.parent if session == ours else Path(f"/proc/{session}")
+            command = (named / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
         except OSError:
             continue
-        joined = " ".join(w.decode(errors="replace") for w in leader)
-        name = next((label for word, label in CPU_NAMES if word in joined), "other")
-        if int(fields[3]) == os.getsid(0):
-            name = "this script (referees)" if "redis-server" not in joined else "redis"
+        if stat.parent.name == str(os.getpid()):  # its own arguments may say "nginx" or "postgres"
+            name = "this script (referees)"
+        elif session == ours:
+            name = "redis" if "redis-server" in command else "other"
+        else:
+            name = next((label for word, label in CPU_NAMES if word in command), "other")
         used[name] = used.get(name, 0.0) + (int(fields[11]) + int(fields[12])) / tick
     cpu = Path("/proc/stat").read_text().split("\n", 1)[0].split()
     used["kernel softirq"] = (int(cpu[6]) + int(cpu[7])) / tick
@@ -567,7 +573,7 @@ def main() -> None:
         choices=["shared", "split"],
         default="shared",
         help="split: the referees' pool (and this script's referees) on core 0, nginx, the public pool and "
-        "the readers' wrk on core 1 (taskset), as deploy/systemd's CPUAffinity= can reserve a core",
+        "the readers' wrk on core 1 (taskset); a diagnosis, not a deployment (docs/scale.md: nginx serves both)",
     )
     parser.add_argument("--port", type=int, default=18300)
     parser.add_argument("--quick", action="store_true", help="CI: 40 players, 4 sessions, 3 s phases")

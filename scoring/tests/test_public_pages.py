@@ -98,7 +98,8 @@ def test_a_hand_entered_draws_again_only_its_own_tables_card(client, event, refe
     assert drawn == [[first.pk]]
     card_one, card_two = page.split('id="table-1"')[1].split('id="table-2"')
     assert "<summary>1 hand</summary>" in card_one and "<summary>" not in card_two
-    assert "E wins 9 from S" in card_one and ">33<" in card_one  # 9 + 8 from S, 8 from each other (rule 67)
+    # MCR rule 67a-b (seeds/003_2541481d343502a5.txt, lines 2307-2308): the discarder pays 9 + 8, the others 8.
+    assert "E wins 9 from S" in card_one and ">33<" in card_one
     assert cards_drawn(lambda: None)[0] == []
     south = second.seats.get(wind="S").registration
     drawn, _ = cards_drawn(
