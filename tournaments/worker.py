@@ -146,17 +146,27 @@ def run_job(job_id: int, worker: str, queue: Queue = SEATING) -> None:
         beat.join()
 
 
+CLAIM_TRIES_ONCE = 5
+"""With ``once``, how many failed claims in a row end the run (the database busy for a moment, or away)."""
+
+
 def work(*, worker: str, poll: float, stop: threading.Event, once: bool = False) -> int:
     """Run jobs until ``stop`` is set (or, with ``once``, until none is waiting); the number run."""
-    done = 0
+    done = failed_claims = 0
     while not stop.is_set():
         close_old_connections()  # a restarted database costs a reconnect, not the worker
         try:
             claimed = claim_next(worker)
-        except Exception:  # the database is away: wait and try again
+        except Exception:  # the database is away or busy: wait and try again
             log.exception("claiming a job failed")
             connection.close()
-            claimed = None
+            failed_claims += 1
+            # A failed claim does not say that nothing is waiting: even ``once`` tries again (a few times).
+            if once and failed_claims >= CLAIM_TRIES_ONCE:
+                break
+            stop.wait(poll)
+            continue
+        failed_claims = 0
         if claimed is not None:
             queue, job_id = claimed
             run_job(job_id, worker, queue)

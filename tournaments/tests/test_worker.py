@@ -157,3 +157,38 @@ def test_the_session_page_says_so_when_no_worker_takes_a_queued_job(client, work
     page = client.get(url, headers={"HX-Request": "true"})
     assert "No worker has taken it yet" in page.content.decode()
     assert "HX-Refresh" not in page  # still waiting: the page keeps polling
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_claim_that_fails_for_a_moment_does_not_end_a_once_run_with_the_job_waiting(
+    worker_process, monkeypatch
+):
+    # Seen in the suite: SQLite answered "database table is locked" to one worker's claim while the other
+    # wrote, and the --once run took that for "nothing waiting", leaving the job queued.
+    tournament, organiser = make_event()
+    job = services.start_seating_job(tournament.rounds.get(number=1), whole_plan=False, acting_user=organiser)
+    claim, failures = worker.claim_next, []
+
+    def busy_once(name: str):
+        if not failures:
+            failures.append(name)
+            raise OperationalError("database table is locked")
+        return claim(name)
+
+    monkeypatch.setattr(worker, "claim_next", busy_once)
+    assert worker.work(worker="w1", poll=0.01, stop=threading.Event(), once=True) == 1
+    job.refresh_from_db()
+    assert failures == ["w1"] and job.status == SeatingJob.Status.DONE
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_once_run_with_the_database_away_gives_up_after_a_few_claims(monkeypatch):
+    tries = []
+
+    def away(name: str):
+        tries.append(name)
+        raise OperationalError("could not connect to server")
+
+    monkeypatch.setattr(worker, "claim_next", away)
+    assert worker.work(worker="w1", poll=0.01, stop=threading.Event(), once=True) == 0
+    assert len(tries) == worker.CLAIM_TRIES_ONCE
