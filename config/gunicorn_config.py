@@ -13,8 +13,8 @@ from __future__ import annotations
 import os
 import sys
 
-# A worker thread rendering a page (tournaments/page_cache.py renders new versions behind the answer) hands
-# the interpreter over every 0.5 ms instead of 5 ms, so a thread serving a stored page never waits long.
+# A worker thread rendering a page hands the interpreter over every 0.5 ms instead of 5 ms, so its other
+# thread serving a stored page (tournaments/public_read.py) never waits long.
 sys.setswitchinterval(0.0005)
 
 bind = [item.strip() for item in os.environ.get("GUNICORN_BIND", "127.0.0.1:8000").split(",") if item.strip()]

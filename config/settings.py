@@ -105,11 +105,12 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",  # serves static files pre-compressed (gzip and brotli)
     "django.middleware.gzip.GZipMiddleware",  # pages and JSON; Django 4.2+ pads it against BREACH
+    "django.middleware.http.ConditionalGetMiddleware",  # ETag from the body; 304 to a poll that holds it
     "csp.middleware.CSPMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    # Stored public pages for anonymous readers, before sessions, locale, CSRF and authentication run
-    # (tournaments/page_cache.py); the headers above still apply to them.
-    "tournaments.page_cache.PublicPageMiddleware",
+    # Anonymous reads of public pages, before sessions, locale, CSRF and authentication run
+    # (tournaments/public_read.py, docs/public-pages.md); the headers above still apply to them.
+    "tournaments.public_read.PublicReadMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "config.middleware.RefuseNulCharacters",  # PostgreSQL cannot compare text holding NUL (config/middleware.py)
@@ -172,16 +173,9 @@ BACKGROUND_WORKER = env_bool("BACKGROUND_WORKER", False)
 # Long prints made by that worker are stored in the database (scoring/export_jobs.py): the newest files kept per print.
 EXPORT_JOBS_KEEP = env_int("EXPORT_JOBS_KEEP", 3)
 
-# Public pages cached per event version (tournaments/page_cache.py): while results pour in, each page (and the
-# standings behind it) is rendered at most once every so many seconds (the previous version is served meanwhile;
-# phones poll every 30 s).
-PUBLIC_PAGE_MIN_SECONDS = env_int("PUBLIC_PAGE_MIN_SECONDS", 5)
-# Each worker reads an event's versions at most once a second (a confirmation shows within that second) and
-# keeps the pages it served last in its own memory (keys carry the versions: never out of date).
+# Public pages for anonymous readers, stored per event version (tournaments/public_read.py): each worker reads
+# an event's versions at most once a second (a change shows on the public pages within that second).
 PUBLIC_VERSION_SECONDS = float(env_str("PUBLIC_VERSION_SECONDS") or 1.0)
-PUBLIC_PAGE_LOCAL_BYTES = env_int("PUBLIC_PAGE_LOCAL_BYTES", 32 * 1024 * 1024)
-# A page's new version is rendered in a thread behind the answer (the previous version is served meanwhile).
-PUBLIC_PAGE_BACKGROUND = env_bool("PUBLIC_PAGE_BACKGROUND", True)
 
 CACHE_URL = env_str("CACHE_URL")
 CACHES = {"default": cache_from_url(CACHE_URL)}

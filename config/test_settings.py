@@ -19,11 +19,8 @@ DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405
 # Requests in tests seat synchronously; tests/test_seating_jobs.py runs the background thread itself.
 SEATING_IN_BACKGROUND = False
 
-# A recorded hand shows on the next read of a public page (tests/test_page_cache.py tests the interval).
-PUBLIC_PAGE_MIN_SECONDS = 0
-PUBLIC_VERSION_SECONDS = 0.0  # versions read on every request...
-PUBLIC_PAGE_LOCAL_BYTES = 0  # ...and no per-process copies (tests/test_page_cache.py turns both on)
-PUBLIC_PAGE_BACKGROUND = False  # a new version rendered in the request that asks (tested on its own)
+# A change shows on the next read of a public page (tests/test_public_read.py tests the one-second window).
+PUBLIC_VERSION_SECONDS = 0.0
 
 # Login throttling would lock the test users out of client.login() (which passes no request):
 # config/tests/test_login_throttling.py turns it on to prove the lockout.

@@ -41,7 +41,7 @@ SIDE_LIMIT = 10
 
 
 def _version_key(tournament: Tournament, what: str) -> str:
-    version = Tournament.objects.filter(pk=tournament.pk).values_list("standings_version", flat=True).first()
+    version = Tournament.objects.filter(pk=tournament.pk).values_list("public_version", flat=True).first()
     return f"{what}:{standings_cache_key(tournament)}:{version}"
 
 
@@ -109,7 +109,8 @@ def counted_hands(tournament: Tournament) -> list[SideHand]:
 
 
 def event_side_rankings(tournament: Tournament) -> list[SideRanking]:
-    """The rankings the event's rule set offers, cached per standings version."""
+    """The rankings the event's rule set offers, cached per public version (they count what the public
+    standings count)."""
     key = _version_key(tournament, "side-rankings")
     rankings = cache.get(key)
     if rankings is None:

@@ -3,7 +3,6 @@ their cache: computed once per standings version, which every counted write bump
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -13,7 +12,7 @@ from django.utils.translation import gettext
 from scoring.services import event_standings
 from scoring.standings import StandingRow
 from tournaments.models import Tournament
-from tournaments.page_cache import stale_tolerance
+from tournaments.public_read import computed_once
 
 
 def standings_rows(tournament: Tournament, *, include_provisional: bool = False) -> list[dict[str, Any]]:
@@ -122,49 +121,13 @@ def standings_cache_key(tournament: Tournament) -> str:
 def cached_standings_rows(
     tournament: Tournament, *, include_provisional: bool = False
 ) -> list[dict[str, Any]]:
-    """Standings for the public pages, computed once per standings version: every result write bumps
-    the version (``bump_standings``), so a cached copy is never stale and a busy projector or a room
-    full of phones polling the page costs one computation per change.
-
-    With several workers sharing the cache (Redis), only the worker that takes the version's lock
-    computes; the others serve the previous version meanwhile instead of all recomputing at once (no
-    stampede). Nothing older is ever served once the new version is in the cache, except to a public
-    page being rendered for the shared page cache (``tournaments.page_cache``), which may use standings
-    computed up to ``PUBLIC_PAGE_MIN_SECONDS`` ago: while results pour in, they are then computed at most
-    that often instead of after every hand."""
-    from django.core.cache import cache
-
-    version = Tournament.objects.filter(pk=tournament.pk).values_list("standings_version", flat=True).first()
-    base = f"standings:{standings_cache_key(tournament)}:{int(include_provisional)}"
-    rows = cache.get(f"{base}:{version}")
-    if rows is not None:
-        return rows
-    tolerance = stale_tolerance()
-    if tolerance:  # a public page for the shared cache: the previous version will do if it is recent
-        kept = cache.get_many([f"{base}:latest", f"{base}:latest-at"])
-        if f"{base}:latest" in kept and time.time() - kept.get(f"{base}:latest-at", 0) < tolerance:
-            return kept[f"{base}:latest"]
-    # One lock for every version: while results pour in (a new version every second), one worker at a
-    # time computes, instead of one per version at once.
-    locked = cache.add(f"{base}:computing", 1, timeout=STAMPEDE_LOCK_SECONDS)
-    if not locked:
-        latest = cache.get(f"{base}:latest")
-        if latest is not None:
-            return latest
-    try:
-        rows = standings_rows(tournament, include_provisional=include_provisional)
-        cache.set_many(
-            {f"{base}:{version}": rows, f"{base}:latest": rows, f"{base}:latest-at": time.time()},
-            timeout=3600,
-        )
-    finally:
-        if locked:
-            cache.delete(f"{base}:computing")
-    return rows
-
-
-STAMPEDE_LOCK_SECONDS = 30
-"""How long one worker may take to compute a version before another tries (a dead worker's lock expires)."""
+    """Standings for the public pages, the projector and the exports, computed once per version: the public
+    standings per ``public_version`` (every change a public page shows bumps it in the writing transaction),
+    the provisional ones (staff only) per ``standings_version`` (every entered result). Never an older copy."""
+    field = "standings_version" if include_provisional else "public_version"
+    version = Tournament.objects.filter(pk=tournament.pk).values_list(field, flat=True).first()
+    key = f"standings:{standings_cache_key(tournament)}:{int(include_provisional)}:{version}"
+    return computed_once(key, lambda: standings_rows(tournament, include_provisional=include_provisional))
 
 
 def _standing_dict(row: StandingRow, names: Mapping[str, str], table_points: bool) -> dict[str, Any]:

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import contextlib
 import copy
-import hashlib
 import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.core.cache import cache
 from django.db.models import Exists, OuterRef, Q
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified, QueryDict
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
@@ -24,7 +23,7 @@ from scoring.charts import ChartPoint, progress_chart
 from scoring.confirmation import blind_entry_on
 from scoring.exports import STANDINGS_EXPORTS
 from scoring.history import place_at_table, places_after_each_session
-from scoring.live import fragment_response, poll_seconds, vary_on_htmx, version_key
+from scoring.live import poll_seconds, vary_on_htmx
 from scoring.models import Penalty
 from scoring.projector import projector_context
 from scoring.rules.side import BEST_HAND, BestHandRow
@@ -56,25 +55,24 @@ from tournaments import takeovers
 from tournaments.access import HtmxHttpRequest, has_role, public_event, public_round
 from tournaments.event_settings import team_best
 from tournaments.models import WINDS, Registration, Role, Round, Seat, Substitution, Table, Tournament
-from tournaments.page_cache import compact_html, page_generation
 from tournaments.views_public import seat_rows
 
 log = logging.getLogger(__name__)
 
 
 def results(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
-    """Each table of a session with its seats, scores and hands. The page polls its cards, which
-    are answered 304 until something is entered or confirmed (``scoring.live``)."""
+    """Each table of a session with its seats, scores and hands. The page polls its cards (answered 304
+    while they are unchanged: ConditionalGetMiddleware)."""
     tournament = public_event(slug)
     round_ = public_round(tournament, number, "results")
     context: dict[str, Any] = {"tournament": tournament, "round": round_}
     if request.htmx:
-        return fragment_response(
-            request,
-            version_key(tournament, "results", round_.number),
-            lambda: render_to_string(
-                "scoring/public/_results_cards.html", {**context, "cards": _result_cards(tournament, round_)}
-            ),
+        return vary_on_htmx(
+            render(
+                request,
+                "scoring/public/_results_cards.html",
+                {**context, "cards": _result_cards(tournament, round_)},
+            )
         )
     context.update(
         rounds=tournament.rounds.all(), cards=_result_cards(tournament, round_), poll=poll_seconds()
@@ -88,14 +86,12 @@ CARD_SECONDS = 3600
 
 def _result_cards(tournament: Tournament, round_: Round) -> list[str]:
     """Each table's card, as HTML. A card is kept in the shared cache under the table's
-    ``results_version`` (bumped by every result entered there) and the event's public version and page
-    generation (every other change the public pages show), in the page's language: while hands pour in,
+    ``results_version`` (bumped by every result entered there) and the event's public version (every other
+    change the public pages show), in the page's language: while hands pour in,
     drawing the session's page again draws only the tables that changed, not every table of the hall."""
     stamps = list(Table.objects.filter(round=round_).order_by("number").values_list("pk", "results_version"))
     try:
-        event = (
-            f"{standings_cache_key(tournament)}:{tournament.public_version}:{page_generation(tournament.pk)}"
-        )
+        event = f"{standings_cache_key(tournament)}:{tournament.public_version}"
         keys = {pk: f"card:{event}:{get_language()}:{pk}:{version}" for pk, version in stamps}
         drawn: dict[str, str] = cache.get_many(list(keys.values()))
         cached = True
@@ -149,12 +145,12 @@ def _result_card_data(tournament: Tournament, round_: Round, tables: list[int]) 
 
 
 STANDINGS_PARAMETERS = ("sort", "provisional")
-"""The only query parameters the standings page reads; the cached page is keyed by them and its links
-carry nothing else (a visitor's other parameters never reach another visitor's page)."""
+"""The only query parameters the standings page reads; its links carry nothing else (a visitor's other
+parameters never reach another visitor's page)."""
 
 
 def _standings_request(request: HttpRequest) -> HttpRequest:
-    """The request as the cached standings see it: only the parameters they read, each kept short."""
+    """The request as the standings see it: only the parameters they read, each kept short."""
     clean = copy.copy(request)
     query = QueryDict(mutable=True)
     for name in STANDINGS_PARAMETERS:
@@ -166,69 +162,58 @@ def _standings_request(request: HttpRequest) -> HttpRequest:
     return clean
 
 
+def may_preview(user: Any, tournament: Tournament) -> bool:
+    """Whether ``user`` may read the provisional standings (every entered result, ``?provisional=1``): the
+    event's staff only; under blind double entry only its organisers (the second person must not read the
+    first entry's figures). Anyone else is shown the public standings."""
+    if blind_entry_on(tournament):
+        return has_role(user, tournament, Role.ORGANISER)
+    return has_role(user, tournament, Role.REFEREE)
+
+
 def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    """Sortable standings over the confirmed tables, with each session's progress above them; the
-    organiser's provisional view (``?provisional=1``) counts every entered result and says so. The
-    fragment is cached per standings version, sort order and view, so the 30-second polling of every
-    phone and projector renders it once per change."""
+    """Sortable standings over the published, confirmed tables, with each session's progress above them;
+    the staff's provisional view (``?provisional=1``) counts every entered result and says so. Phones poll
+    the table (answered 304 while it is unchanged)."""
     tournament = public_event(slug)
     clean = _standings_request(request)
-    sort = clean.GET.get("sort", "")
-    provisional = clean.GET.get("provisional") == "1" and (
-        not blind_entry_on(tournament) or has_role(request.user, tournament, Role.ORGANISER)
-    )  # under blind double entry only the organiser previews unconfirmed figures
-    key = (
-        f"standings-html:{standings_cache_key(tournament)}:{tournament.standings_version}:{sort}:{int(provisional)}"
-        f":{get_language()}"  # each language has its own copy
-    )
-    etag = '"' + hashlib.sha256(key.encode()).hexdigest()[:32] + '"'
-    # GZipMiddleware weakens the ETag it sends ("W/..."), so compare without the weak marker.
-    if request.htmx and request.headers.get("If-None-Match", "").removeprefix("W/") == etag:
-        # A phone polling every 30 seconds: nothing changed, nothing to send (the browser keeps its copy).
-        not_modified = HttpResponseNotModified()
-        not_modified["ETag"] = etag
-        return not_modified
-    table_html = cache.get(key)
-    if table_html is None:
-        rows = [dict(row) for row in cached_standings_rows(tournament, include_provisional=provisional)]
-        countries = {r.code: r.player.country for r in tournament.registrations.select_related("player")}
-        for place, row in enumerate(rows):
-            row["country"] = countries.get(row["player"], "")
-            row["place"] = place  # sorting by rank keeps unranked players (rank None) at the bottom
-        table_class = StandingsTable if tournament.uses_table_points else ScoreStandingsTable
-        table = table_class(rows, tournament_slug=tournament.slug)
-        RequestConfig(clean, paginate=False).configure(table)
-        table_html = compact_html(
-            render_to_string(
-                "scoring/public/_standings_table.html",
-                {
-                    "table": table,
-                    "tournament": tournament,
-                    "provisional": provisional,
-                    "progress": frozen_lines(tournament)
-                    + progress_lines(public_progress(tournament, session_progress(tournament))),
-                },
-                request=clean,
-            )
-        )
-        cache.set(key, table_html, timeout=3600)
-    if request.htmx:
-        # The fragment every phone polls: the same for everyone, so it carries an ETag.
-        response = HttpResponse(table_html)
-        response["ETag"] = etag
-        response["Cache-Control"] = "no-cache"  # keep a copy, but ask each time (answered 304 when unchanged)
-        return response
-    return render(
-        request,
-        "scoring/public/standings.html",
+    can_preview = may_preview(request.user, tournament)
+    provisional = clean.GET.get("provisional") == "1" and can_preview
+    rows = [dict(row) for row in cached_standings_rows(tournament, include_provisional=provisional)]
+    countries = {r.code: r.player.country for r in tournament.registrations.select_related("player")}
+    for place, row in enumerate(rows):
+        row["country"] = countries.get(row["player"], "")
+        row["place"] = place  # sorting by rank keeps unranked players (rank None) at the bottom
+    table_class = StandingsTable if tournament.uses_table_points else ScoreStandingsTable
+    table = table_class(rows, tournament_slug=tournament.slug)
+    RequestConfig(clean, paginate=False).configure(table)
+    table_html = render_to_string(
+        "scoring/public/_standings_table.html",
         {
+            "table": table,
             "tournament": tournament,
-            "table_html": table_html,
-            "formats": list(STANDINGS_EXPORTS),
             "provisional": provisional,
-            "poll_url": clean.get_full_path(),
-            "poll": poll_seconds(),
+            "progress": frozen_lines(tournament)
+            + progress_lines(public_progress(tournament, session_progress(tournament))),
         },
+        request=clean,
+    )
+    if request.htmx:
+        return vary_on_htmx(HttpResponse(table_html))
+    return vary_on_htmx(
+        render(
+            request,
+            "scoring/public/standings.html",
+            {
+                "tournament": tournament,
+                "table_html": table_html,
+                "formats": list(STANDINGS_EXPORTS),
+                "provisional": provisional,
+                "can_preview": can_preview,
+                "poll_url": clean.get_full_path(),
+                "poll": poll_seconds(),
+            },
+        )
     )
 
 
@@ -246,7 +231,7 @@ def standings_download(request: HttpRequest, slug: str, fmt: str) -> HttpRespons
 def player(request: HtmxHttpRequest, slug: str, code: str) -> HttpResponse:
     """One player's event on a phone: where they sit in each session, whom they play, how each
     session went (score, place at the table and in the standings after it), penalties, and a chart.
-    The page polls its body, answered 304 until something is entered or confirmed."""
+    The page polls its body (answered 304 while it is unchanged)."""
     tournament = public_event(slug)
     registration = get_object_or_404(
         Registration.objects.select_related("player").annotate(
@@ -259,12 +244,8 @@ def player(request: HtmxHttpRequest, slug: str, code: str) -> HttpResponse:
         # A reserve has a page once they took over a seat (issue 16), to show what they played.
         raise Http404("No such player")
     if request.htmx:
-        return fragment_response(
-            request,
-            version_key(tournament, "player", registration.code),
-            lambda: render_to_string(
-                "scoring/public/_player_body.html", player_context(tournament, registration)
-            ),
+        return vary_on_htmx(
+            render(request, "scoring/public/_player_body.html", player_context(tournament, registration))
         )
     context = {**player_context(tournament, registration), "poll": poll_seconds()}
     return vary_on_htmx(render(request, "scoring/public/player.html", context))
@@ -278,7 +259,9 @@ def player_context(tournament: Tournament, registration: Registration) -> dict[s
     session_scores = {
         (row["player"], line["round"]): line["score"] for row in rows for line in row.get("sessions", [])
     }
-    history = cached_places(tournament, rows).get(registration.code, {})
+    history = places_after_each_session(rows, use_table_points=tournament.uses_table_points).get(
+        registration.code, {}
+    )
     # Every seat at the player's tables in one query: their own, and their opponents'.
     seats: dict[int, Seat] = {}
     table_mates: dict[int, list[Seat]] = {}
@@ -367,18 +350,6 @@ def player_context(tournament: Tournament, registration: Registration) -> dict[s
     }
 
 
-def cached_places(
-    tournament: Tournament, rows: list[dict[str, Any]]
-) -> dict[str, dict[int, tuple[int, int]]]:
-    """Places after each session for every player, computed once per standings version."""
-    key = f"places:{version_key(tournament)}"
-    places = cache.get(key)
-    if places is None:
-        places = places_after_each_session(rows, use_table_points=tournament.uses_table_points)
-        cache.set(key, places, timeout=3600)
-    return places
-
-
 def _counted_penalties(
     registration: Registration, *, counted_rounds: set[int], carried: Sequence[Any] = ()
 ) -> dict[int, list[Penalty]]:
@@ -407,7 +378,6 @@ def teams(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     return _live_page(
         request,
         tournament,
-        "teams",
         "scoring/public/teams.html",
         "scoring/public/_teams_body.html",
         lambda: {
@@ -424,7 +394,6 @@ def side(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     return _live_page(
         request,
         tournament,
-        "side",
         "scoring/public/side.html",
         "scoring/public/_side_body.html",
         lambda: {
@@ -478,18 +447,15 @@ def _side_context(tournament: Tournament) -> list[dict[str, Any]]:
 def _live_page(
     request: HtmxHttpRequest,
     tournament: Tournament,
-    name: str,
     template: str,
     fragment: str,
     build: Callable[[], dict[str, Any]],
 ) -> HttpResponse:
-    """A public page whose body polls itself: the fragment answered 304 until the standings version
-    moves (``scoring.live``), the full page otherwise."""
+    """A public page whose body polls itself: the fragment for a poll (answered 304 while it is
+    unchanged), the full page otherwise."""
     base = {"tournament": tournament}
     if request.htmx:
-        return fragment_response(
-            request, version_key(tournament, name), lambda: render_to_string(fragment, {**base, **build()})
-        )
+        return vary_on_htmx(render(request, fragment, {**base, **build()}))
     return vary_on_htmx(render(request, template, {**base, **build(), "poll": poll_seconds()}))
 
 

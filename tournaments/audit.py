@@ -6,15 +6,13 @@ for them. Actions are an enumeration so the log can be filtered and read reliabl
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db import models, transaction
+from django.db import models
 from django.db.models import F
 
 from tournaments.models import AuditEntry, Round, Table, Tournament
-from tournaments.page_cache import touch_event_pages
 
 User = AbstractBaseUser | AnonymousUser | None
 
@@ -90,8 +88,8 @@ def audit(
     **data: Any,
 ) -> None:
     """One row in the event's audit log (call it inside the write's transaction). ``public_pages=False``
-    for a change the cached public pages do not show (a hand entered at an unconfirmed table: the
-    session's results page follows ``Round.entry_version`` instead), so a hall of phones keeps its pages."""
+    for a change the public pages other than the session's live results do not show (a hand entered at an
+    unconfirmed table: ``bump_entry``), so a hall of phones keeps its pages."""
     AuditEntry.objects.create(
         tournament=tournament,
         event_slug=tournament.slug,
@@ -100,23 +98,24 @@ def audit(
         summary=summary[:300],
         data=data,
     )
-    # Every cached public page of the event is now out of date: at once (a reader in this transaction's
-    # lifetime renders again) and after the commit (a reader that rendered the old rows meanwhile).
     if public_pages:
-        touch_event_pages(tournament.pk)
-        transaction.on_commit(partial(touch_event_pages, tournament.pk))
+        bump_public(tournament)
 
 
-def bump_standings(tournament: Tournament, *, public: bool = True, progress: bool = False) -> None:
-    """Mark the event's standings as changed: every reader caches by this version. ``public=False`` for
-    entry at an unconfirmed table (the provisional standings change, the confirmed public pages do not:
-    they are keyed on ``public_version``); ``progress=True`` when a session's first result puts it in
-    play (the pages that show the sessions' progress are keyed on ``progress_version`` too)."""
+def bump_public(tournament: Tournament) -> None:
+    """Every public page of the event is out of date (``tournaments.public_read`` keys them on
+    ``public_version``): called in the writing transaction, so no reader sees the new rows under the old
+    version once it commits."""
+    Tournament.objects.filter(pk=tournament.pk).update(public_version=F("public_version") + 1)
+
+
+def bump_standings(tournament: Tournament, *, public: bool = True) -> None:
+    """Mark the event's standings as changed: the provisional standings follow ``standings_version``;
+    ``public=False`` for entry at an unconfirmed table (only its session's live results page changes,
+    ``bump_entry``), else every public page is out of date too (``public_version``)."""
     changes: dict[str, Any] = {"standings_version": F("standings_version") + 1}
     if public:
         changes["public_version"] = F("public_version") + 1
-    if progress:
-        changes["progress_version"] = F("progress_version") + 1
     Tournament.objects.filter(pk=tournament.pk).update(**changes)
 
 

@@ -42,10 +42,8 @@ class Tournament(models.Model):
     public_version = models.PositiveIntegerField(
         default=0,
         editable=False,
-        help_text="Bumped by every change the confirmed public pages show (not by entry at unconfirmed tables)",
-    )
-    progress_version = models.PositiveIntegerField(
-        default=0, editable=False, help_text="Bumped when a session's first result is entered (it is in play)"
+        help_text="Bumped by every change a public page shows, except entry at an unconfirmed table "
+        "(Round.entry_version): the public pages are stored under it (tournaments/public_read.py)",
     )
     created_by = models.ForeignKey(
         django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

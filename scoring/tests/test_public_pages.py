@@ -92,14 +92,20 @@ def test_a_hand_entered_draws_again_only_its_own_tables_card(client, event, refe
         return [sorted(call.args[2]) for call in draw.call_args_list], page
 
     assert cards_drawn(lambda: None)[0] == [sorted([first.pk, second.pk])]
+    # The session's first hand puts it "in play" on every public page: each card is drawn again, once.
+    drawn, _ = cards_drawn(
+        lambda: record_hand(first, HandEntry(winner="N", discarder="W", fan=8), acting_user=referee)
+    )
+    assert drawn == [sorted([first.pk, second.pk])]
     drawn, page = cards_drawn(
         lambda: record_hand(first, HandEntry(winner="E", discarder="S", fan=9), acting_user=referee)
     )
     assert drawn == [[first.pk]]
     card_one, card_two = page.split('id="table-1"')[1].split('id="table-2"')
-    assert "<summary>1 hand</summary>" in card_one and "<summary>" not in card_two
-    # MCR rule 67a-b (seeds/003_2541481d343502a5.txt, lines 2307-2308): the discarder pays 9 + 8, the others 8.
-    assert "E wins 9 from S" in card_one and ">33<" in card_one
+    assert "<summary>2 hands</summary>" in card_one and "<summary>" not in card_two
+    # MCR rule 67a-b (seeds/003_2541481d343502a5.txt, lines 2307-2308): the discarder pays basic + 8, the
+    # others 8: East paid 8 for North's first hand and won 9 + 8 + 8 + 8 in the second.
+    assert "E wins 9 from S" in card_one and ">25<" in card_one
     assert cards_drawn(lambda: None)[0] == []
     south = second.seats.get(wind="S").registration
     drawn, _ = cards_drawn(
