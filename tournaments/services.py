@@ -25,7 +25,7 @@ from players.models import Player
 from scoring.rules import registry
 from scoring.rules.errors import HandInputError
 from scoring.rules.settings import lookup, with_value
-from tournaments import event_settings, results
+from tournaments import event_settings, results, spreadsheets
 from tournaments.audit import AuditAction, User, acting, audit, bump_standings
 from tournaments.errors import ServiceError
 from tournaments.event_settings import settings_problems
@@ -291,16 +291,7 @@ def read_rows(content: bytes, filename: str, *, what: str = "players") -> list[l
     """The cells of a CSV or XLSX file, read safely: the stated dimension of a sheet is not trusted, rows
     and columns are capped, every cell is cut to ``MAX_FIELD`` characters (``what`` names the rows)."""
     if filename.lower().endswith(".xlsx"):
-        import openpyxl
-
-        try:
-            workbook = openpyxl.load_workbook(io.BytesIO(content), read_only=True, data_only=True)
-        except Exception as error:  # openpyxl raises many types for a broken file
-            raise ServiceError(
-                gettext("This is not a readable XLSX workbook (%(name)s).")
-                % {"name": error.__class__.__name__},
-                code="bad_file",
-            ) from None
+        workbook = spreadsheets.open_workbook(content)  # its unpacked size checked first (issue 22)
         sheet = workbook.worksheets[0]
         sheet.reset_dimensions()  # the stated dimension may claim a million rows (STYLE.md pitfall 13)
         raw_rows: list[list[str]] = []
