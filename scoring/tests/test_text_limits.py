@@ -138,3 +138,16 @@ def test_a_penalty_reason_past_its_column_is_refused_not_cut_short(table, refere
     assert error.value.code == "too_long"
     assert "The reason is longer than 300 characters (it has 301)" in error.value.message
     assert not table.penalties.exists()
+
+
+def test_a_new_substitute_with_a_reason_past_its_column_is_refused_and_not_registered(table, organiser):
+    from scoring import seat_changes
+
+    absent = table.seats.get(wind="E").registration
+    with pytest.raises(ServiceError) as error:
+        seat_changes.substitute_new_player(
+            table, absent.code, "Quinn Rao", reason="q" * 201, acting_user=organiser
+        )
+    assert error.value.code == "too_long"
+    assert "The reason is longer than 200 characters (it has 201)" in error.value.message
+    assert not Player.objects.filter(name="Quinn Rao").exists()
