@@ -7,7 +7,8 @@ from typing import Any, cast
 from django import forms
 from django.utils.translation import get_language, gettext, gettext_lazy
 
-from scoring.models import PaidTo
+from scoring.models import REASONS_LENGTH, STATEMENT_LENGTH, Appeal, PaidTo, Penalty
+from tournaments.field_limits import max_length
 
 HOW_CHOICES = [
     ("discard", gettext_lazy("Won by discard")),
@@ -189,12 +190,14 @@ class PenaltyForm(forms.Form):
     paid_to = forms.ChoiceField(choices=PaidTo.choices, required=False, label=gettext_lazy("Paid to"))
     paid_to_player = forms.ChoiceField(required=False, label=gettext_lazy("Paid to (one opponent)"))
     rule = forms.CharField(
-        max_length=40,
+        max_length=max_length(Penalty, "rule"),
         required=False,
         label=gettext_lazy("Rule"),
         help_text=gettext_lazy("Only for 'other': the rule applied"),
     )
-    reason = forms.CharField(max_length=300, required=False, label=gettext_lazy("Reason"))
+    reason = forms.CharField(
+        max_length=max_length(Penalty, "reason"), required=False, label=gettext_lazy("Reason")
+    )
     expected_position = forms.IntegerField(required=False, widget=forms.HiddenInput)
 
     def __init__(
@@ -248,12 +251,14 @@ class AppealForm(forms.Form):
 
     appellant = forms.ChoiceField(label=gettext_lazy("Appeal by"))
     signed_by = forms.CharField(
-        max_length=200,
+        max_length=max_length(Appeal, "signed_by"),
         label=gettext_lazy("Signed by"),
         help_text=gettext_lazy("The player and/or the team leader (rule 94c)"),
     )
     statement = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 4}), label=gettext_lazy("Written statement (rule 94b)")
+        max_length=STATEMENT_LENGTH,
+        widget=forms.Textarea(attrs={"rows": 4}),
+        label=gettext_lazy("Written statement (rule 94b)"),
     )
     fee_received = forms.BooleanField(required=False, label=gettext_lazy("Fee received"))
 
@@ -276,7 +281,7 @@ class DecisionForm(forms.Form):
         label=gettext_lazy("Decision"),
     )
     reasons = forms.CharField(
-        max_length=2000, widget=forms.Textarea(attrs={"rows": 2}), label=gettext_lazy("Reasons")
+        max_length=REASONS_LENGTH, widget=forms.Textarea(attrs={"rows": 2}), label=gettext_lazy("Reasons")
     )
     revise = forms.BooleanField(required=False, widget=forms.HiddenInput)
 

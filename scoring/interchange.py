@@ -16,6 +16,8 @@ from django.db import transaction
 
 from scoring import services
 from scoring.models import (
+    REASONS_LENGTH,
+    STATEMENT_LENGTH,
     Appeal,
     AppealStatus,
     AppealSubject,
@@ -36,18 +38,23 @@ from tournaments import takeovers
 from tournaments.audit import AuditAction, User, audit, bump_standings
 from tournaments.errors import ServiceError
 from tournaments.event_settings import settings_problems
+from tournaments.field_limits import max_length, too_long
 from tournaments.models import WINDS, Registration, Round, Seat, Substitution, Table, Tournament
 from tournaments.release import publish_everything
 from tournaments.services import PlayerRow, add_registration, clean_player_row
 
 FORMAT = "mahjong-event/1"
-ID_RE = re.compile(r"^[A-Za-z0-9_.'-]{1,40}$")
+ID_LENGTH = max_length(Registration, "code")
+ID_RE = re.compile(rf"^[A-Za-z0-9_.'-]{{1,{ID_LENGTH}}}$")
 MAX_ROUND = 50
 MAX_TABLE = 500
 MAX_DOCUMENT_BYTES = 50_000_000
 MAX_NESTING = 16  # an event document nests 11 levels at most (doc, rounds, table, hands, tiles, melds...)
 TILE_CODES = ("bad_tiles", "claim_above_tiles", "below_minimum")
-SLUG_RE = re.compile(r"^[-a-zA-Z0-9_]{1,80}$")
+SLUG_LENGTH = max_length(Tournament, "slug")
+SLUG_RE = re.compile(rf"^[-a-zA-Z0-9_]{{1,{SLUG_LENGTH}}}$")
+PENALTY_TEXTS = ("rule", "reason", "kind")
+"""A penalty's texts in the event JSON, each as long as its column of ``Penalty`` at most."""
 
 
 class EventImportError(Exception):
@@ -201,6 +208,12 @@ class _Checker:
     def add(self, path: str, message: str) -> None:
         self.problems.append(f"{path}: {message}")
 
+    def length(self, path: str, model: Any, field: str, text: str) -> None:
+        """Report a text longer than the model field it is stored in (``field_limits``)."""
+        limit = too_long(model, field, text)
+        if limit is not None:
+            self.add(path, f"must be at most {limit} characters (it has {len(text)})")
+
     def objects(self, value: Any, path: str, *, missing: str = "must be a list") -> list[tuple[str, Mapping]]:
         """The objects of a list in the document, each with its path; anything else is reported."""
         if not isinstance(value, list):
@@ -230,8 +243,13 @@ def _appeal_doc(round_number: int, table_number: int, appeal: Appeal, **target: 
     }
 
 
-APPEAL_TEXTS = {"statement": 5000, "signed_by": 200, "reasons": 2000}
-"""Optional texts of an appeal in the event JSON (rule 94b-c and the decision's reasons), with their limits."""
+APPEAL_TEXTS = {
+    "statement": STATEMENT_LENGTH,
+    "signed_by": max_length(Appeal, "signed_by"),
+    "reasons": REASONS_LENGTH,
+}
+"""Optional texts of an appeal in the event JSON (rule 94b-c and the decision's reasons), with their limits:
+the signature's column, and for the two unlimited columns (TextField) the appeal pages' own limits."""
 
 
 def _appeal_words(appeal: Appeal) -> dict[str, Any]:
@@ -351,8 +369,10 @@ def validate_event(doc: Any) -> list[str]:
     else:
         if not isinstance(tournament.get("name"), str) or not tournament["name"].strip():
             check.add("tournament.name", "missing")
+        else:
+            check.length("tournament.name", Tournament, "name", tournament["name"].strip())
         if not isinstance(tournament.get("slug"), str) or not SLUG_RE.match(tournament["slug"]):
-            check.add("tournament.slug", "must be letters, digits, '-' or '_' (at most 80)")
+            check.add("tournament.slug", f"must be letters, digits, '-' or '_' (at most {SLUG_LENGTH})")
         rules = tournament.get("rules")
         if not isinstance(rules, str) or rules not in registry.codes():
             check.add("tournament.rules", f"must be one of {', '.join(registry.codes())}")
@@ -392,7 +412,8 @@ def validate_event(doc: Any) -> list[str]:
             check.add(f"{path}.id", "missing")
         elif not ID_RE.match(pid):
             check.add(
-                f"{path}.id", "must be 1 to 40 letters, digits, '-', '_' or '.' (it appears in web addresses)"
+                f"{path}.id",
+                f"must be 1 to {ID_LENGTH} letters, digits, '-', '_' or '.' (it appears in web addresses)",
             )
         elif pid in ids:
             check.add(f"{path}.id", f"{pid!r} is used twice")
@@ -557,8 +578,11 @@ def _check_table_results(
             check.add(f"{ppath}.outcome", f"must be one of {', '.join(RULING_OUTCOMES)}")
         if "hand" in penalty and (not _is_int(penalty["hand"]) or not 1 <= penalty["hand"] <= 1000):
             check.add(f"{ppath}.hand", "must be the number of the hand the ruling bars a win in (1 to 1000)")
-        if "kind" in penalty and (not isinstance(penalty["kind"], str) or len(penalty["kind"]) > 40):
-            check.add(f"{ppath}.kind", "must be a catalogue key of at most 40 characters")
+        if "kind" in penalty and not isinstance(penalty["kind"], str):
+            check.add(f"{ppath}.kind", "must be a catalogue key")
+        for key in PENALTY_TEXTS:
+            if key in penalty:
+                check.length(f"{ppath}.{key}", Penalty, key, str(penalty[key]))
     late_players: set[str] = set()
     for lpath, item in check.objects(table.get("late", []), f"{tpath}.late"):
         if _scalar(item.get("player")) not in wind_of:

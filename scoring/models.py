@@ -220,6 +220,12 @@ class AppealSubject(models.TextChoices):
     HAND = "hand", _("A decision on a hand")
 
 
+STATEMENT_LENGTH = 5000
+"""An appeal's written statement (rule 94b): a text column, limited by the page and the event JSON."""
+REASONS_LENGTH = 2000
+"""A decision's reasons: a text column, limited by the page and the event JSON."""
+
+
 class Appeal(models.Model):
     """An appeal against a referee's ruling (MCR rule 94: in writing, signed, within 30 minutes of the
     judgment, with the fee): a penalty, a lateness or forfeit, or a decision on a hand. ``ruling_at`` is
@@ -250,7 +256,7 @@ class Appeal(models.Model):
     signed_by = models.CharField(max_length=200, blank=True, help_text="The player and/or team leader (94c)")
     fee = models.PositiveIntegerField(default=0, help_text="The fee paid with the appeal (94d)")
     filed_minutes_after = models.PositiveSmallIntegerField(default=0)
-    statement = models.TextField(blank=True)
+    statement = models.TextField(blank=True)  # at most STATEMENT_LENGTH, on the page and in the event JSON
     filed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -286,7 +292,7 @@ class AppealDecision(VersionedResult):
 
     appeal = models.ForeignKey(Appeal, on_delete=models.CASCADE, related_name="decisions")
     status = models.CharField(max_length=10, choices=AppealStatus.choices)
-    reasons = models.TextField(blank=True)
+    reasons = models.TextField(blank=True)  # at most REASONS_LENGTH, on the page and in the event JSON
     decided_as = models.CharField(max_length=20, choices=DecidedBy.choices, blank=True)
 
     class Meta:

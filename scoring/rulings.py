@@ -20,6 +20,7 @@ from django.utils.translation import get_language, gettext
 
 from scoring import services
 from scoring.models import (
+    REASONS_LENGTH,
     Appeal,
     AppealDecision,
     AppealStatus,
@@ -37,6 +38,7 @@ from tournaments import desk
 from tournaments.access import can_decide_appeals
 from tournaments.audit import AuditAction, User, acting, audit
 from tournaments.errors import ServiceError
+from tournaments.field_limits import check_length, max_length
 from tournaments.models import EventRole, Registration, Role, Table, Tournament
 
 APPEAL_DEADLINE_MINUTES = 30
@@ -129,6 +131,7 @@ def add_ruling(
 
     ``expected_position`` is the number of penalties the page showed: a form posted twice, or by two
     referees at once, is refused the second time instead of recording the ruling twice."""
+    check_length(Penalty, "reason", reason, label=gettext("The reason"))
     table = services._lock_table(table)
     tournament = table.round.tournament
     ruling = catalogue_ruling(tournament, key)
@@ -157,10 +160,11 @@ def add_ruling(
         points=points,
         paid_to=ruling.paid_to,
         paid_to_player=paid_to_player if ruling.paid_to == PaidTo.PLAYER else None,
-        rule=ruling.citation[:40],
-        reason=(
-            reason or (ruling.label if points or ruling.outcome != "points" else f"{ruling.label} (warning)")
-        )[:300],
+        rule=ruling.citation[: max_length(Penalty, "rule")],  # the catalogue's words, not typed
+        reason=reason
+        or (ruling.label if points or ruling.outcome != "points" else f"{ruling.label} (warning)")[
+            : max_length(Penalty, "reason")
+        ],
         kind=ruling.key,
         outcome=ruling.outcome if points or ruling.outcome != "points" else "warning",
         bars_win=ruling.bars_win,
@@ -343,6 +347,7 @@ def file_appeal(
     decision on a hand. The deadline (94a, 30 minutes) runs from the ruling's stored time on the
     server's clock; the statement in writing (94b) and signed (94c), the event's fee paid (94d).
     A repeated post of the same appeal returns the one already filed."""
+    check_length(Appeal, "signed_by", signed_by.strip(), label=gettext("Signed by"))
     table = services._lock_table(ruling.table)
     tournament = table.round.tournament
     # The current version of the ruling: a superseded one is not what stands.
@@ -405,7 +410,7 @@ def file_appeal(
         ruled_by=current.entered_by,
         ruling_at=current.created_at,
         appellant=appellant,
-        signed_by=signed_by.strip()[:200],
+        signed_by=signed_by.strip(),
         fee=fee,
         filed_minutes_after=minutes,
         statement=statement,
@@ -524,7 +529,7 @@ def decide_appeal(
     decision = AppealDecision.supersede(
         appeal=appeal,
         status=status,
-        reasons=reasons[:2000],
+        reasons=reasons[:REASONS_LENGTH],
         decided_as=decider_role(user, tournament),
         acting_user=acting_user,
     )

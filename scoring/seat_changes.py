@@ -17,6 +17,7 @@ from scoring.models import Hand, LateArrival, Penalty, TableTotals
 from scoring.services import _after_write, _lock_table
 from tournaments.audit import AuditAction, User, acting
 from tournaments.errors import ServiceError
+from tournaments.field_limits import check_length
 from tournaments.models import WINDS, Registration, Round, Seat, Substitution, Table
 
 
@@ -262,6 +263,7 @@ def substitute_seat(
     changed; the takeover is a :class:`~tournaments.models.Substitution` from hand n + 1); the standings
     count the seat as the event's substitute policy says (``scoring.substitutions``). The substitute is a
     registered substitute or any registered player not seated in this session."""
+    check_length(Substitution, "reason", reason.strip(), label=gettext("The reason"))
     table = _lock_table(table)
     seat = (
         Seat.objects.filter(table=table, registration__code=absent_code)
@@ -303,7 +305,7 @@ def substitute_seat(
         seat=seat,
         substitute=substitute,
         from_hand=from_hand,
-        reason=reason.strip()[:200],
+        reason=reason.strip(),
         created_by=acting(acting_user),
     )
     _after_write(
@@ -334,6 +336,7 @@ def substitute_new_player(
     ``joins_event`` as a player of the event from now on."""
     from tournaments import services as event_services
 
+    check_length(Substitution, "reason", reason.strip(), label=gettext("The reason"))
     incoming = event_services.register_player(
         table.round.tournament, event_services.PlayerRow(name=name), acting_user=acting_user
     )

@@ -53,6 +53,7 @@ from tournaments import takeovers
 from tournaments.archive import check_open
 from tournaments.audit import AuditAction, User, acting, audit, bump_entry, bump_standings
 from tournaments.errors import ServiceError
+from tournaments.field_limits import check_length
 from tournaments.messages import rule_sentence
 from tournaments.models import (
     WINDS,
@@ -510,7 +511,11 @@ def store_penalty(
     hand_number: int | None = None,
 ) -> Penalty:
     """Append a checked penalty to the table's list (the table's lock is held); ``outcome``, ``kind`` and
-    ``hand_number`` (a ruling that bars a win in that hand) come from an imported ruling."""
+    ``hand_number`` (a ruling that bars a win in that hand) come from an imported ruling. A text longer
+    than its column is refused, not cut short."""
+    check_length(Penalty, "rule", rule, label=gettext("The rule"))
+    check_length(Penalty, "reason", reason, label=gettext("The reason"))
+    check_length(Penalty, "kind", kind, label=gettext("The ruling's kind"))
     position = table.penalties.filter(is_current=True).count()
     return Penalty.supersede(
         table=table,
@@ -519,10 +524,10 @@ def store_penalty(
         points=points,
         paid_to=paid_to,
         paid_to_player=paid_to_player if paid_to == PaidTo.PLAYER else None,
-        rule=rule[:40],
-        reason=reason[:300],
+        rule=rule,
+        reason=reason,
         outcome=outcome or ("points" if points else "warning"),
-        kind=kind[:40],
+        kind=kind,
         bars_win=hand_number is not None,
         hand_number=hand_number,
         acting_user=acting_user,

@@ -7,9 +7,11 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import get_language, gettext, gettext_lazy
 
+from players.models import Player
 from scoring.rules import registry
 from scoring.rules.settings import Setting
-from tournaments.models import Role
+from tournaments.field_limits import max_length
+from tournaments.models import Registration, Role, Tournament
 
 
 def _rule_set_choices() -> list[tuple[str, str]]:
@@ -18,9 +20,9 @@ def _rule_set_choices() -> list[tuple[str, str]]:
 
 
 class EventForm(forms.Form):
-    name = forms.CharField(max_length=200, label=gettext_lazy("Name"))
+    name = forms.CharField(max_length=max_length(Tournament, "name"), label=gettext_lazy("Name"))
     slug = forms.SlugField(
-        max_length=80,
+        max_length=max_length(Tournament, "slug"),
         required=False,
         label=gettext_lazy("Web address"),
         help_text=gettext_lazy("Web address; made from the name if empty"),
@@ -70,7 +72,7 @@ class CountryInput(forms.TextInput):
 
 
 class PlayerForm(forms.Form):
-    name = forms.CharField(max_length=120, label=gettext_lazy("Name"))
+    name = forms.CharField(max_length=max_length(Player, "name"), label=gettext_lazy("Name"))
     country = forms.CharField(
         max_length=80,
         required=False,
@@ -79,7 +81,9 @@ class PlayerForm(forms.Form):
         help_text=gettext_lazy("A country name or its ISO code"),
     )
     ema_id = forms.CharField(label=gettext_lazy("EMA id"), max_length=8, required=False)
-    team = forms.CharField(max_length=120, required=False, label=gettext_lazy("Team"))
+    team = forms.CharField(
+        max_length=max_length(Registration, "team"), required=False, label=gettext_lazy("Team")
+    )
 
 
 class RegisterForm(PlayerForm):

@@ -25,10 +25,11 @@ from players.models import Player
 from scoring.rules import registry
 from scoring.rules.errors import HandInputError
 from scoring.rules.settings import lookup, with_value
-from tournaments import event_settings, results
+from tournaments import event_settings, results, spreadsheets
 from tournaments.audit import AuditAction, User, acting, audit, bump_standings
 from tournaments.errors import ServiceError
 from tournaments.event_settings import settings_problems
+from tournaments.field_limits import check_length
 from tournaments.messages import rule_sentence, text_message
 from tournaments.models import (
     WINDS,
@@ -61,6 +62,8 @@ class EventDetails:
 def _check_event_details(details: EventDetails) -> None:
     if not details.name.strip():
         raise ServiceError(gettext("The event needs a name."), code="name_required")
+    check_length(Tournament, "name", details.name.strip(), label=gettext("The event's name"))
+    check_length(Tournament, "slug", details.slug, label=gettext("The web address"))
     if details.rules not in registry.codes():
         raise ServiceError(
             gettext("Unknown rule set %(rules)s.") % {"rules": repr(details.rules)}, code="bad_rules"
@@ -196,8 +199,7 @@ def clean_player_row(row: PlayerRow, *, country_names: bool = False) -> PlayerRo
     name = " ".join(row.name.split())
     if not name:
         raise ServiceError(gettext("name is missing"), code="name_required")
-    if len(name) > 120:
-        raise ServiceError(gettext("name is longer than 120 characters"), code="name_too_long")
+    check_length(Player, "name", name, label=gettext("name"))
     country = row.country.strip().upper()
     if country_names:
         mapped = countries.to_code(row.country)
@@ -222,9 +224,11 @@ def clean_player_row(row: PlayerRow, *, country_names: bool = False) -> PlayerRo
         raise ServiceError(
             gettext("EMA id %(ema_id)s is not 8 digits") % {"ema_id": repr(row.ema_id)}, code="bad_ema_id"
         )
-    return PlayerRow(
-        name=name, country=country, ema_id=ema_id, team=row.team.strip()[:120], code=row.code.strip()
-    )
+    team = row.team.strip()
+    check_length(Registration, "team", team, label=gettext("team"))
+    code = row.code.strip()
+    check_length(Registration, "code", code, label=gettext("player id"))
+    return PlayerRow(name=name, country=country, ema_id=ema_id, team=team, code=code)
 
 
 def _next_code(tournament: Tournament) -> str:
@@ -291,16 +295,7 @@ def read_rows(content: bytes, filename: str, *, what: str = "players") -> list[l
     """The cells of a CSV or XLSX file, read safely: the stated dimension of a sheet is not trusted, rows
     and columns are capped, every cell is cut to ``MAX_FIELD`` characters (``what`` names the rows)."""
     if filename.lower().endswith(".xlsx"):
-        import openpyxl
-
-        try:
-            workbook = openpyxl.load_workbook(io.BytesIO(content), read_only=True, data_only=True)
-        except Exception as error:  # openpyxl raises many types for a broken file
-            raise ServiceError(
-                gettext("This is not a readable XLSX workbook (%(name)s).")
-                % {"name": error.__class__.__name__},
-                code="bad_file",
-            ) from None
+        workbook = spreadsheets.open_workbook(content)  # its unpacked size checked first (issue 22)
         sheet = workbook.worksheets[0]
         sheet.reset_dimensions()  # the stated dimension may claim a million rows (STYLE.md pitfall 13)
         raw_rows: list[list[str]] = []

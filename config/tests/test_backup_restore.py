@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import stat
 
 import pytest
 from django.core.cache import cache
@@ -53,3 +55,16 @@ def test_it_refuses_to_restore_a_file_that_is_no_backup(db, tmp_path):
     bogus.write_text("not a database")
     with pytest.raises(CommandError, match="not a"):
         call_command("restore_db", str(bogus), interactive=False)
+
+
+def test_the_backup_is_readable_by_its_owner_only(db, tmp_path):
+    backup = tmp_path / "mahjong.backup"
+    backup.write_bytes(b"an older backup, world-readable")
+    backup.chmod(0o644)
+    previous = os.umask(0o022)  # a usual umask, which would leave a new file world-readable
+    try:
+        call_command("backup_db", str(backup), force=True)
+    finally:
+        os.umask(previous)
+    assert stat.S_IMODE(backup.stat().st_mode) == 0o600
+    assert backup.read_bytes().startswith(b"SQLite format 3" if connection.vendor == "sqlite" else b"PGDMP")

@@ -3,7 +3,8 @@
 SQLite: SQLite's online backup API (``sqlite3.Connection.backup``), so referees can go on saving hands; the copy
 is an ordinary SQLite file. PostgreSQL: ``pg_dump --format=custom`` (restore with ``restore_db``, or
 ``pg_restore``). The file is written beside OUTPUT and renamed into place when complete, so OUTPUT is never a
-half-written backup.
+half-written backup. The backup holds sessions, PINs and password hashes: the file is created for its owner
+only (mode 0600) before a byte is written, whatever the umask.
 """
 
 from __future__ import annotations
@@ -17,6 +18,18 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 from django.db import DEFAULT_DB_ALIAS, connections
+
+BACKUP_MODE = 0o600
+
+
+def create_private(path: Path) -> None:
+    """An empty file at ``path`` that only its owner may read or write (``BACKUP_MODE``), for the backup
+    to be written into; refused if anything (a file, a link) is already there."""
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, BACKUP_MODE)
+    try:
+        os.fchmod(descriptor, BACKUP_MODE)  # the umask can only take bits away; this states them
+    finally:
+        os.close(descriptor)
 
 
 def postgres_env(settings_dict: dict[str, Any]) -> dict[str, str]:
@@ -56,6 +69,9 @@ class Command(BaseCommand):
         partial = output.with_name(f".{output.name}.partial")
         partial.unlink(missing_ok=True)
         try:
+            # SQLite writes into the empty file (and gives its journal the file's mode); pg_dump truncates it
+            # and keeps its mode; the rename keeps it too.
+            create_private(partial)
             if connection.vendor == "sqlite":
                 self._sqlite(connection, partial)
             elif connection.vendor == "postgresql":
