@@ -33,11 +33,11 @@ PIN_WINDOW = timedelta(minutes=15)
 a try refused during a lockout is not counted (the lockout ends a window after the tries that caused
 it)."""
 PIN_TRIES = 5
-"""Refused PINs allowed at one table per window: the four players mistyping are not slowed, guessing one of
-the table's four PINs among a million takes years at five tries a quarter of an hour."""
+"""Refused PINs allowed at one table per window: the four players mistyping are not slowed; at five tries a
+quarter of an hour, guessing one of the table's four PINs among a million takes more than a year."""
 PIN_TRIES_PERSON = 10
-"""Refused PINs allowed per user (the referee's device that the players type on) per window, across the
-event's tables: a guesser cannot spread the tries over every table."""
+"""Refused PINs allowed per user (the referee's login on the device the players type on) per window, across
+tables and events: a guesser cannot spread the tries over every table."""
 PIN_TRIES_EVENT = 30
 """Refused PINs allowed per event per window, across tables and people (several accounts guessing), and
 per client address across events: a hall's devices often share one address behind the venue's router,
