@@ -12,6 +12,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Count, Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -24,13 +25,24 @@ from tournaments.archive import check_open
 from tournaments.audit import AuditAction, User, acting, audit
 from tournaments.errors import ServiceError
 from tournaments.messages import rule_message
-from tournaments.models import WINDS, Registration, Substitution, Table, Tournament
+from tournaments.models import WINDS, Registration, Round, Seat, Substitution, Table, Tournament
 
 PIN_DIGITS = 6
+PIN_WINDOW = timedelta(minutes=15)
+"""How long a refused PIN counts. PINs last the whole event, so the limits below are per window, and
+a try refused during a lockout is not counted (the lockout ends a window after the tries that caused
+it)."""
 PIN_TRIES = 5
-"""Refused PINs allowed per table per minute: a person mistyping is not slowed, guessing one of a
-million PINs at five a minute would take months."""
-PIN_WINDOW = timedelta(minutes=1)
+"""Refused PINs allowed at one table per window: the four players mistyping are not slowed; at five tries a
+quarter of an hour, guessing one of the table's four PINs among a million takes more than a year."""
+PIN_TRIES_PERSON = 10
+"""Refused PINs allowed per user (the referee's login on the device the players type on) per window, across
+tables and events: a guesser cannot spread the tries over every table."""
+PIN_TRIES_EVENT = 30
+"""Refused PINs allowed per event per window, across tables and people (several accounts guessing), and
+per client address across events: a hall's devices often share one address behind the venue's router,
+so an address gets the event's allowance, not a person's."""
+PIN_TRIES_ADDRESS = PIN_TRIES_EVENT
 
 
 def confirmation_by(tournament: Tournament) -> str:
@@ -133,14 +145,54 @@ def reissue_pin(registration: Registration, *, acting_user: User) -> str:
     return pin.pin
 
 
+def seated_in(round_: Round) -> list[Registration]:
+    """Everyone seated in a session: its seats' players and those who substituted for them."""
+    ids = set(Seat.objects.filter(table__round=round_).values_list("registration_id", flat=True))
+    ids |= set(Substitution.objects.filter(seat__table__round=round_).values_list("substitute_id", flat=True))
+    return list(
+        Registration.objects.filter(pk__in=ids).select_related("player").order_by("player__name", "code")
+    )
+
+
+@transaction.atomic
+def reissue_session_pins(round_: Round, *, acting_user: User) -> dict[int, str]:
+    """A new PIN for every player seated in a session (slips of the session lost or seen, a guesser at
+    work): every old one stops working at once; signatures already made stand. Returns the new PINs by
+    registration; logged with their number, not the PINs. The session's seat slips print them."""
+    tournament = Tournament.objects.select_for_update().get(pk=round_.tournament_id)
+    check_open(tournament)
+    players = seated_in(round_)
+    if not players:
+        raise ServiceError(
+            gettext("%(session)s is not seated yet: nobody has a seat slip to reissue.")
+            % {"session": round_},
+            code="not_seated",
+        )
+    issued = {
+        registration.pk: _store_pin(registration, acting_user=acting_user).pin for registration in players
+    }
+    audit(
+        tournament,
+        acting_user,
+        AuditAction.REISSUE_SESSION_PINS,
+        f"New PINs for the {len(issued)} players seated in session {round_.number}",
+        public_pages=False,
+        round=round_.number,
+        count=len(issued),
+    )
+    return issued
+
+
 # --- Signing with PINs -------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class SignResult:
-    name: str
-    signed: list[str]
-    waiting: list[str]
+    """A signature's answer: how many of the table's seats have signed, never whose PIN it was (an
+    answer naming the player would tell a guesser whose PIN they found)."""
+
+    signed: int
+    seats: int
     confirmed: bool
 
 
@@ -153,8 +205,76 @@ def signatures(table: Table) -> set[int]:
     )
 
 
-def _refused_recently(table: Table) -> int:
-    return PinAttempt.objects.filter(table=table, created_at__gte=timezone.now() - PIN_WINDOW).count()
+def pin_limits() -> dict[str, int]:
+    """Refused PINs allowed per window, by what they are counted against."""
+    return {
+        "table": PIN_TRIES,
+        "person": PIN_TRIES_PERSON,
+        "event": PIN_TRIES_EVENT,
+        "address": PIN_TRIES_ADDRESS,
+    }
+
+
+def _refused_recently(table: Table, *, user_id: int | None = None, address: str = "") -> dict[str, int]:
+    """The PINs refused within the window at this table, in its event, by this user (in any event) and
+    from this address (in any event): one query."""
+    scope = Q(table=table) | Q(tournament_id=table.round.tournament_id)
+    counts = {
+        "table": Count("pk", filter=Q(table=table)),
+        "event": Count("pk", filter=Q(tournament_id=table.round.tournament_id)),
+    }
+    if user_id is not None:
+        scope |= Q(user_id=user_id)
+        counts["person"] = Count("pk", filter=Q(user_id=user_id))
+    if address:
+        scope |= Q(address=address)
+        counts["address"] = Count("pk", filter=Q(address=address))
+    return PinAttempt.objects.filter(scope, created_at__gte=timezone.now() - PIN_WINDOW).aggregate(**counts)
+
+
+def locked_out(counts: dict[str, int]) -> list[str]:
+    """What has reached its limit of refused PINs ("table", "person", "event", "address")."""
+    limits = pin_limits()
+    return [what for what, count in counts.items() if count >= limits[what]]
+
+
+def pin_refused() -> ServiceError:
+    """The one answer to every PIN that does not sign: wrong, another table's, already signed, the table
+    already confirmed. The same words each time, so a guess learns nothing about the PIN it tried."""
+    return ServiceError(
+        gettext("That PIN does not sign this table. Check the PIN on your seat slip."), code="wrong_pin"
+    )
+
+
+def _count_refusal(table: Table, counts: dict[str, int], *, user: Any, address: str) -> None:
+    """Store a refused PIN; when it brings something to its limit, log the lockout (once: a try refused
+    during the lockout is not stored)."""
+    PinAttempt.objects.create(
+        table=table, tournament_id=table.round.tournament_id, user=user, address=address
+    )
+    limits = pin_limits()
+    reached = [what for what, count in counts.items() if count + 1 == limits[what]]
+    if not reached:
+        return
+    who = {
+        "table": f"{limits['table']} at this table",
+        "person": f"{limits['person']} by {getattr(user, 'username', user)}",
+        "event": f"{limits['event']} in the event",
+        "address": f"{limits['address']} from {address}",
+    }
+    minutes = int(PIN_WINDOW.total_seconds() // 60)
+    audit(
+        table.round.tournament,
+        user,
+        AuditAction.PIN_LOCKOUT,
+        f"Session {table.round.number} table {table.number}: too many wrong PINs "
+        f"({', '.join(who[what] for what in reached)} in {minutes} minutes); PINs refused until then",
+        public_pages=False,
+        reached=reached,
+        table=table.number,
+        round=table.round.number,
+        address=address,
+    )
 
 
 def seat_signers(table: Table) -> tuple[dict[int, str], dict[int, Registration]]:
@@ -174,24 +294,23 @@ def seat_signers(table: Table) -> tuple[dict[int, str], dict[int, Registration]]
     return seat_of, players
 
 
-def signing_status(table: Table, signed_ids: set[int]) -> tuple[list[str], list[str]]:
-    """Names of those who signed, and of the seats' players still to sign (every seat signs once)."""
-    seat_of, players = seat_signers(table)
-    done_seats = {seat_of[r] for r in signed_ids if r in seat_of}
-    signed = sorted((players[r].player.name for r in signed_ids if r in players), key=str.casefold)
-    waiting = sorted(
-        (seat.registration.player.name for seat in table.seats.all() if seat.wind not in done_seats),
-        key=str.casefold,
-    )
-    return signed, waiting
+def signing_progress(table: Table, signed_ids: set[int]) -> tuple[int, int]:
+    """How many seats have signed, of how many (every seat signs once, by its player or substitute).
+    Counts, not names: the page shows them while players type PINs on it."""
+    seat_of, _ = seat_signers(table)
+    return len({seat_of[r] for r in signed_ids if r in seat_of}), len(table.seats.all())
 
 
-def sign_with_pin(table: Table, pin: str, *, acting_user: User) -> SignResult:
-    """A player at the table signs its complete result with their PIN (rule 72); when every seated
-    player has signed, the table is confirmed (``ConfirmedBy.PLAYERS``). A wrong PIN, or the PIN of a
-    player who is not at this table, is refused and counted: after ``PIN_TRIES`` refusals in a minute
-    the table takes no PIN until the minute has passed. Signing twice is harmless."""
+def sign_with_pin(table: Table, pin: str, *, acting_user: User, address: str = "") -> SignResult:
+    """A player at the table signs its complete result with their PIN (rule 72); when every seat has
+    signed, the table is confirmed (``ConfirmedBy.PLAYERS``). Any PIN that does not sign (wrong,
+    another table's, a seat already signed, the table already confirmed) is refused with the same words
+    (``pin_refused``) and counted per table, event, user (``acting_user``) and client ``address``; past
+    a limit (``pin_limits``) within ``PIN_WINDOW`` every PIN is refused (``pin_throttled``) until the
+    window has passed, and the lockout is logged. The answer says how many have signed, not who."""
     pin = (pin or "").strip()
+    address = (address or "")[:45]
+    user = acting(acting_user)
     refusal: ServiceError | None = None
     with transaction.atomic():
         table = services._lock_table(table)
@@ -201,15 +320,9 @@ def sign_with_pin(table: Table, pin: str, *, acting_user: User) -> SignResult:
                 gettext("In this event a second referee confirms results, not the players' PINs."),
                 code="not_allowed",
             )
-        if _refused_recently(table) >= PIN_TRIES:
-            raise ServiceError(
-                gettext(
-                    "Too many wrong PINs at this table: wait a minute before trying again "
-                    "(%(pin_tries)s tries a minute)."
-                )
-                % {"pin_tries": PIN_TRIES},
-                code="pin_throttled",
-            )
+        counts = _refused_recently(table, user_id=user.pk if user else None, address=address)
+        if locked_out(counts):
+            raise ServiceError(gettext("Too many wrong PINs: ask the organiser."), code="pin_throttled")
         loaded = services.table_with_results(table)
         if services.table_state(loaded) != "complete":
             raise ServiceError(
@@ -222,43 +335,35 @@ def sign_with_pin(table: Table, pin: str, *, acting_user: User) -> SignResult:
         owner = (
             PlayerPin.objects.filter(tournament=tournament, is_current=True, pin=pin).first() if pin else None
         )
-        if services.is_confirmed(loaded) and (
-            owner is None or owner.registration_id not in signatures(table)
+        already = signatures(table)
+        done = {seat_of[r] for r in already if r in seat_of}
+        signer = owner.registration_id if owner is not None else None
+        if (
+            signer is None
+            or signer not in seat_of
+            or seat_of[signer] in done
+            or services.is_confirmed(loaded)
         ):
-            raise ServiceError(gettext("This table's result is already confirmed."), code="already_confirmed")
-        if owner is None or owner.registration_id not in seat_of:
-            PinAttempt.objects.create(table=table)
-            refusal = ServiceError(
-                gettext(
-                    "That PIN belongs to a player who is not at this table; each player signs with their "
-                    "own PIN."
-                )
-                if owner is not None
-                else gettext("That PIN is not right; check the PIN on your seat slip and try again."),
-                code="pin_not_at_table" if owner is not None else "wrong_pin",
-            )
+            _count_refusal(table, counts, user=user, address=address)
+            refusal = pin_refused()
         else:
-            registration = players[owner.registration_id]
-            already = signatures(table)
-            if registration.pk not in already:
-                Signature.supersede(table=table, registration=registration, acting_user=acting_user)
-                already.add(registration.pk)
-                audit(
-                    tournament,
-                    acting_user,
-                    AuditAction.SIGN_TABLE,
-                    f"Session {table.round.number} table {table.number}: signed by {registration.player.name}",
-                    code=registration.code,
-                )
-            signed, waiting = signing_status(loaded, already)
+            registration = players[signer]
+            Signature.supersede(table=table, registration=registration, acting_user=acting_user)
+            done.add(seat_of[signer])
+            audit(
+                tournament,
+                acting_user,
+                AuditAction.SIGN_TABLE,
+                f"Session {table.round.number} table {table.number}: signed by {registration.player.name}",
+                code=registration.code,
+            )
+            seats = len(loaded.seats.all())
             confirmed = False
-            if not waiting and not services.is_confirmed(table, fresh=True):
+            if len(done) >= seats and not services.is_confirmed(table, fresh=True):
                 services.confirm_table(table, acting_user=acting_user, how=ConfirmedBy.PLAYERS)
                 confirmed = True
-            return SignResult(
-                name=registration.player.name, signed=signed, waiting=waiting, confirmed=confirmed
-            )
-    raise refusal  # the refused try is committed above, so it counts towards the limit
+            return SignResult(signed=len(done), seats=seats, confirmed=confirmed)
+    raise refusal  # the refused try is committed above, so it counts towards the limits
 
 
 # --- Blind double entry ------------------------------------------------------------------------------

@@ -376,10 +376,28 @@ class Signature(VersionedResult):
 
 
 class PinAttempt(models.Model):
-    """A refused PIN at a table: a few per table per minute, then signing waits (guessing is slow)."""
+    """A refused PIN (wrong, another table's, already signed, the table already confirmed), counted per
+    table, per event, per person (the user at the device) and per client address within
+    ``confirmation.PIN_WINDOW``: past a handful, signing is refused until the window has passed
+    (guessing is slow). Kept in the database so every worker counts the same tries."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
+    tournament = models.ForeignKey(
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="+",
+        null=True,
+        help_text="Empty only for tries refused before the event was recorded",
+    )
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
+    address = models.CharField(max_length=45, blank=True, help_text="The client's address, when known")
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["tournament", "created_at"], name="pin_attempt_event_recent"),
+            models.Index(fields=["address", "created_at"], name="pin_attempt_address_recent"),
+        ]
 
     def __str__(self) -> str:
         return f"Refused PIN at {self.table}"

@@ -14,6 +14,11 @@ urlpatterns = [
     path("<slug:slug>/exports/<int:job_id>/download/", views_exports.export_download, name="export_download"),
     path("<slug:slug>/sessions/<int:number>/prints/", views.prints, name="prints"),
     path("<slug:slug>/sessions/<int:number>/prints/<slug:kind>/", views.session_print, name="session_print"),
+    path(
+        "<slug:slug>/sessions/<int:number>/pins/reissue/",
+        views.reissue_session_pins,
+        name="reissue_session_pins",
+    ),
     path("<slug:slug>/sessions/<int:number>/scoresheets.pdf", views.scoresheets, name="scoresheets"),
     path(
         "<slug:slug>/sessions/<int:number>/seat-changes/",

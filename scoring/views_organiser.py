@@ -7,12 +7,14 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import get_language, gettext, gettext_lazy
 from django.views.decorators.http import require_POST
 
 from scoring import confirmation, views_exports
 from scoring.exports import EVENT_PRINTS, SESSION_PRINTS, Export, PrintError, ema_check
 from tournaments.access import event_for, round_of
+from tournaments.errors import ServiceError
 from tournaments.models import Registration, Role, Tournament
 
 PAPERS = (("a4", "A4"), ("letter", gettext_lazy("US Letter")))
@@ -115,15 +117,33 @@ def event_prints(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 def pins(request: HttpRequest, slug: str) -> HttpResponse:
-    """Every player's PIN for signing results (rule 72), for the desk that hands out lost ones."""
+    """Every player's PIN for signing results (rule 72), for the desk that hands out lost ones;
+    ``?session=N``: only the players seated in session N (after its PINs were reissued), with its slips."""
     tournament = event_for(request, slug, Role.ORGANISER)
     issued = confirmation.pins_for(tournament)
-    registrations = tournament.registrations.select_related("player").order_by("player__name", "code")
+    round_ = None
+    try:
+        number = int(request.GET.get("session", ""))
+    except ValueError:
+        registrations = list(
+            tournament.registrations.select_related("player").order_by("player__name", "code")
+        )
+    else:
+        if not 0 < number < 10_000:  # a number the database can look up (no 500 on a huge one)
+            raise Http404("No such session.")
+        round_ = round_of(tournament, number)
+        registrations = confirmation.seated_in(round_)
     rows = [{"registration": r, "pin": issued.get(r.pk)} for r in registrations]
     return render(
         request,
         "scoring/organiser/pins.html",
-        {"tournament": tournament, "rows": rows, "missing": sum(1 for row in rows if row["pin"] is None)},
+        {
+            "tournament": tournament,
+            "round": round_,
+            "papers": PAPERS,
+            "rows": rows,
+            "missing": sum(1 for row in rows if row["pin"] is None),
+        },
     )
 
 
@@ -144,13 +164,40 @@ def reissue_pin(request: HttpRequest, slug: str, code: str) -> HttpResponse:
     registration = get_object_or_404(
         Registration.objects.select_related("player"), tournament=tournament, code=code
     )
-    pin = confirmation.reissue_pin(registration, acting_user=request.user)
+    try:
+        pin = confirmation.reissue_pin(registration, acting_user=request.user)
+    except ServiceError as error:
+        messages.error(request, gettext("Not saved: %(problem)s") % {"problem": error.message})
+        return redirect("manage:pins", slug=slug)
     messages.success(
         request,
         gettext("New PIN for %(name)s: %(pin)s. The old one no longer works.")
         % {"name": registration.player.name, "pin": pin},
     )
     return redirect("manage:pins", slug=slug)
+
+
+@login_required
+@require_POST
+def reissue_session_pins(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """A new PIN for everyone seated in a session (the session page's button); the old ones stop
+    working. Goes to the session's PIN list, with its seat slips to print again."""
+    tournament = event_for(request, slug, Role.ORGANISER)
+    round_ = round_of(tournament, number)
+    try:
+        issued = confirmation.reissue_session_pins(round_, acting_user=request.user)
+    except ServiceError as error:
+        messages.error(request, gettext("Not saved: %(problem)s") % {"problem": error.message})
+        return redirect("manage:session", slug=slug, number=number)
+    messages.success(
+        request,
+        gettext(
+            "New PINs for the %(count)s players seated in %(session)s: the old ones no longer work. "
+            "Print the seat slips again."
+        )
+        % {"count": len(issued), "session": round_},
+    )
+    return redirect(reverse("manage:pins", args=[slug]) + f"?session={round_.number}")
 
 
 @login_required

@@ -16,6 +16,7 @@ from django.utils.module_loading import import_string
 from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_POST
 
+from config.security import client_ip
 from scoring import confirmation, rulings, services
 from scoring.forms import (
     AppealForm,
@@ -101,10 +102,11 @@ def _confirmation_context(table: Table, viewer: Any, state: str) -> dict[str, An
     blind = confirmation.blind_entry_on(tournament)
     entry = confirmation.current_blind_entry(table) if blind else None
     entered = viewer is not None and viewer.pk in services._entered_by(table)
-    signed, waiting = (
-        confirmation.signing_status(table, confirmation.signatures(table))
+    # Counts, never names: a name appearing after a PIN was typed would tell whose PIN it was.
+    signed, sign_seats = (
+        confirmation.signing_progress(table, confirmation.signatures(table))
         if confirmation.players_sign(tournament) and state == "complete" and not confirmed
-        else ([], [])
+        else (0, 0)
     )
     differences = confirmation.differences(table, entry) if entry is not None and not confirmed else []
     return {
@@ -115,7 +117,7 @@ def _confirmation_context(table: Table, viewer: Any, state: str) -> dict[str, An
         or (entry is not None and not differences),
         "players_sign": confirmation.players_sign(tournament),
         "signed": signed,
-        "waiting": waiting,
+        "sign_seats": sign_seats,
         "blind": blind,
         "blind_entry": entry,
         "differences": differences,
@@ -412,14 +414,15 @@ def _confirm(request: HttpRequest, table: Table, form: Any) -> str:
 
 
 def _sign(request: HttpRequest, table: Table, form: Any) -> str:
-    result = confirmation.sign_with_pin(table, form.cleaned_data["pin"], acting_user=request.user)
+    """The answer says how many have signed, not whose PIN it was (docs/confirmation.md)."""
+    result = confirmation.sign_with_pin(
+        table, form.cleaned_data["pin"], acting_user=request.user, address=client_ip(request)
+    )
     if result.confirmed:
-        return gettext(
-            "Signed by %(name)s. Every player has signed: the results are confirmed and count."
-        ) % {"name": result.name}
-    return gettext("Signed by %(name)s. Still to sign: %(waiting)s.") % {
-        "name": result.name,
-        "waiting": ", ".join(result.waiting),
+        return gettext("PIN accepted. Every player has signed: the results are confirmed and count.")
+    return gettext("PIN accepted: %(signed)s of %(seats)s signed.") % {
+        "signed": result.signed,
+        "seats": result.seats,
     }
 
 

@@ -79,10 +79,11 @@ FIELDS = [
     "withdrawn",
     "published",
     "after",
+    "pin",
 ]
 posts = st.dictionaries(st.sampled_from(FIELDS), junk, max_size=10)
 FORMS = st.sampled_from(
-    ["hands/add/", "totals/", "penalties/add/", "late/", "hands/void/", "finish/", "reopen/", ""]
+    ["hands/add/", "totals/", "penalties/add/", "late/", "hands/void/", "finish/", "reopen/", "sign/", ""]
 )
 FUZZ = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
@@ -131,6 +132,9 @@ ORGANISER_URLS = [
     ("manage:clock", ("slug", 1, "pause")),
     ("manage:clock", ("slug", 2, "resume")),
     ("manage:clock", ("slug", 1, "nonsense")),
+    ("manage:reissue_pin", ("slug", "code")),
+    ("manage:reissue_session_pins", ("slug", 1)),
+    ("manage:reissue_session_pins", ("slug", 2)),
 ]
 
 

@@ -70,6 +70,8 @@ class AuditAction(models.TextChoices):
     SIGN_TABLE = "sign_table", "Signed with PIN"
     ISSUE_PINS = "issue_pins", "PINs issued"
     REISSUE_PIN = "reissue_pin", "PIN reissued"
+    REISSUE_SESSION_PINS = "reissue_session_pins", "Session's PINs reissued"
+    PIN_LOCKOUT = "pin_lockout", "Too many wrong PINs"
     BLIND_ENTRY = "blind_entry", "Blind second entry"
 
 

@@ -63,21 +63,26 @@ def test_the_table_is_confirmed_when_all_four_players_have_signed(event, table, 
     for wind in "ESW":
         result = sign_with_pin(table, pins[wind], acting_user=referee)
         assert not result.confirmed
-    assert result.waiting == [table.seats.get(wind="N").registration.player.name]
+    assert (result.signed, result.seats) == (3, 4)
     assert not services.is_confirmed(table, fresh=True)
     assert standings_rows(Tournament.objects.get(pk=event.pk)) == []
     result = sign_with_pin(table, pins["N"], acting_user=referee)  # the referee's device, the players' PINs
-    assert result.confirmed and result.waiting == []
+    assert result.confirmed and result.signed == 4
     assert Confirmation.objects.get(table=table, is_current=True).how == ConfirmedBy.PLAYERS
     assert len(standings_rows(Tournament.objects.get(pk=event.pk))) == 4
 
 
-def test_signing_twice_is_harmless(event, table, referee):
+def test_signing_twice_stores_one_signature_and_the_second_is_refused_as_a_wrong_pin(event, table, referee):
+    """A PIN that already signed is refused in the words of a wrong one (else it would tell a guesser
+    that the PIN is right), and counted as one."""
     complete(table, referee)
     pins = seated_pins(table)
     sign_with_pin(table, pins["E"], acting_user=referee)
-    sign_with_pin(table, pins["E"], acting_user=referee)
+    with pytest.raises(ServiceError) as error:
+        sign_with_pin(table, pins["E"], acting_user=referee)
+    assert error.value.code == "wrong_pin"
     assert Signature.objects.filter(table=table).count() == 1
+    assert PinAttempt.objects.count() == 1
 
 
 def test_a_wrong_pin_and_the_pin_of_a_player_at_another_table_are_refused(event, table, referee):
@@ -91,14 +96,12 @@ def test_a_wrong_pin_and_the_pin_of_a_player_at_another_table_are_refused(event,
     assert error.value.code == "wrong_pin"
     with pytest.raises(ServiceError) as error:
         sign_with_pin(table, elsewhere, acting_user=referee)
-    assert error.value.code == "pin_not_at_table"
+    assert error.value.code == "wrong_pin"
     assert not Signature.objects.exists()
     assert PinAttempt.objects.filter(table=table).count() == 2  # both count towards the limit
 
 
-def test_after_a_few_wrong_pins_in_a_minute_the_table_takes_no_pin_until_the_minute_has_passed(
-    event, table, referee
-):
+def test_after_a_few_wrong_pins_the_table_takes_no_pin_until_the_window_has_passed(event, table, referee):
     complete(table, referee)
     pins = seated_pins(table)
     for _ in range(PIN_TRIES):
@@ -108,8 +111,8 @@ def test_after_a_few_wrong_pins_in_a_minute_the_table_takes_no_pin_until_the_min
         sign_with_pin(table, pins["E"], acting_user=referee)  # even the right PIN waits
     assert error.value.code == "pin_throttled"
     assert not Signature.objects.exists()
-    PinAttempt.objects.update(created_at=timezone.now() - timedelta(minutes=2))
-    assert sign_with_pin(table, pins["E"], acting_user=referee).signed
+    PinAttempt.objects.update(created_at=timezone.now() - confirmation.PIN_WINDOW - timedelta(seconds=1))
+    assert sign_with_pin(table, pins["E"], acting_user=referee).signed == 1
 
 
 def test_a_reissued_pin_replaces_the_old_one_and_is_logged(event, table, referee, organiser):
@@ -121,7 +124,7 @@ def test_a_reissued_pin_replaces_the_old_one_and_is_logged(event, table, referee
     with pytest.raises(ServiceError) as error:
         sign_with_pin(table, pins["E"], acting_user=referee)
     assert error.value.code == "wrong_pin"
-    assert sign_with_pin(table, new, acting_user=referee).name == east.player.name
+    assert sign_with_pin(table, new, acting_user=referee).signed == 1
     entry = AuditEntry.objects.get(action="reissue_pin")
     assert entry.actor == organiser and new not in entry.summary
 
@@ -137,7 +140,7 @@ def test_a_change_to_the_results_withdraws_the_signatures(event, table, referee,
     assert not services.is_confirmed(table, fresh=True)
     assert confirmation.signatures(table) == set()
     result = sign_with_pin(table, pins["E"], acting_user=referee)  # the corrected result is signed anew
-    assert len(result.waiting) == 3
+    assert (result.signed, result.seats) == (1, 4)
 
 
 def test_a_hand_added_after_the_session_was_lengthened_withdraws_the_signatures_and_confirmation(
@@ -196,11 +199,11 @@ def test_players_sign_on_the_table_page_and_a_wrong_pin_says_nothing_was_saved(
     assert "Confirm these results" not in page
     refused = client.post(url + "sign/", {"pin": "abc"})
     assert refused.status_code == 422
-    assert "Not saved: That PIN is not right" in refused.content.decode()
+    assert "Not saved: That PIN does not sign this table." in refused.content.decode()
     for wind in "ESW":
         client.post(url + "sign/", {"pin": pins[wind]})
     page = client.get(url).content.decode()
-    assert "Still to sign: " + table.seats.get(wind="N").registration.player.name in page
+    assert "Signed: 3 of 4." in page
     done = client.post(url + "sign/", {"pin": pins["N"]}, follow=True).content.decode()
     assert "Every player has signed" in done
     assert "confirmed</span> the table&#x27;s players" in done
@@ -265,7 +268,8 @@ def test_a_substitute_signs_for_the_seat_of_a_player_who_left(event, table, refe
     for wind in "ESW":
         sign_with_pin(table, pins[table.seats.get(wind=wind).registration_id], acting_user=referee)
     result = sign_with_pin(table, pins[spare.pk], acting_user=referee)
-    assert result.confirmed and "Spare" in result.signed
+    assert result.confirmed and result.signed == 4
+    assert Signature.objects.get(table=table, registration=spare).is_current
     with pytest.raises(ServiceError) as error:  # confirmed: the absent player's PIN changes nothing
         sign_with_pin(table, pins[north.pk], acting_user=referee)
-    assert error.value.code == "already_confirmed"
+    assert error.value.code == "wrong_pin"

@@ -123,11 +123,15 @@ def test_entry_confirmation_final_standings_and_a_correction_after_hand_16(
         assert page.locator("text=Confirm these results").count() == 0
         page.fill("input[name=pin]", "12345x")
         page.click("#sign-form button")
-        page.wait_for_selector("text=Not saved: That PIN is not right")
+        page.wait_for_selector("text=Not saved: That PIN does not sign this table.")
         for index, pin in enumerate(seated_pins):  # each player types their PIN on the table's device
             page.fill("input[name=pin]", pin)
             page.click("#sign-form button")
-            page.wait_for_selector("text=Every player has signed" if index == 3 else "text=Still to sign")
+            page.wait_for_selector(
+                "text=Every player has signed"
+                if index == 3
+                else f"text=PIN accepted: {index + 1} of 4 signed."
+            )
     page.goto(table_url)
     assert page.locator(".state.confirmed").first.is_visible()
 
