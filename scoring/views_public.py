@@ -21,7 +21,7 @@ from django_tables2 import RequestConfig
 
 from scoring import substitutions
 from scoring.charts import ChartPoint, progress_chart
-from scoring.confirmation import blind_entry_on
+from scoring.confirmation import blind_entry_on, figures_visible, previews_unconfirmed
 from scoring.exports import STANDINGS_EXPORTS
 from scoring.history import place_at_table, places_after_each_session
 from scoring.live import fragment_response, poll_seconds, vary_on_htmx, version_key
@@ -53,9 +53,9 @@ from scoring.standings_cache import (
 )
 from scoring.tables import ScoreStandingsTable, StandingsTable
 from tournaments import takeovers
-from tournaments.access import HtmxHttpRequest, has_role, public_event, public_round
+from tournaments.access import HtmxHttpRequest, public_event, public_round
 from tournaments.event_settings import team_best
-from tournaments.models import WINDS, Registration, Role, Round, Seat, Substitution, Table, Tournament
+from tournaments.models import WINDS, Registration, Round, Seat, Substitution, Table, Tournament
 from tournaments.page_cache import compact_html, page_generation
 from tournaments.views_public import seat_rows
 
@@ -119,12 +119,11 @@ def _result_cards(tournament: Tournament, round_: Round) -> list[str]:
 
 def _result_card_data(tournament: Tournament, round_: Round, tables: list[int]) -> list[dict[str, Any]]:
     cards = []
-    blind = blind_entry_on(tournament)
     for table in tables_with_results(tournament, round_, only=tables):
         state = table_state(table)
         # Under blind double entry the first entry's figures stay private until the table is
         # confirmed: the second person must not be able to read them here.
-        withheld = blind and not is_confirmed(table)
+        withheld = not figures_visible(table)
         result = session_result(table) if state != "not started" and not withheld else None
         seats = seat_rows(table)
         for row in seats:
@@ -175,7 +174,7 @@ def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     clean = _standings_request(request)
     sort = clean.GET.get("sort", "")
     provisional = clean.GET.get("provisional") == "1" and (
-        not blind_entry_on(tournament) or has_role(request.user, tournament, Role.ORGANISER)
+        not blind_entry_on(tournament) or previews_unconfirmed(request.user, tournament)
     )  # under blind double entry only the organiser previews unconfirmed figures
     key = (
         f"standings-html:{standings_cache_key(tournament)}:{tournament.standings_version}:{sort}:{int(provisional)}"
