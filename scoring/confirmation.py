@@ -17,15 +17,25 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from scoring import services
-from scoring.models import BlindEntry, Confirmation, ConfirmedBy, PinAttempt, PlayerPin, Signature
+from scoring.models import (
+    BlindEntry,
+    Confirmation,
+    ConfirmedBy,
+    Hand,
+    PinAttempt,
+    PlayerPin,
+    Signature,
+    TableTotals,
+)
 from scoring.rules.errors import HandInputError
 from scoring.rules.ruleset import check_totals
 from scoring.rules.settings import lookup
+from tournaments.access import has_role
 from tournaments.archive import check_open
 from tournaments.audit import AuditAction, User, acting, audit
 from tournaments.errors import ServiceError
 from tournaments.messages import rule_message
-from tournaments.models import WINDS, Registration, Round, Seat, Substitution, Table, Tournament
+from tournaments.models import WINDS, Registration, Role, Round, Seat, Substitution, Table, Tournament
 
 PIN_DIGITS = 6
 PIN_WINDOW = timedelta(minutes=15)
@@ -405,6 +415,44 @@ def differences(table: Table, entry: BlindEntry) -> list[Difference]:
 
 def current_blind_entry(table: Table) -> BlindEntry | None:
     return BlindEntry.objects.filter(table=table, is_current=True, voided=False).first()
+
+
+def previews_unconfirmed(user: Any, tournament: Tournament) -> bool:
+    """Whether ``user`` previews the event's unconfirmed figures under blind double entry: its organisers
+    (and superusers) do (the provisional standings, their prints and exports); nobody else."""
+    return user is not None and has_role(user, tournament, Role.ORGANISER)
+
+
+def entered_at(table: Table, user: Any) -> bool:
+    """Whether ``user`` entered any version of a hand or of the totals at ``table`` (so has seen them)."""
+    if user is None or not user.is_authenticated:
+        return False
+    return (
+        Hand.objects.filter(table=table, entered_by=user).exists()
+        or TableTotals.objects.filter(table=table, entered_by=user).exists()
+    )
+
+
+def figures_visible(table: Table, user: Any = None) -> bool:
+    """May ``user`` (``None``: the public) see the figures entered at ``table`` now: its hands (winner,
+    discarder, fan, points), scores and totals, on any page, fragment or export? The one place this is
+    decided (issue 22).
+
+    Always, except under blind double entry while the table is unconfirmed (in play or complete):
+    then the public sees nothing, and of the staff only those who entered results at the table and the
+    organisers, who preview unconfirmed figures (docs/confirmation.md). Once a second entry is stored,
+    the two entries are compared and every referee sees the first entry, to resolve the differences;
+    once they agree the table is confirmed and everyone sees it. Prefetched ``confirmations``."""
+    tournament = table.round.tournament
+    if not blind_entry_on(tournament) or services.is_confirmed(table):
+        return True
+    if user is None or not user.is_authenticated:
+        return False
+    return (
+        previews_unconfirmed(user, tournament)
+        or entered_at(table, user)
+        or current_blind_entry(table) is not None
+    )
 
 
 def _check_scores(scores: dict[str, Any], what: str) -> dict[str, int]:

@@ -20,7 +20,7 @@ from django_tables2 import RequestConfig
 
 from scoring import substitutions
 from scoring.charts import ChartPoint, progress_chart
-from scoring.confirmation import blind_entry_on
+from scoring.confirmation import blind_entry_on, figures_visible, previews_unconfirmed
 from scoring.exports import STANDINGS_EXPORTS
 from scoring.history import place_at_table, places_after_each_session
 from scoring.live import poll_seconds, vary_on_htmx
@@ -115,12 +115,11 @@ def _result_cards(tournament: Tournament, round_: Round) -> list[str]:
 
 def _result_card_data(tournament: Tournament, round_: Round, tables: list[int]) -> list[dict[str, Any]]:
     cards = []
-    blind = blind_entry_on(tournament)
     for table in tables_with_results(tournament, round_, only=tables):
         state = table_state(table)
         # Under blind double entry the first entry's figures stay private until the table is
         # confirmed: the second person must not be able to read them here.
-        withheld = blind and not is_confirmed(table)
+        withheld = not figures_visible(table)
         result = session_result(table) if state != "not started" and not withheld else None
         seats = seat_rows(table)
         for row in seats:
@@ -167,7 +166,7 @@ def may_preview(user: Any, tournament: Tournament) -> bool:
     event's staff only; under blind double entry only its organisers (the second person must not read the
     first entry's figures). Anyone else is shown the public standings."""
     if blind_entry_on(tournament):
-        return has_role(user, tournament, Role.ORGANISER)
+        return previews_unconfirmed(user, tournament)
     return has_role(user, tournament, Role.REFEREE)
 
 

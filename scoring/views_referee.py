@@ -101,7 +101,6 @@ def _confirmation_context(table: Table, viewer: Any, state: str) -> dict[str, An
     confirmed = services.confirmed_by(table)
     blind = confirmation.blind_entry_on(tournament)
     entry = confirmation.current_blind_entry(table) if blind else None
-    entered = viewer is not None and viewer.pk in services._entered_by(table)
     # Counts, never names: a name appearing after a PIN was typed would tell whose PIN it was.
     signed, sign_seats = (
         confirmation.signing_progress(table, confirmation.signatures(table))
@@ -121,7 +120,9 @@ def _confirmation_context(table: Table, viewer: Any, state: str) -> dict[str, An
         "blind": blind,
         "blind_entry": entry,
         "differences": differences,
-        "hide_first_entry": blind and state == "complete" and not confirmed and entry is None and not entered,
+        # Under blind double entry the entered figures stay hidden from a referee who may still make
+        # the second entry (the blind form is offered once the table is complete).
+        "hide_first_entry": not confirmation.figures_visible(table, viewer),
     }
 
 
@@ -459,10 +460,13 @@ def correct_hand(request: HttpRequest, slug: str, number: int, table: int, hand:
     table_obj = _load_table(request, slug, number, table)
     current = get_object_or_404(Hand, table=table_obj, number=hand, is_current=True, voided=False)
     rules = table_obj.round.tournament.rule_set
+    # A blind table's hand is not shown to whoever may still make the second entry: the form starts
+    # empty and the versions are not listed.
+    visible = confirmation.figures_visible(table_obj, request.user)
     form = hand_form_for(
         table_obj,
         request.POST or None,
-        initial=rules.initial_for(services.hand_record(current), current.tiles),
+        initial=rules.initial_for(services.hand_record(current), current.tiles) if visible else None,
     )
     version_form = ExpectedVersionForm(request.POST or None, initial={"expected_version": current.version})
     if request.method == "POST" and form.is_valid() and version_form.is_valid():
@@ -483,7 +487,9 @@ def correct_hand(request: HttpRequest, slug: str, number: int, table: int, hand:
         Hand.objects.filter(table=table_obj, number=hand).select_related("entered_by").order_by("version")
     )
     for version in history:
-        version.text = "" if version.voided else _hand_text(version, table_obj.round.tournament)
+        version.text = (
+            "" if version.voided or not visible else _hand_text(version, table_obj.round.tournament)
+        )
     return render(
         request,
         "scoring/referee/correct_hand.html",
@@ -494,6 +500,7 @@ def correct_hand(request: HttpRequest, slug: str, number: int, table: int, hand:
             "form": form,
             "version_form": version_form,
             "history": history,
+            "hidden": not visible,
         },
     )
 
@@ -545,7 +552,11 @@ def appeal(
             "table": table_obj,
             "subject": subject,
             "ruling": ruling,
-            "ruling_text": _ruling_text(ruling, tournament),
+            "ruling_text": _ruling_text(
+                ruling,
+                tournament,
+                hidden=subject == "hand" and not confirmation.figures_visible(table_obj, request.user),
+            ),
             "deadline": deadline,
             "fee": fee,
             "form": form,
@@ -558,7 +569,9 @@ def _hand_text(hand: Hand, tournament: Any) -> str:
     return services.event_rules(tournament).describe_in(services.hand_record(hand), get_language())
 
 
-def _ruling_text(ruling: Penalty | LateArrival | Hand, tournament: Any) -> str:
+def _ruling_text(ruling: Penalty | LateArrival | Hand, tournament: Any, *, hidden: bool = False) -> str:
+    """The ruling appealed against in one line; a hand's result withheld when ``hidden`` (a blind table
+    before its second entry)."""
     if isinstance(ruling, Penalty):
         return rulings.penalty_line(ruling, services.event_rules(tournament))
     if isinstance(ruling, LateArrival):
@@ -567,7 +580,9 @@ def _ruling_text(ruling: Penalty | LateArrival | Hand, tournament: Any) -> str:
     return gettext("%(hand)s %(number)s: %(text)s") % {
         "hand": hand[:1].upper() + hand[1:],
         "number": ruling.number,
-        "text": _hand_text(ruling, tournament),
+        "text": gettext("Hidden until the blind second entry agrees.")
+        if hidden
+        else _hand_text(ruling, tournament),
     }
 
 

@@ -5,7 +5,6 @@ differences hand by hand to a referee."""
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from scoring import services
@@ -14,19 +13,6 @@ from scoring.models import BlindEntry, Confirmation, ConfirmedBy
 from scoring.services import HandEntry
 from tournaments import services as event_services
 from tournaments.errors import ServiceError
-
-
-@pytest.fixture
-def second(db):
-    return get_user_model().objects.create_user("sue", password="pw-sue-123")
-
-
-@pytest.fixture
-def blind_event(event, organiser, second):
-    event_services.update_settings(event, {"confirmation.blind_entry": True}, acting_user=organiser)
-    event_services.grant_role(event, second, "referee", acting_user=organiser)
-    return event
-
 
 HANDS = [
     HandEntry(winner="E", discarder="S", fan=8),  # E +32, S -16, W -8, N -8 (rule 67)
