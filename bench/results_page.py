@@ -1,8 +1,8 @@
 """Benchmark: drawing a session's public results page again while hands pour in (issue 12), on a generated
 400-player MCR event (10 sessions, 8 played, every table of session 9 with four hands entered).
 
-The page is drawn again after every change at one of its tables (at most every PUBLIC_PAGE_MIN_SECONDS in
-production, and once per language and for htmx's fragment). Each table's card is kept under the table's
+The page is drawn again after every change at one of its tables (once per entry version, language and for
+htmx's fragment: tournaments/public_read.py). Each table's card is kept under the table's
 results_version, so a hand at one table draws that table's card and reads the others from the cache.
 Printed: the page drawn with every card (a cold cache, or after a change every card shows) against the page
 drawn after one hand at one table; the median of RUNS, milliseconds and queries.
