@@ -736,11 +736,10 @@ def _after_write(
     until a second person confirms it), bump the standings, and log it. Entry at an unconfirmed table
     renews its session's results page only (``Round.entry_version``): the standings, player, team and
     event pages count confirmed tables, so a hall of phones keeps them cached while hands pour in; the
-    session's first entry puts it "in play" on the standings (every public page renews). ``signed`` and
+    ``signed`` and
     ``confirmed``: whether signatures or a confirmation are in force, when the caller read it under the
     table's lock (a hand save: no query for what is not there); otherwise read here."""
     tournament = table.round.tournament
-    first_entry = table.round.entry_version == 0  # read under the table's lock; a stale 0 only bumps more
     bump_entry(table)
     was_confirmed = False
     signatures = (
@@ -763,7 +762,7 @@ def _after_write(
             f"Session {table.round.number} table {table.number}: confirmation withdrawn ({action.label.lower()})",
         )
     public = was_confirmed or action not in ENTRY_ACTIONS
-    bump_standings(tournament, public=public or first_entry)
+    bump_standings(tournament, public=public)
     audit(
         tournament,
         acting_user,

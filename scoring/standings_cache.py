@@ -4,7 +4,7 @@ their cache: computed once per standings version, which every counted write bump
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.utils.translation import gettext
@@ -105,11 +105,14 @@ def frozen_lines(tournament: Tournament) -> list[tuple[str, str]]:
 def public_progress(tournament: Tournament, progress: list[SessionProgress]) -> list[SessionProgress]:
     """Only the sessions the public standings count: results published, and not after the session the
     standings are frozen at (release controls, ``tournaments.release``), so "after session N" never
-    speaks of a session the standings leave out."""
+    speaks of a session the standings leave out; and of those only their confirmed tables."""
     from tournaments.release import counted_rounds
 
     counted = counted_rounds(tournament)
-    return [p for p in progress if p.number in counted]
+    # Only what is confirmed is public: a session is "in play" here once one of its tables is confirmed
+    # (the live results page shows the hands as they are entered). The public pages then change only
+    # with the event's public version (tournaments/public_read.py), not with every first hand.
+    return [replace(p, started=p.confirmed) for p in progress if p.number in counted]
 
 
 def standings_cache_key(tournament: Tournament) -> str:
@@ -126,8 +129,31 @@ def cached_standings_rows(
     the provisional ones (staff only) per ``standings_version`` (every entered result). Never an older copy."""
     field = "standings_version" if include_provisional else "public_version"
     version = Tournament.objects.filter(pk=tournament.pk).values_list(field, flat=True).first()
+    return _rows_at(tournament, version or 0, include_provisional=include_provisional)
+
+
+def _rows_at(tournament: Tournament, version: int, *, include_provisional: bool) -> list[dict[str, Any]]:
     key = f"standings:{standings_cache_key(tournament)}:{int(include_provisional)}:{version}"
     return computed_once(key, lambda: standings_rows(tournament, include_provisional=include_provisional))
+
+
+def public_standings_and_places(
+    tournament: Tournament,
+) -> tuple[list[dict[str, Any]], dict[str, dict[int, tuple[int, int]]]]:
+    """The public standings and every player's place after each session (``scoring.history``), both
+    computed once per public version (one version read for both): replaying the ranking session by
+    session costs more than the rest of a player's page, and a hall reads every player's page."""
+    from scoring.history import places_after_each_session
+
+    version = (
+        Tournament.objects.filter(pk=tournament.pk).values_list("public_version", flat=True).first() or 0
+    )
+    rows = _rows_at(tournament, version, include_provisional=False)
+    places = computed_once(
+        f"places:{standings_cache_key(tournament)}:{version}",
+        lambda: places_after_each_session(rows, use_table_points=tournament.uses_table_points),
+    )
+    return rows, places
 
 
 def _standing_dict(row: StandingRow, names: Mapping[str, str], table_points: bool) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from scoring import substitutions
 from scoring.charts import ChartPoint, progress_chart
 from scoring.confirmation import blind_entry_on, figures_visible, previews_unconfirmed
 from scoring.exports import STANDINGS_EXPORTS
-from scoring.history import place_at_table, places_after_each_session
+from scoring.history import place_at_table
 from scoring.live import poll_seconds, vary_on_htmx
 from scoring.models import Penalty
 from scoring.projector import projector_context
@@ -43,10 +43,12 @@ from scoring.side_rankings import (
     event_team_standings,
 )
 from scoring.standings_cache import (
+    SessionProgress,
     cached_standings_rows,
     frozen_lines,
     progress_lines,
     public_progress,
+    public_standings_and_places,
     session_progress,
     standings_cache_key,
 )
@@ -170,6 +172,13 @@ def may_preview(user: Any, tournament: Tournament) -> bool:
     return has_role(user, tournament, Role.REFEREE)
 
 
+def _progress(tournament: Tournament, provisional: bool) -> list[SessionProgress]:
+    """The sessions' progress the standings speak of: every entered result for the staff's provisional
+    view, what is published and confirmed for everyone else."""
+    progress = session_progress(tournament)
+    return progress if provisional else public_progress(tournament, progress)
+
+
 def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Sortable standings over the published, confirmed tables, with each session's progress above them;
     the staff's provisional view (``?provisional=1``) counts every entered result and says so. Phones poll
@@ -192,8 +201,7 @@ def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             "table": table,
             "tournament": tournament,
             "provisional": provisional,
-            "progress": frozen_lines(tournament)
-            + progress_lines(public_progress(tournament, session_progress(tournament))),
+            "progress": frozen_lines(tournament) + progress_lines(_progress(tournament, provisional)),
         },
         request=clean,
     )
@@ -252,15 +260,13 @@ def player(request: HtmxHttpRequest, slug: str, code: str) -> HttpResponse:
 
 def player_context(tournament: Tournament, registration: Registration) -> dict[str, Any]:
     """What the player page shows, from the cached standings (confirmed tables only) and the seats."""
-    rows = cached_standings_rows(tournament)
+    rows, places = public_standings_and_places(tournament)
     standing = next((row for row in rows if row["player"] == registration.code), None)
     by_round = {line["round"]: line for line in (standing or {}).get("sessions", [])}
     session_scores = {
         (row["player"], line["round"]): line["score"] for row in rows for line in row.get("sessions", [])
     }
-    history = places_after_each_session(rows, use_table_points=tournament.uses_table_points).get(
-        registration.code, {}
-    )
+    history = places.get(registration.code, {})
     # Every seat at the player's tables in one query: their own, and their opponents'.
     seats: dict[int, Seat] = {}
     table_mates: dict[int, list[Seat]] = {}

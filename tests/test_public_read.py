@@ -162,7 +162,6 @@ def test_hands_at_an_unconfirmed_table_renew_only_their_sessions_results_page(
     client, table, referee, django_assert_num_queries
 ):
     slug = table.round.tournament.slug
-    record_hand(table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee)  # session 1 in play
     kept = [
         reverse("public:standings", args=[slug]),
         reverse("public:player", args=[slug, "p1"]),
@@ -178,11 +177,16 @@ def test_hands_at_an_unconfirmed_table_renew_only_their_sessions_results_page(
     assert b"88" in client.get(results).content != old_results
 
 
-def test_a_sessions_first_hand_and_a_confirmation_renew_the_standings(client, table, referee, organiser):
+def test_only_a_confirmation_puts_a_session_in_play_on_the_public_standings(
+    client, table, referee, organiser
+):
     url = reverse("public:standings", args=[table.round.tournament.slug])
     assert "in play" not in client.get(url).content.decode()
     record_hand(table, HandEntry(winner="S", fan=88), acting_user=referee)
-    assert "0 of 2 tables confirmed" in client.get(url).content.decode()  # the session is in play
+    assert "in play" not in client.get(url).content.decode()  # entered, not confirmed: nothing public
+    client.force_login(organiser)
+    assert "0 of 2 tables confirmed" in client.get(url + "?provisional=1").content.decode()
+    client.logout()
     set_table_finished(table, True, acting_user=referee)
     confirm_table(table, acting_user=organiser)
     assert "1 of 2 tables confirmed" in client.get(url).content.decode()

@@ -92,11 +92,10 @@ def test_a_hand_entered_draws_again_only_its_own_tables_card(client, event, refe
         return [sorted(call.args[2]) for call in draw.call_args_list], page
 
     assert cards_drawn(lambda: None)[0] == [sorted([first.pk, second.pk])]
-    # The session's first hand puts it "in play" on every public page: each card is drawn again, once.
     drawn, _ = cards_drawn(
         lambda: record_hand(first, HandEntry(winner="N", discarder="W", fan=8), acting_user=referee)
     )
-    assert drawn == [sorted([first.pk, second.pk])]
+    assert drawn == [[first.pk]]
     drawn, page = cards_drawn(
         lambda: record_hand(first, HandEntry(winner="E", discarder="S", fan=9), acting_user=referee)
     )
