@@ -115,25 +115,28 @@ def _read_stamp(slug: str, page: PublicPage, number: int | None) -> PublicStamp 
     return PublicStamp(f"{row[0]}:{row[1].timestamp()}", f"{row[2]}{entry}:{page.part}{number}")
 
 
-_stamps: dict[tuple[str, PublicPage, int | None], tuple[float, PublicStamp | None]] = {}
+_stamps: dict[tuple[str, PublicPage, int | None], tuple[int, PublicStamp | None]] = {}
 _stamps_lock = threading.Lock()
 
 
 def public_stamp(slug: str, page: PublicPage, number: int | None = None) -> PublicStamp | None:
     """What an anonymous reader may see of the page (None: nothing, the view answers 404), read at most
-    once every ``PUBLIC_VERSION_SECONDS`` per process (0 in the tests: every time)."""
+    once every ``PUBLIC_VERSION_SECONDS`` per process (0 in the tests: every time). The periods are the
+    clock's (whole seconds), the same in every worker: they all see a change at the same moment, so a page
+    that changes with every hand (a session's live results) is rendered about once a period, not once per
+    worker."""
     seconds = float(getattr(settings, "PUBLIC_VERSION_SECONDS", 0))
     if seconds <= 0:
         return _read_stamp(slug, page, number)
-    now = time.monotonic()
+    period = int(time.time() // seconds)
     remembered = _stamps.get((slug, page, number))
-    if remembered is not None and now - remembered[0] < seconds:
+    if remembered is not None and remembered[0] == period:
         return remembered[1]
     stamp = _read_stamp(slug, page, number)
     with _stamps_lock:
         if len(_stamps) > VERSIONS_REMEMBERED:
             _stamps.clear()  # made-up slugs cannot grow it without bound
-        _stamps[(slug, page, number)] = (now, stamp)
+        _stamps[(slug, page, number)] = (period, stamp)
     return stamp
 
 
