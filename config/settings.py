@@ -176,6 +176,8 @@ EXPORT_JOBS_KEEP = env_int("EXPORT_JOBS_KEEP", 3)
 # Public pages for anonymous readers, stored per event version (tournaments/public_read.py): each worker reads
 # an event's versions at most once a second (a change shows on the public pages within that second).
 PUBLIC_VERSION_SECONDS = float(env_str("PUBLIC_VERSION_SECONDS") or 1.0)
+# ...and keeps the answers it served last in its own memory (the keys name the versions: never out of date).
+PUBLIC_PAGE_LOCAL_BYTES = env_int("PUBLIC_PAGE_LOCAL_BYTES", 32 * 1024 * 1024)
 
 CACHE_URL = env_str("CACHE_URL")
 CACHES = {"default": cache_from_url(CACHE_URL)}

@@ -21,6 +21,7 @@ SEATING_IN_BACKGROUND = False
 
 # A change shows on the next read of a public page (tests/test_public_read.py tests the one-second window).
 PUBLIC_VERSION_SECONDS = 0.0
+PUBLIC_PAGE_LOCAL_BYTES = 0  # no per-process copies between tests (tests/test_public_read.py turns them on)
 
 # Login throttling would lock the test users out of client.login() (which passes no request):
 # config/tests/test_login_throttling.py turns it on to prove the lockout.

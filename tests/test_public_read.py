@@ -306,16 +306,28 @@ def test_with_the_cache_away_hands_are_still_saved_and_pages_still_served(
     assert b"88" in client.get(reverse("public:results", args=[table.round.tournament.slug, 1])).content
 
 
-def test_the_versions_are_read_once_a_second_per_process(client, event, settings, django_assert_num_queries):
+def test_the_versions_are_read_once_a_second_and_recent_answers_kept_per_process(
+    client, event, organiser, settings, django_assert_num_queries, monkeypatch
+):
     settings.PUBLIC_VERSION_SECONDS = 60
+    settings.PUBLIC_PAGE_LOCAL_BYTES = 1 << 20
     public_read._stamps.clear()
+    public_read.recent_answers.clear()
     url = reverse("public:event", args=[event.slug])
-    client.get(url)
     try:
+        first = client.get(url)
+        monkeypatch.setattr(public_read, "cache", _CacheAway())  # answered from this worker's memory
         with django_assert_num_queries(0):
+            assert client.get(url).content == first.content
+        monkeypatch.undo()
+        services.set_checked_in(event.registrations.get(code="p1"), True, acting_user=organiser)
+        public_read._stamps.clear()  # the next period: the new version is read, and a new key
+        with CaptureQueriesContext(connection) as queries:
             client.get(url)
+        assert len(queries) > 1
     finally:
         public_read._stamps.clear()
+        public_read.recent_answers.clear()
 
 
 def test_a_long_or_personal_request_is_answered_without_the_cache(client, event, django_assert_num_queries):
