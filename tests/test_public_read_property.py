@@ -149,17 +149,25 @@ class Answer:
     body: str
 
 
+_MADE_AT = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d")
+"""A download's "made at" minute (``scoring.exports.base.made_at``): a stored file says when it was made,
+which an uncached one a minute later does not."""
+
+
 def _body(read: Read, content: bytes, content_type: str) -> str:
-    """What a reader sees, without what differs per rendering (a PDF's creation date, a workbook's zip)."""
+    """What a reader sees, without what differs per rendering (a PDF's creation date, a workbook's zip,
+    the minute a download was made)."""
     if "pdf" in content_type:
         from pypdf import PdfReader
 
-        return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(content)).pages)
+        text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(content)).pages)
+        return _MADE_AT.sub("<made at>", text)
     if "spreadsheet" in content_type:
         from openpyxl import load_workbook
 
         book = load_workbook(io.BytesIO(content), read_only=True)
-        return repr([(ws.title, [list(row) for row in ws.iter_rows(values_only=True)]) for ws in book])
+        sheets = repr([(ws.title, [list(row) for row in ws.iter_rows(values_only=True)]) for ws in book])
+        return _MADE_AT.sub("<made at>", sheets)
     text = fold(content.decode())
     if "csv" in content_type:
         return repr(list(csv.reader(io.StringIO(text))))

@@ -144,6 +144,18 @@ def public_stamp(slug: str, page: PublicPage, number: int | None = None) -> Publ
     return stamp
 
 
+def _stored_by_another(key: str) -> Any:
+    """What another worker, which holds the key's lock, stores under ``key``: waited for at most
+    ``WAIT_SECONDS`` (None then: the caller computes it too)."""
+    deadline = time.monotonic() + WAIT_SECONDS
+    while time.monotonic() < deadline:
+        time.sleep(0.02)
+        stored = cache.get(key)
+        if stored is not None:
+            return stored
+    return None
+
+
 def computed_once(key: str, compute: Callable[[], Any], *, timeout: int = PAGE_SECONDS) -> Any:
     """``compute()``, stored under ``key`` (which must name every input of the result): while one caller
     computes a key, the others wait for its result (at most ``WAIT_SECONDS``, then compute too) instead of
@@ -154,12 +166,9 @@ def computed_once(key: str, compute: Callable[[], Any], *, timeout: int = PAGE_S
             return stored
         computing = cache.add(f"{key}:computing", 1, timeout=LOCK_SECONDS)
         if not computing:
-            deadline = time.monotonic() + WAIT_SECONDS
-            while time.monotonic() < deadline:
-                time.sleep(0.02)
-                stored = cache.get(key)
-                if stored is not None:
-                    return stored
+            stored = _stored_by_another(key)
+            if stored is not None:
+                return stored
     except Exception:
         log.warning("cache unavailable; computing %s", key, exc_info=True)
         return compute()
@@ -331,12 +340,9 @@ class PublicReadMiddleware:
         try:
             rendering = cache.add(lock, 1, timeout=LOCK_SECONDS)
             if not rendering:
-                deadline = time.monotonic() + WAIT_SECONDS
-                while time.monotonic() < deadline:
-                    time.sleep(0.02)
-                    entry = cache.get(key)
-                    if entry is not None:
-                        return _answer(request, entry)
+                entry = _stored_by_another(key)
+                if entry is not None:
+                    return _answer(request, entry)
         except Exception:
             rendering = False
         try:

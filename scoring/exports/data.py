@@ -97,6 +97,19 @@ def standings_status(tournament: Tournament, tables: list[Table] | None = None) 
     return Status(after=after, final=final, made_at=made_at())
 
 
+def public_standings_status(tournament: Tournament) -> Status:
+    """The status of the public standings: after the last session they count (results published, not
+    after a frozen session) with a confirmed table; final when every table of it is confirmed. Only what
+    is published and confirmed, as the standings themselves (an entry at an unconfirmed table changes no
+    public download: ``tournaments.public_read``)."""
+    from scoring.standings_cache import public_progress, session_progress
+
+    counted = [p for p in public_progress(tournament, session_progress(tournament)) if p.confirmed]
+    if not counted:
+        return Status(after=None, final=False, made_at=made_at())
+    return Status(after=counted[-1].number, final=counted[-1].final, made_at=made_at())
+
+
 def _table_states(tournament: Tournament) -> list[tuple[int, str]]:
     from django.db.models import Count, Exists, OuterRef, Q
 

@@ -22,7 +22,7 @@ from scoring.exports.base import (
     points_text,
     safe_text,
 )
-from scoring.exports.data import registrations, standings_status, team_standings
+from scoring.exports.data import public_standings_status, registrations, team_standings
 from scoring.standings import rank_text
 from scoring.standings_cache import cached_standings_rows
 from tournaments.event_settings import team_best
@@ -115,7 +115,7 @@ class StandingsPDF(StandingsExport):
         from reportlab.platypus import Paragraph, Spacer, Table
 
         people = registrations(self.tournament)
-        status = standings_status(self.tournament)
+        status = public_standings_status(self.tournament)
         styles = Styles()
         doc = PDFDocument(
             gettext("%(name)s: standings") % {"name": self.tournament.name}, self.paper, landscape=True

@@ -69,9 +69,15 @@ def test_the_standings_pdf_says_after_which_session_and_that_it_is_final(finishe
     assert "Teams" in text and "T1" in text  # the test event's players are in teams T0-T3
 
 
-def test_the_standings_are_provisional_while_a_table_plays(event, referee):
+def test_the_standings_are_provisional_until_every_table_of_the_session_is_confirmed(
+    event, referee, organiser
+):
+    # The public download says only what is published and confirmed (an entry changes no public page).
     table = event.rounds.get(number=1).tables.get(number=1)
     services.record_hand(table, HandEntry(winner="E", discarder="S", fan=10), acting_user=referee)
+    assert "before the first session" in pdf_text(StandingsPDF(event, paper="letter").render()[2])
+    services.set_table_finished(table, True, acting_user=referee)
+    services.confirm_table(table, acting_user=organiser)
     assert "after session 1, provisional" in pdf_text(StandingsPDF(event, paper="letter").render()[2])
 
 
