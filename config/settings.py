@@ -54,11 +54,11 @@ def env_list(name: str, default: str = "") -> list[str]:
 
 def cache_from_url(url: str) -> dict:
     """``redis://[:password@]host:port/db``, ``rediss://...`` or ``unix:///path?db=1``: Django's Redis cache,
-    shared by every worker; ``locmem://`` (or empty): this process only; ``dummy://``: no caching."""
+    shared by every worker, answering as an empty cache while Redis is away (``config/cache.py``); ``locmem://`` (or empty): this process only; ``dummy://``: no caching."""
     scheme = urlsplit(url).scheme if url else "locmem"
     if scheme in {"redis", "rediss", "unix"}:
         return {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.cache.ResilientRedisCache",
             "LOCATION": url,
             "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "mahjong"),
             # A Redis that stops answering costs a request one second, not a worker.

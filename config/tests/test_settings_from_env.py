@@ -54,7 +54,7 @@ def test_check_deploy_warns_about_a_cache_of_one_process():
 
 def test_a_redis_url_gives_the_shared_redis_cache():
     cache = cache_from_url("redis://127.0.0.1:6379/1")
-    assert cache["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
+    assert cache["BACKEND"] == "config.cache.ResilientRedisCache"
     assert cache["LOCATION"] == "redis://127.0.0.1:6379/1"
 
 
