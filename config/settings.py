@@ -119,6 +119,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "config.middleware.DatabaseAway",  # a database that went away: 503 "not saved, try again" (not a 500)
     "axes.middleware.AxesMiddleware",  # last, as django-axes asks
 ]
 

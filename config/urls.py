@@ -26,6 +26,8 @@ def healthz(request: HttpRequest) -> HttpResponse:
     return HttpResponse("ok", content_type="text/plain")
 
 
+handler500 = "config.middleware.server_error"  # the database's errors outside a view: 503, not a 500
+
 public = ([*tournaments_public.urlpatterns, *scoring_public.urlpatterns], "public")
 manage = ([*tournaments_organiser.urlpatterns, *scoring_organiser.urlpatterns], "manage")
 referee = ([*tournaments_referee.urlpatterns, *urls_referee.urlpatterns], "referee")
