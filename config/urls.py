@@ -3,8 +3,12 @@
 Each namespace gathers the pages of both apps, so a page moves between layers without its name
 changing."""
 
+import logging
+
 from django.contrib import admin
-from django.http import HttpRequest, HttpResponse
+from django.core.cache import cache
+from django.db import connection
+from django.http import HttpRequest, JsonResponse
 from django.urls import include, path
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
@@ -19,11 +23,36 @@ from tournaments import urls_public as tournaments_public
 from tournaments import urls_referee as tournaments_referee
 from tournaments import views_landing
 
+log = logging.getLogger(__name__)
+
+
+def _database_state() -> str:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+    except Exception:  # any way the database fails to answer
+        log.warning("health check: the database did not answer", exc_info=True)
+        return "down"
+    return "ok"
+
+
+def _cache_state() -> str:
+    """The shared cache's own answer (``ResilientRedisCache.answers``: a PING); a cache inside the process
+    (local memory, tests) always answers."""
+    answers = getattr(cache, "answers", None)
+    return "ok" if answers is None or answers() else "down"
+
 
 @never_cache
-def healthz(request: HttpRequest) -> HttpResponse:
-    """For the load balancer, the monitor and the benchmarks: the app answers, nothing else is touched."""
-    return HttpResponse("ok", content_type="text/plain")
+def healthz(request: HttpRequest) -> JsonResponse:
+    """For the load balancer, the monitor and ``deploy/serve``: which part answers. 200 ``{"database": "ok",
+    "cache": "ok", "status": "ok"}``; the cache down is 200 with ``"status": "degraded"`` (every page is still
+    served, computed from the database: keep sending readers here); the database down is 503 ``"status":
+    "down"`` (nothing can be saved)."""
+    parts = {"database": _database_state(), "cache": _cache_state()}
+    if parts["database"] != "ok":
+        return JsonResponse({**parts, "status": "down"}, status=503)
+    return JsonResponse({**parts, "status": "ok" if parts["cache"] == "ok" else "degraded"})
 
 
 handler500 = "config.middleware.server_error"  # the database's errors outside a view: 503, not a 500

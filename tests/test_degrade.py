@@ -130,3 +130,17 @@ def test_any_other_error_is_still_the_generic_error_page(table, referee):
         response = client.get(reverse("referee:table", args=[table.round.tournament.slug, 1, 1]))
     assert response.status_code == 500
     assert "Something went wrong" in response.content.decode()
+
+
+def test_the_health_check_says_the_cache_is_down_and_the_site_degraded_but_serving(cache_away, client):
+    response = client.get("/healthz")
+    assert response.status_code == 200  # every page is still served, from the database
+    assert response.json() == {"database": "ok", "cache": "down", "status": "degraded"}
+    assert "no-cache" in response["Cache-Control"]
+
+
+def test_the_health_check_answers_503_naming_the_database_when_it_is_down(client):
+    with _database_away():
+        response = client.get("/healthz")
+    assert response.status_code == 503
+    assert response.json() == {"database": "down", "cache": "ok", "status": "down"}

@@ -37,12 +37,14 @@ def test_pages_are_compressed_for_browsers_that_accept_gzip(client, demo_event):
     assert b"<html" in gzip.decompress(response.content)
 
 
-def test_the_health_check_answers_ok_without_the_database(client):
+@pytest.mark.django_db
+def test_the_health_check_answers_ok_when_the_database_and_the_cache_answer(client):
     response = client.get("/healthz")
     assert response.status_code == 200
-    assert response.content == b"ok"
+    assert response.json() == {"database": "ok", "cache": "ok", "status": "ok"}
 
 
+@pytest.mark.django_db
 @override_settings(SECURE_SSL_REDIRECT=True)
 def test_the_health_check_is_not_redirected_to_https(client):
     assert client.get("/healthz").status_code == 200
