@@ -173,6 +173,8 @@ class PlayerRow:
     ema_id: str = ""
     team: str = ""
     code: str = ""
+    family_name: str = ""
+    given_name: str = ""
 
 
 CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
@@ -191,6 +193,8 @@ def clean_player_row(row: PlayerRow, *, country_names: bool = False) -> PlayerRo
         ("country", row.country),
         ("EMA id", row.ema_id),
         ("team", row.team),
+        ("family name", row.family_name),
+        ("given name", row.given_name),
     ):
         if CONTROL_CHARACTERS.search(value):
             raise ServiceError(
@@ -200,6 +204,10 @@ def clean_player_row(row: PlayerRow, *, country_names: bool = False) -> PlayerRo
     if not name:
         raise ServiceError(gettext("name is missing"), code="name_required")
     check_length(Player, "name", name, label=gettext("name"))
+    family_name = " ".join(row.family_name.split())
+    check_length(Player, "family_name", family_name, label=gettext("family name"))
+    given_name = " ".join(row.given_name.split())
+    check_length(Player, "given_name", given_name, label=gettext("given name"))
     country = row.country.strip().upper()
     if country_names:
         mapped = countries.to_code(row.country)
@@ -228,7 +236,15 @@ def clean_player_row(row: PlayerRow, *, country_names: bool = False) -> PlayerRo
     check_length(Registration, "team", team, label=gettext("team"))
     code = row.code.strip()
     check_length(Registration, "code", code, label=gettext("player id"))
-    return PlayerRow(name=name, country=country, ema_id=ema_id, team=team, code=code)
+    return PlayerRow(
+        name=name,
+        country=country,
+        ema_id=ema_id,
+        team=team,
+        code=code,
+        family_name=family_name,
+        given_name=given_name,
+    )
 
 
 def _next_code(tournament: Tournament) -> str:
@@ -245,7 +261,13 @@ def add_registration(tournament: Tournament, row: PlayerRow) -> Registration:
     if row.ema_id:
         player = Player.objects.filter(ema_id=row.ema_id).first()
     if player is None:
-        player = Player.objects.create(name=row.name, country=row.country, ema_id=row.ema_id)
+        player = Player.objects.create(
+            name=row.name,
+            country=row.country,
+            ema_id=row.ema_id,
+            family_name=row.family_name,
+            given_name=row.given_name,
+        )
     if Registration.objects.filter(tournament=tournament, player=player).exists():
         raise ServiceError(
             gettext("%(name)s is already registered") % {"name": row.name}, code="already_registered"
@@ -288,6 +310,14 @@ HEADER_ALIASES = {
     "ema": "ema_id",
     "team": "team",
     "club": "team",
+    "family_name": "family_name",
+    "family name": "family_name",
+    "surname": "family_name",
+    "last name": "family_name",
+    "given_name": "given_name",
+    "given name": "given_name",
+    "given names": "given_name",
+    "first name": "given_name",
 }
 
 
@@ -378,6 +408,8 @@ def import_players(
                     country=data.get("country", ""),
                     ema_id=data.get("ema_id", ""),
                     team=data.get("team", ""),
+                    family_name=data.get("family_name", ""),
+                    given_name=data.get("given_name", ""),
                 ),
                 country_names=True,
             )

@@ -65,6 +65,36 @@ def test_an_xlsx_list_imports_like_a_csv(event, organiser):
     assert [r.team for r in report.created] == ["Beijing"]
 
 
+def test_an_import_takes_optional_family_and_given_name_columns(event, organiser):
+    content = (
+        "name,family_name,given_name,country\n"
+        "Jan de Vries,de Vries,Jan,NL\n"
+        "María José García López,García López,María José,ES\n"
+        "陈波,陈,波,CN\n"
+        "Rui Costa,,,PT\n"
+    ).encode()
+    report = services.import_players(event, content, "players.csv", acting_user=organiser)
+    assert report.errors == []
+    assert [(r.player.family_name, r.player.given_name) for r in report.created] == [
+        ("de Vries", "Jan"),
+        ("García López", "María José"),
+        ("陈", "波"),
+        ("", ""),
+    ]
+
+
+def test_an_xlsx_import_reads_family_and_given_name_headers_as_people_write_them(event, organiser):
+    import openpyxl
+
+    workbook = openpyxl.Workbook()
+    workbook.active.append(["Name", "Family name", "Given names", "Country"])
+    workbook.active.append(["Jan de Vries", "de Vries", "Jan", "NL"])
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    report = services.import_players(event, buffer.getvalue(), "list.xlsx", acting_user=organiser)
+    assert [(r.player.family_name, r.player.given_name) for r in report.created] == [("de Vries", "Jan")]
+
+
 def test_a_file_that_is_not_a_workbook_gets_a_clear_message(event, organiser):
     with pytest.raises(ServiceError) as error:
         services.import_players(event, b"not a zip", "list.xlsx", acting_user=organiser)
