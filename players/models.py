@@ -7,6 +7,10 @@ from django.db import models
 
 class Player(models.Model):
     name = models.CharField(max_length=120)
+    # As the federation lists them ("de Vries" / "Jan", "García López" / "María José", "陈" / "波"): the EMA
+    # results file uses them; empty, the display name is split as well as can be (scoring.exports.ema).
+    family_name = models.CharField(max_length=120, blank=True)
+    given_name = models.CharField(max_length=120, blank=True)
     country = models.CharField(max_length=2, blank=True, help_text="ISO 3166 two-letter code, e.g. PT")
     ema_id = models.CharField("EMA id", max_length=20, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -6,6 +6,7 @@ document; it writes nothing unless the document is entirely valid.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections.abc import Mapping
@@ -14,6 +15,7 @@ from typing import Any, TypeGuard
 
 from django.db import transaction
 
+from players.models import Player
 from scoring import services
 from scoring.models import (
     REASONS_LENGTH,
@@ -187,6 +189,7 @@ def export_event(tournament: Tournament) -> dict[str, Any]:
             {
                 "id": r.code,
                 "name": r.player.name,
+                **_names_doc(r.player),
                 "country": r.player.country,
                 "ema_id": r.player.ema_id,
                 "team": r.team,
@@ -196,6 +199,12 @@ def export_event(tournament: Tournament) -> dict[str, Any]:
         "rounds": rounds,
         "appeals": appeals,
     }
+
+
+def _names_doc(player: Player) -> dict[str, str]:
+    """A player's family and given names, written only when set (an event without them exports as before)."""
+    names = {"family_name": player.family_name, "given_name": player.given_name}
+    return {key: value for key, value in names.items() if value}
 
 
 # --- import: validation --------------------------------------------------------------------------
@@ -419,6 +428,9 @@ def validate_event(doc: Any) -> list[str]:
             check.add(f"{path}.id", f"{pid!r} is used twice")
         else:
             ids.add(pid)
+        for key in ("family_name", "given_name"):  # optional: as the federation lists the person
+            if key in player and not isinstance(player[key], str | None):
+                check.add(f"{path}.{key}", "must be text")
         try:
             clean_player_row(_player_row(player))
         except ServiceError as error:
@@ -519,7 +531,14 @@ def _player_row(player: Mapping[str, Any]) -> PlayerRow:
         value = player.get(key, "")
         return value if isinstance(value, str) else ("" if value is None else str(value))
 
-    return PlayerRow(name=text("name"), country=text("country"), ema_id=text("ema_id"), team=text("team"))
+    return PlayerRow(
+        name=text("name"),
+        country=text("country"),
+        ema_id=text("ema_id"),
+        team=text("team"),
+        family_name=text("family_name"),
+        given_name=text("given_name"),
+    )
 
 
 def hand_record_from_doc(hand: Mapping[str, Any], wind_of: Mapping[str, str], rules: RuleSet) -> HandRecord:
@@ -634,10 +653,7 @@ def import_event(doc: Any, *, replace: bool = False, acting_user: User = None) -
     for player in doc["players"]:
         row = clean_player_row(_player_row(player))
         registrations[player["id"]] = add_registration(
-            tournament,
-            PlayerRow(
-                name=row.name, country=row.country, ema_id=row.ema_id, team=row.team, code=player["id"]
-            ),
+            tournament, dataclasses.replace(row, code=player["id"])
         )
     rounds = {
         n: Round.objects.create(tournament=tournament, number=n)

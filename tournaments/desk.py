@@ -81,10 +81,22 @@ def register(
     return services.register_player(tournament, cleaned, acting_user=acting_user)
 
 
+def _details(registration: Registration) -> dict[str, str]:
+    player = registration.player
+    return {
+        "name": player.name,
+        "family_name": player.family_name,
+        "given_name": player.given_name,
+        "country": player.country,
+        "ema_id": player.ema_id,
+        "team": registration.team,
+    }
+
+
 @transaction.atomic
 def edit(registration: Registration, row: services.PlayerRow, *, acting_user: User) -> Registration:
-    """Correct a player's name, country, EMA number or team (the person's details change in every
-    event they play, as they are one person)."""
+    """Correct a player's name, family and given names, country, EMA number or team (the person's details
+    change in every event they play, as they are one person)."""
     cleaned = services.clean_player_row(row, country_names=True)
     registration = (
         Registration.objects.select_for_update()
@@ -99,22 +111,13 @@ def edit(registration: Registration, row: services.PlayerRow, *, acting_user: Us
             % {"ema_id": cleaned.ema_id, "name": other.name},
             code="ema_id_taken",
         )
-    before = {
-        "name": player.name,
-        "country": player.country,
-        "ema_id": player.ema_id,
-        "team": registration.team,
-    }
+    before = _details(registration)
     player.name, player.country, player.ema_id = cleaned.name, cleaned.country, cleaned.ema_id
-    player.save(update_fields=["name", "country", "ema_id"])
+    player.family_name, player.given_name = cleaned.family_name, cleaned.given_name
+    player.save(update_fields=["name", "family_name", "given_name", "country", "ema_id"])
     registration.team = cleaned.team
     registration.save(update_fields=["team"])
-    after = {
-        "name": player.name,
-        "country": player.country,
-        "ema_id": player.ema_id,
-        "team": registration.team,
-    }
+    after = _details(registration)
     changed = {key: [before[key], after[key]] for key in before if before[key] != after[key]}
     if changed:
         bump_standings(registration.tournament)  # names and teams show in the standings

@@ -73,6 +73,18 @@ class CountryInput(forms.TextInput):
 
 class PlayerForm(forms.Form):
     name = forms.CharField(max_length=max_length(Player, "name"), label=gettext_lazy("Name"))
+    family_name = forms.CharField(
+        max_length=max_length(Player, "family_name"),
+        required=False,
+        label=gettext_lazy("Family name"),
+        help_text=gettext_lazy("Optional, as the federation lists it: de Vries, García López, 陈"),
+    )
+    given_name = forms.CharField(
+        max_length=max_length(Player, "given_name"),
+        required=False,
+        label=gettext_lazy("Given names"),
+        help_text=gettext_lazy("Optional: Jan, María José, 波 (the EMA file uses both when given)"),
+    )
     country = forms.CharField(
         max_length=80,
         required=False,
@@ -109,7 +121,9 @@ class WithdrawForm(forms.Form):
 class PlayerImportForm(forms.Form):
     file = forms.FileField(
         label=gettext_lazy("File"),
-        help_text=gettext_lazy("CSV or XLSX with a header row: name, country, ema_id, team"),
+        help_text=gettext_lazy(
+            "CSV or XLSX with a header row: name, country, ema_id, team (optional: family_name, given_name)"
+        ),
     )
 
     def clean_file(self):

@@ -173,6 +173,8 @@ class PlayerRow:
     ema_id: str = ""
     team: str = ""
     code: str = ""
+    family_name: str = ""
+    given_name: str = ""
 
 
 CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
@@ -182,53 +184,108 @@ MAX_FIELD = 1000
 
 
 def clean_player_row(row: PlayerRow, *, country_names: bool = False) -> PlayerRow:
-    """Normalise one player's details, or raise a ServiceError saying what is wrong.
+    """Normalise one player's details, or raise a ServiceError saying what is wrong (the first problem of
+    ``player_row_problems``).
 
     The country is an ISO 3166 code; with ``country_names`` (the desk and player lists) a typed name
     such as "Portugal" is mapped to its code, never truncated."""
-    for label, value in (
-        ("name", row.name),
-        ("country", row.country),
-        ("EMA id", row.ema_id),
-        ("team", row.team),
-    ):
-        if CONTROL_CHARACTERS.search(value):
-            raise ServiceError(
-                gettext("%(label)s contains a control character") % {"label": label}, code="control_character"
+    cleaned, problems = player_row_problems(row, country_names=country_names)
+    if problems:
+        raise problems[0]
+    return cleaned
+
+
+def player_row_problems(
+    row: PlayerRow, *, country_names: bool = False
+) -> tuple[PlayerRow, list[ServiceError]]:
+    """One player's details normalised, and every problem with them (one per field at most, in the order
+    of the fields). A field with a problem is left empty in the normalised row, so the others can still be
+    compared (a row with a bad country and a repeated EMA number reports both)."""
+    problems: list[ServiceError] = []
+    raw = {
+        "name": row.name,
+        "country": row.country,
+        "ema_id": row.ema_id,
+        "team": row.team,
+        "family_name": row.family_name,
+        "given_name": row.given_name,
+        "code": row.code,
+    }
+    labels = {
+        "name": "name",
+        "country": "country",
+        "ema_id": "EMA id",
+        "team": "team",
+        "family_name": "family name",
+        "given_name": "given name",
+    }
+    values: dict[str, str] = {}
+    for key, value in raw.items():
+        if key in labels and CONTROL_CHARACTERS.search(value):
+            problems.append(
+                ServiceError(
+                    gettext("%(label)s contains a control character") % {"label": labels[key]},
+                    code="control_character",
+                )
             )
-    name = " ".join(row.name.split())
-    if not name:
-        raise ServiceError(gettext("name is missing"), code="name_required")
-    check_length(Player, "name", name, label=gettext("name"))
-    country = row.country.strip().upper()
+            values[key] = ""
+            continue
+        try:
+            values[key] = _clean_field(key, value, country_names=country_names)
+        except ServiceError as error:
+            problems.append(error)
+            values[key] = ""
+    problems.sort(key=lambda error: error.code != "control_character")  # as before: those come first
+    return PlayerRow(**values), problems
+
+
+def _clean_field(key: str, value: str, *, country_names: bool) -> str:
+    """One field of a player's details normalised, or a ServiceError."""
+    if key == "name":
+        name = " ".join(value.split())
+        if not name:
+            raise ServiceError(gettext("name is missing"), code="name_required")
+        check_length(Player, "name", name, label=gettext("name"))
+        return name
+    if key in ("family_name", "given_name"):
+        text = " ".join(value.split())
+        label = gettext("family name") if key == "family_name" else gettext("given name")
+        check_length(Player, key, text, label=label)
+        return text
+    if key == "country":
+        return _clean_country(value, country_names=country_names)
+    if key == "ema_id":
+        ema_id = value.strip()
+        if ema_id and not EMA_ID_RE.match(ema_id):
+            raise ServiceError(
+                gettext("EMA id %(ema_id)s is not 8 digits") % {"ema_id": repr(value)}, code="bad_ema_id"
+            )
+        return ema_id
+    text = value.strip()
+    check_length(Registration, key, text, label=gettext("team") if key == "team" else gettext("player id"))
+    return text
+
+
+def _clean_country(value: str, *, country_names: bool) -> str:
+    country = value.strip().upper()
     if country_names:
-        mapped = countries.to_code(row.country)
+        mapped = countries.to_code(value)
         if mapped is None:
             raise ServiceError(
                 gettext(
                     "country %(country)s is not a country we know: choose one from the list (a name "
                     "such as Portugal or an ISO code such as PT)"
                 )
-                % {"country": repr(row.country.strip())},
+                % {"country": repr(value.strip())},
                 code="bad_country",
             )
-        country = mapped
-    elif country and not (COUNTRY_RE.match(country) and countries.is_code(country)):
+        return mapped
+    if country and not (COUNTRY_RE.match(country) and countries.is_code(country)):
         raise ServiceError(
-            gettext("country %(country)s is not a two-letter code such as PT")
-            % {"country": repr(row.country)},
+            gettext("country %(country)s is not a two-letter code such as PT") % {"country": repr(value)},
             code="bad_country",
         )
-    ema_id = row.ema_id.strip()
-    if ema_id and not EMA_ID_RE.match(ema_id):
-        raise ServiceError(
-            gettext("EMA id %(ema_id)s is not 8 digits") % {"ema_id": repr(row.ema_id)}, code="bad_ema_id"
-        )
-    team = row.team.strip()
-    check_length(Registration, "team", team, label=gettext("team"))
-    code = row.code.strip()
-    check_length(Registration, "code", code, label=gettext("player id"))
-    return PlayerRow(name=name, country=country, ema_id=ema_id, team=team, code=code)
+    return country
 
 
 def _next_code(tournament: Tournament) -> str:
@@ -245,8 +302,20 @@ def add_registration(tournament: Tournament, row: PlayerRow) -> Registration:
     if row.ema_id:
         player = Player.objects.filter(ema_id=row.ema_id).first()
     if player is None:
-        player = Player.objects.create(name=row.name, country=row.country, ema_id=row.ema_id)
+        player = Player.objects.create(
+            name=row.name,
+            country=row.country,
+            ema_id=row.ema_id,
+            family_name=row.family_name,
+            given_name=row.given_name,
+        )
     if Registration.objects.filter(tournament=tournament, player=player).exists():
+        if player.name != row.name:  # found by the EMA number: say whose it is
+            raise ServiceError(
+                gettext("EMA id %(ema_id)s is already registered in this event (%(name)s)")
+                % {"ema_id": row.ema_id, "name": player.name},
+                code="already_registered",
+            )
         raise ServiceError(
             gettext("%(name)s is already registered") % {"name": row.name}, code="already_registered"
         )
@@ -288,6 +357,14 @@ HEADER_ALIASES = {
     "ema": "ema_id",
     "team": "team",
     "club": "team",
+    "family_name": "family_name",
+    "family name": "family_name",
+    "surname": "family_name",
+    "last name": "family_name",
+    "given_name": "given_name",
+    "given name": "given_name",
+    "given names": "given_name",
+    "first name": "given_name",
 }
 
 
@@ -359,59 +436,151 @@ def read_player_table(content: bytes, filename: str) -> list[dict[str, str]]:
     return [dict(zip(header, (cell.strip() for cell in row), strict=False)) for row in raw_rows[1:]]
 
 
+@dataclass(frozen=True)
+class RowProblem:
+    """One problem of one row of a player list (``line`` is the row's number in the file, the header
+    being row 1)."""
+
+    line: int
+    message: str
+
+
+def _rows_text(lines: Iterable[int]) -> str:
+    return ", ".join(str(line) for line in lines)
+
+
+def check_player_rows(
+    tournament: Tournament, rows: list[dict[str, str]]
+) -> tuple[list[PlayerRow], list[str]]:
+    """Every row of a player list cleaned, and every problem of every row in one pass, each with its row
+    number: what is wrong with a field (the desk's checks), an EMA number or a name (ignoring case and
+    accents) repeated within the file, and an EMA number or a name already registered in the event."""
+    problems: list[RowProblem] = []
+    cleaned: list[tuple[int, PlayerRow]] = []
+    for line, data in enumerate(rows, start=2):
+        row, errors = player_row_problems(
+            PlayerRow(
+                name=data.get("name", ""),
+                country=data.get("country", ""),
+                ema_id=data.get("ema_id", ""),
+                team=data.get("team", ""),
+                family_name=data.get("family_name", ""),
+                given_name=data.get("given_name", ""),
+            ),
+            country_names=True,
+        )
+        problems.extend(
+            RowProblem(line, gettext("Row %(line)s: %(problem)s.") % {"line": line, "problem": error.message})
+            for error in errors
+        )
+        cleaned.append((line, row))
+    lines_of_ema: dict[str, list[int]] = {}
+    lines_of_name: dict[str, list[int]] = {}
+    for line, row in cleaned:
+        if row.ema_id:
+            lines_of_ema.setdefault(row.ema_id, []).append(line)
+        if row.name:
+            lines_of_name.setdefault(fold(row.name), []).append(line)
+    registered = list(tournament.registrations.select_related("player").order_by("id"))
+    by_ema = {r.player.ema_id: r for r in registered if r.player.ema_id}
+    by_name: dict[str, Registration] = {}
+    for registration in registered:
+        by_name.setdefault(fold(registration.player.name), registration)
+    for line, row in cleaned:
+        same_ema = (
+            [other for other in lines_of_ema.get(row.ema_id, []) if other != line] if row.ema_id else []
+        )
+        if same_ema:
+            problems.append(
+                RowProblem(
+                    line,
+                    gettext(
+                        "Row %(line)s: EMA id %(ema_id)s is also on row %(rows)s (one number, one person)."
+                    )
+                    % {"line": line, "ema_id": row.ema_id, "rows": _rows_text(same_ema)},
+                )
+            )
+        same_name = [
+            other
+            for other in lines_of_name.get(fold(row.name), [])
+            if other != line and other not in same_ema
+        ]
+        if row.name and same_name:
+            problems.append(
+                RowProblem(
+                    line,
+                    gettext(
+                        "Row %(line)s: %(name)s is also on row %(rows)s (the same name, ignoring case and accents)."
+                    )
+                    % {"line": line, "name": row.name, "rows": _rows_text(same_name)},
+                )
+            )
+        holder = by_ema.get(row.ema_id) if row.ema_id else None
+        if holder is not None:
+            problems.append(
+                RowProblem(
+                    line,
+                    gettext(
+                        "Row %(line)s: EMA id %(ema_id)s is already registered in this event (%(name)s, %(code)s)."
+                    )
+                    % {"line": line, "ema_id": row.ema_id, "name": holder.player.name, "code": holder.code},
+                )
+            )
+        namesake = by_name.get(fold(row.name)) if row.name else None
+        if namesake is not None and namesake is not holder:
+            problems.append(
+                RowProblem(
+                    line,
+                    gettext(
+                        "Row %(line)s: %(name)s is already registered in this event (%(registered)s, %(code)s)."
+                    )
+                    % {
+                        "line": line,
+                        "name": row.name,
+                        "registered": namesake.player.name,
+                        "code": namesake.code,
+                    },
+                )
+            )
+    problems.sort(key=lambda problem: problem.line)  # stable: a row's problems stay in the order found
+    return [row for _, row in cleaned], [problem.message for problem in problems]
+
+
+class _RowRefusedError(Exception):
+    """Leaves the import's savepoint when a row is refused while writing (nothing is kept)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
 @transaction.atomic
 def import_players(
     tournament: Tournament, content: bytes, filename: str, *, acting_user: User
 ) -> ImportReport:
-    """Register every player of a CSV/XLSX list, or none: each bad row is reported with its reason."""
+    """Register every player of a CSV/XLSX list, or none: every problem of every row is reported with its
+    row number (``check_player_rows``), on the first upload."""
     report = ImportReport()
     rows = read_player_table(content, filename)
-    seen_names: set[str] = set()
-    seen_ema: set[str] = set()
-    registered = {fold(name) for name in tournament.registrations.values_list("player__name", flat=True)}
-    cleaned: list[PlayerRow] = []
-    for line, data in enumerate(rows, start=2):
-        try:
-            row = clean_player_row(
-                PlayerRow(
-                    name=data.get("name", ""),
-                    country=data.get("country", ""),
-                    ema_id=data.get("ema_id", ""),
-                    team=data.get("team", ""),
-                ),
-                country_names=True,
-            )
-        except ServiceError as error:
-            report.errors.append(
-                gettext("Row %(line)s: %(problem)s.") % {"line": line, "problem": error.message}
-            )
-            continue
-        key = fold(row.name)
-        if key in seen_names or key in registered:
-            report.errors.append(
-                gettext("Row %(line)s: %(name)s appears twice (or is already registered).")
-                % {"line": line, "name": row.name}
-            )
-            continue
-        if row.ema_id and row.ema_id in seen_ema:
-            report.errors.append(
-                gettext("Row %(line)s: EMA id %(ema_id)s appears twice.")
-                % {"line": line, "ema_id": row.ema_id}
-            )
-            continue
-        seen_names.add(key)
-        if row.ema_id:
-            seen_ema.add(row.ema_id)
-        cleaned.append(row)
+    cleaned, report.errors = check_player_rows(tournament, rows)
     if report.errors:
         return report
     used = set(tournament.registrations.values_list("code", flat=True))
     number = len(used)
-    for row in cleaned:
-        number += 1
-        while f"p{number}" in used:
-            number += 1
-        report.created.append(add_registration(tournament, replace(row, code=f"p{number}")))
+    try:
+        with transaction.atomic():
+            for line, row in enumerate(cleaned, start=2):
+                number += 1
+                while f"p{number}" in used:
+                    number += 1
+                try:
+                    report.created.append(add_registration(tournament, replace(row, code=f"p{number}")))
+                except ServiceError as error:  # registered meanwhile, by someone at the desk
+                    raise _RowRefusedError(
+                        gettext("Row %(line)s: %(problem)s.") % {"line": line, "problem": error.message}
+                    ) from None
+    except _RowRefusedError as refused:
+        return ImportReport(errors=[refused.message])
     bump_standings(tournament)
     audit(
         tournament,

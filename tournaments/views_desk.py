@@ -202,6 +202,8 @@ def edit_player(request: HttpRequest, slug: str, code: str) -> HttpResponse:
     player = registration.player
     initial = {
         "name": player.name,
+        "family_name": player.family_name,
+        "given_name": player.given_name,
         "country": player.country,
         "ema_id": player.ema_id,
         "team": registration.team,

@@ -53,6 +53,15 @@ def split_name(name: str) -> tuple[str, str]:
     return parts[-1], " ".join(parts[:-1])
 
 
+def ema_names(name: str, family_name: str = "", given_name: str = "") -> tuple[str, str]:
+    """(last, first) for the EMA file: the player's family and given names when the organiser gave them
+    ("de Vries" / "Jan", "陈" / "波"), else the display name split as well as can be (``split_name``). A given
+    name without a family name is not enough to fill the Last name column, so the split is used then too."""
+    if family_name:
+        return family_name, given_name
+    return split_name(name)
+
+
 def _number(value: Any) -> Any:
     value = float(value)
     return int(value) if value.is_integer() else value
@@ -167,7 +176,7 @@ def ema_check(tournament: Tournament) -> EMACheck:
                 % {"name": name, "code": row["player"]}
             )
         ranked_total += row["score"]
-        last, first = split_name(name)
+        last, first = ema_names(name, person.player.family_name, person.player.given_name)
         check.rows.append(
             [
                 row["rank"],

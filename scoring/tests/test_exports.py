@@ -24,7 +24,7 @@ from scoring.exports import (
     safe_text,
 )
 from scoring.exports.data import team_standings
-from scoring.exports.ema import EMA_COLUMNS, split_name
+from scoring.exports.ema import EMA_COLUMNS, ema_names, split_name
 from scoring.services import HandEntry
 from scoring.tests.jobs import fetch
 from tournaments import services as event_services
@@ -175,6 +175,33 @@ def test_names_split_into_last_and_first():
     assert split_name("Ana Silva") == ("Silva", "Ana")
     assert split_name("de Vries, Karin") == ("de Vries", "Karin")
     assert split_name("陈波") == ("陈波", "")
+
+
+def test_the_ema_names_are_the_family_and_given_names_when_given_else_the_split():
+    assert ema_names("Jan de Vries", "de Vries", "Jan") == ("de Vries", "Jan")
+    assert ema_names("María José García López", "García López", "María José") == (
+        "García López",
+        "María José",
+    )
+    assert ema_names("陈波", "陈", "波") == ("陈", "波")
+    assert ema_names("Jan de Vries") == ("Vries", "Jan de")  # today's split for a player without them
+    assert ema_names("Jan de Vries", "", "Jan") == ("Vries", "Jan de")
+
+
+def test_the_ema_file_uses_the_family_and_given_names_and_falls_back_to_the_split(finished):
+    for code, name, family, given in [
+        ("p1", "Jan de Vries", "de Vries", "Jan"),
+        ("p2", "陈波", "陈", "波"),
+        ("p3", "Karin van Dijk", "", ""),
+    ]:
+        player = finished.registrations.get(code=code).player
+        player.name, player.family_name, player.given_name = name, family, given
+        player.save()
+    rows = list(csv.reader(io.StringIO(EMAResultsCSV(finished).render()[2].decode())))
+    names = {(row[2], row[3]) for row in rows[1:]}
+    assert {("de Vries", "Jan"), ("陈", "波"), ("Dijk", "Karin van")} <= names
+    sheet = workbook(EMAResultsXLSX(finished).render()[2]).active
+    assert ("de Vries", "Jan") in {(r[2], r[3]) for r in sheet.iter_rows(min_row=2, values_only=True)}
 
 
 # --- the command and the pages -------------------------------------------------------------------

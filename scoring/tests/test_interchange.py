@@ -45,6 +45,55 @@ def test_export_then_import_into_an_empty_database_gives_the_same_json(demo_even
 
 
 @pytest.mark.django_db
+def test_the_spec_example_keeps_family_and_given_names_where_given(spec_example):
+    tournament = import_event(spec_example)
+    players = {r.code: r.player for r in tournament.registrations.select_related("player")}
+    assert (players["p1"].family_name, players["p1"].given_name) == ("Silva", "Ana")
+    assert (players["p2"].family_name, players["p2"].given_name) == ("", "")
+    exported = {p["id"]: p for p in export_event(tournament)["players"]}
+    assert (exported["p1"]["family_name"], exported["p1"]["given_name"]) == ("Silva", "Ana")
+    assert "family_name" not in exported["p2"] and "given_name" not in exported["p2"]
+
+
+@pytest.mark.django_db
+def test_family_and_given_names_survive_a_round_trip_and_old_documents_still_import(spec_example):
+    from players.models import Player
+
+    with_names = copy.deepcopy(spec_example)
+    with_names["players"][1].update(name="陈波 Chen Bo", family_name="陈", given_name="波")
+    with_names["players"][2].update(name="Jan de Vries", family_name="de Vries", given_name="Jan")
+    without = copy.deepcopy(spec_example)
+    for player in without["players"]:
+        player.pop("family_name", None)
+        player.pop("given_name", None)
+    for doc in (with_names, without):
+        first = export_event(import_event(copy.deepcopy(doc)))
+        assert [p["name"] for p in first["players"]] == [p["name"] for p in doc["players"]]
+        for mine, theirs in zip(first["players"], doc["players"], strict=True):
+            assert mine.get("family_name") == theirs.get("family_name")
+            assert mine.get("given_name") == theirs.get("given_name")
+        Tournament.objects.all().delete()
+        Player.objects.all().delete()
+        again = export_event(import_event(copy.deepcopy(first)))
+        assert json.dumps(again, sort_keys=True) == json.dumps(first, sort_keys=True)
+        Tournament.objects.all().delete()
+        Player.objects.all().delete()
+
+
+@pytest.mark.django_db
+def test_family_and_given_names_are_checked_like_the_name(spec_example):
+    doc = copy.deepcopy(spec_example)
+    doc["players"][0]["family_name"] = "x" * 121
+    doc["players"][1]["given_name"] = ["Bruno"]
+    with pytest.raises(EventImportError) as error:
+        import_event(doc)
+    problems = error.value.problems
+    assert "players[0]: family name is longer than 120 characters (it has 121)" in problems
+    assert "players[1].given_name: must be text" in problems
+    assert not Tournament.objects.exists()
+
+
+@pytest.mark.django_db
 def test_a_bad_document_reports_every_problem_with_its_path_and_writes_nothing(spec_example):
     doc = copy.deepcopy(spec_example)
     table = doc["rounds"][0]["tables"][0]

@@ -192,3 +192,42 @@ def test_the_check_in_button_refuses_a_withdrawn_player(client, event, organiser
     assert "has withdrawn" in response.content.decode()
     registration.refresh_from_db()
     assert not registration.checked_in
+
+
+def test_the_desk_asks_for_family_and_given_names_and_saves_them(client, event, organiser):
+    client.force_login(organiser)
+    page = client.get(reverse("manage:players", args=[event.slug])).content.decode()
+    assert 'name="family_name"' in page and 'name="given_name"' in page
+    response = client.post(
+        reverse("manage:add_player", args=[event.slug]),
+        {"name": "Jan de Vries", "family_name": " de  Vries ", "given_name": "Jan", "country": "NL"},
+    )
+    assert response.status_code == 302
+    player = Player.objects.get(name="Jan de Vries")
+    assert (player.family_name, player.given_name) == ("de Vries", "Jan")
+    client.post(reverse("manage:add_player", args=[event.slug]), {"name": "Rui Costa", "country": "PT"})
+    assert (
+        Player.objects.get(name="Rui Costa").family_name,
+        Player.objects.get(name="Rui Costa").given_name,
+    ) == (
+        "",
+        "",
+    )
+
+
+def test_the_edit_form_corrects_family_and_given_names_and_logs_them(client, event, organiser):
+    registration = event.registrations.get(player__name="Ana")
+    client.force_login(organiser)
+    url = reverse("manage:edit_player", args=[event.slug, registration.code])
+    assert 'name="family_name"' in client.get(url).content.decode()
+    response = client.post(
+        url,
+        {"name": "陈波", "family_name": "陈", "given_name": "波", "country": "CN", "ema_id": "", "team": ""},
+    )
+    assert response.status_code == 302
+    registration.player.refresh_from_db()
+    assert (registration.player.family_name, registration.player.given_name) == ("陈", "波")
+    entry = AuditEntry.objects.get(action="edit_player")
+    assert entry.data["changed"]["family_name"] == ["", "陈"]
+    page = client.get(url).content.decode()
+    assert 'value="陈"' in page and 'value="波"' in page

@@ -7,8 +7,10 @@ from itertools import combinations
 
 import pytest
 
+from players.models import Player
 from tournaments import services
 from tournaments.errors import ServiceError
+from tournaments.field_limits import max_length
 from tournaments.models import Registration
 
 
@@ -48,9 +50,75 @@ def test_a_csv_with_bad_rows_imports_nothing_and_names_each_row(event, organiser
         "Row 4: country 'Atlantis' is not a country we know: choose one from the list"
         " (a name such as Portugal or an ISO code such as PT).",
         "Row 5: EMA id '12ab' is not 8 digits.",
-        "Row 6: Ana appears twice (or is already registered).",
+        "Row 6: Ana is already registered in this event (Ana, p1).",
     ]
     assert Registration.objects.count() == before
+
+
+def test_the_first_upload_lists_every_bad_row_with_its_number_and_stores_nothing(event, organiser):
+    services.register_player(
+        event, services.PlayerRow(name="Test Dup", ema_id="11990009"), acting_user=organiser
+    )
+    before = (Registration.objects.count(), Player.objects.count())
+    content = (
+        b"name,country,ema_id\n"
+        b"Bad Country,Atlantis,\n"  # row 2
+        b"Rui Costa,PT,11990001\n"  # row 3
+        b"Tess Dupont,FR,11990009\n"  # row 4: Test Dup's number
+        b"Rita Costa,PT,11990001\n"  # row 5: row 3's number
+        b"Good Player,PT,11990002\n"
+    )
+    report = services.import_players(event, content, "players.csv", acting_user=organiser)
+    assert report.created == []
+    assert report.errors == [
+        "Row 2: country 'Atlantis' is not a country we know: choose one from the list"
+        " (a name such as Portugal or an ISO code such as PT).",
+        "Row 3: EMA id 11990001 is also on row 5 (one number, one person).",
+        "Row 4: EMA id 11990009 is already registered in this event (Test Dup, p9).",
+        "Row 5: EMA id 11990001 is also on row 3 (one number, one person).",
+    ]
+    assert (Registration.objects.count(), Player.objects.count()) == before
+
+
+def test_a_row_with_several_problems_lists_each_and_names_repeat_within_the_file(event, organiser):
+    content = (
+        "name,country,ema_id,team\n"
+        "Zoë Park,Atlantis,12ab,\n"  # row 2: two problems
+        "zoe park,KR,,\n"  # row 3: row 2's name, ignoring case and accents
+        f",PT,,{'t' * 200}\n"  # row 4: no name, team too long
+    ).encode()
+    report = services.import_players(event, content, "players.csv", acting_user=organiser)
+    assert report.errors == [
+        "Row 2: country 'Atlantis' is not a country we know: choose one from the list"
+        " (a name such as Portugal or an ISO code such as PT).",
+        "Row 2: EMA id '12ab' is not 8 digits.",
+        "Row 2: Zoë Park is also on row 3 (the same name, ignoring case and accents).",
+        "Row 3: zoe park is also on row 2 (the same name, ignoring case and accents).",
+        "Row 4: name is missing.",
+        f"Row 4: team is longer than {max_length(Registration, 'team')} characters (it has 200).",
+    ]
+    assert report.created == []
+
+
+def test_the_import_page_lists_every_problem_on_the_first_upload(client, event, organiser):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.urls import reverse
+
+    services.register_player(
+        event, services.PlayerRow(name="Test Dup", ema_id="11990009"), acting_user=organiser
+    )
+    client.force_login(organiser)
+    upload = SimpleUploadedFile(
+        "players.csv", b"name,ema_id\nNew One,11990009\nTwo,11990001\nThree,11990001\n", "text/csv"
+    )
+    response = client.post(reverse("manage:import_players", args=[event.slug]), {"file": upload})
+    page = response.content.decode()
+    assert response.status_code == 422
+    assert "Row 2: EMA id 11990009 is already registered in this event (Test Dup, p9)." in page
+    assert (
+        "Row 3: EMA id 11990001 is also on row 4" in page
+        and "Row 4: EMA id 11990001 is also on row 3" in page
+    )
 
 
 def test_an_xlsx_list_imports_like_a_csv(event, organiser):
@@ -63,6 +131,36 @@ def test_an_xlsx_list_imports_like_a_csv(event, organiser):
     workbook.save(buffer)
     report = services.import_players(event, buffer.getvalue(), "list.xlsx", acting_user=organiser)
     assert [r.team for r in report.created] == ["Beijing"]
+
+
+def test_an_import_takes_optional_family_and_given_name_columns(event, organiser):
+    content = (
+        "name,family_name,given_name,country\n"
+        "Jan de Vries,de Vries,Jan,NL\n"
+        "María José García López,García López,María José,ES\n"
+        "陈波,陈,波,CN\n"
+        "Rui Costa,,,PT\n"
+    ).encode()
+    report = services.import_players(event, content, "players.csv", acting_user=organiser)
+    assert report.errors == []
+    assert [(r.player.family_name, r.player.given_name) for r in report.created] == [
+        ("de Vries", "Jan"),
+        ("García López", "María José"),
+        ("陈", "波"),
+        ("", ""),
+    ]
+
+
+def test_an_xlsx_import_reads_family_and_given_name_headers_as_people_write_them(event, organiser):
+    import openpyxl
+
+    workbook = openpyxl.Workbook()
+    workbook.active.append(["Name", "Family name", "Given names", "Country"])
+    workbook.active.append(["Jan de Vries", "de Vries", "Jan", "NL"])
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    report = services.import_players(event, buffer.getvalue(), "list.xlsx", acting_user=organiser)
+    assert [(r.player.family_name, r.player.given_name) for r in report.created] == [("de Vries", "Jan")]
 
 
 def test_a_file_that_is_not_a_workbook_gets_a_clear_message(event, organiser):
@@ -130,3 +228,24 @@ def test_a_player_cannot_be_registered_twice_by_ema_id(event, organiser):
             event, services.PlayerRow(name="Kim L.", ema_id="10000001"), acting_user=organiser
         )
     assert error.value.code == "already_registered"
+
+
+def test_a_player_registered_at_the_desk_during_the_import_refuses_it_with_the_row(
+    event, organiser, monkeypatch
+):
+    checked = services.check_player_rows
+
+    def check_then_desk_registers(tournament, rows):
+        answer = checked(tournament, rows)
+        services.register_player(
+            tournament, services.PlayerRow(name="Quick Desk", ema_id="11990005"), acting_user=organiser
+        )
+        return answer
+
+    monkeypatch.setattr(services, "check_player_rows", check_then_desk_registers)
+    before = Registration.objects.count()
+    content = b"name,ema_id\nFirst Row,11990004\nSame Person,11990005\n"
+    report = services.import_players(event, content, "players.csv", acting_user=organiser)
+    assert report.errors == ["Row 3: EMA id 11990005 is already registered in this event (Quick Desk)."]
+    assert report.created == []
+    assert Registration.objects.count() == before + 1  # the desk's player only
