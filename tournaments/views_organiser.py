@@ -99,7 +99,9 @@ def _render_event(
     staff_form: StaffForm | None = None,
     account_form: NewStaffAccountForm | None = None,
 ) -> HttpResponse:
-    registrations = tournament.registrations.all()
+    registrations = tournament.registrations.filter(
+        withdrawn_at__isnull=True
+    )  # a withdrawn player is not counted
     return render(
         request,
         "tournaments/organiser/event.html",
