@@ -11,14 +11,19 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import SESSION_KEY
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import SetPasswordForm
 from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.views import PasswordResetConfirmView
 from django.contrib.sessions.models import Session
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse_lazy
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
+
+from tournaments.staff_accounts import invitation_tokens
 
 
 def _sessions_of(user: AbstractBaseUser) -> list[Session]:
@@ -68,3 +73,19 @@ def log_out_everywhere_else(request: HttpRequest) -> HttpResponse:
     else:
         messages.info(request, gettext("You were not logged in anywhere else."))
     return redirect("devices")
+
+
+class StaffInvitationView(PasswordResetConfirmView):
+    """The link an organiser hands a new volunteer (``tournaments.staff_accounts``): the volunteer chooses
+    a password and is signed in, landing on their tables; the link then stops working."""
+
+    token_generator = invitation_tokens
+    template_name = "registration/staff_invitation.html"
+    post_reset_login = True
+    post_reset_login_backend = "django.contrib.auth.backends.ModelBackend"
+    success_url = reverse_lazy("landing")
+
+    def form_valid(self, form: SetPasswordForm) -> HttpResponse:
+        response = super().form_valid(form)
+        messages.success(self.request, gettext("Your password is set: you are logged in."))
+        return response

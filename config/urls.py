@@ -68,6 +68,11 @@ urlpatterns = [
     path(
         "accounts/devices/log-out-others/", accounts.log_out_everywhere_else, name="log_out_everywhere_else"
     ),
+    path(
+        "accounts/invitation/<uidb64>/<token>/",
+        accounts.StaffInvitationView.as_view(),
+        name="staff_invitation",
+    ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("start/", views_landing.landing, name="landing"),
     # The switch in every page's footer. Exempt from CSRF: the worst a forged post does is change a

@@ -115,6 +115,28 @@ def public_progress(tournament: Tournament, progress: list[SessionProgress]) -> 
     return [replace(p, started=p.confirmed) for p in progress if p.number in counted]
 
 
+def why_nobody_is_ranked(tournament: Tournament, *, provisional: bool = False) -> str:
+    """Why the standings have no row (issue 24), for the line shown instead: "nothing_entered" (the
+    staff's provisional view), "none_confirmed" (no table confirmed yet), "frozen" (the standings were
+    frozen before any session with a confirmed table), "unpublished" (confirmed, but the results of those
+    sessions are not published yet)."""
+    from tournaments.release import counted_rounds
+
+    if provisional:
+        return "nothing_entered"
+    confirmed = {p.number for p in session_progress(tournament) if p.confirmed}
+    counted = counted_rounds(tournament)
+    if not confirmed or confirmed & counted:
+        return "none_confirmed"
+    frozen_after = tournament.standings_frozen_after
+    published = set(
+        tournament.rounds.filter(results_published_at__isnull=False).values_list("number", flat=True)
+    )
+    if frozen_after is not None and any(n in published and n > frozen_after for n in confirmed):
+        return "frozen"
+    return "unpublished"
+
+
 def standings_cache_key(tournament: Tournament) -> str:
     """Identifies one event for the standings caches; the creation time keeps a replaced event
     (import --replace may reuse the row id) from ever reading its predecessor's cache."""

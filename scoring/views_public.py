@@ -51,6 +51,7 @@ from scoring.standings_cache import (
     public_standings_and_places,
     session_progress,
     standings_cache_key,
+    why_nobody_is_ranked,
 )
 from scoring.tables import ScoreStandingsTable, StandingsTable
 from tournaments import takeovers
@@ -202,6 +203,7 @@ def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             "tournament": tournament,
             "provisional": provisional,
             "progress": frozen_lines(tournament) + progress_lines(_progress(tournament, provisional)),
+            "unranked_reason": "" if rows else why_nobody_is_ranked(tournament, provisional=provisional),
         },
         request=clean,
     )

@@ -104,6 +104,7 @@ ORGANISER_URLS = [
     ("manage:add_player", ("slug",)),
     ("manage:import_players", ("slug",)),
     ("manage:grant_role", ("slug",)),
+    ("manage:create_staff_account", ("slug",)),
     ("manage:check_in", ("slug", "code")),
     ("manage:session", ("slug", 2)),
     ("manage:seat_session", ("slug", 2)),

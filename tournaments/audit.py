@@ -20,6 +20,7 @@ User = AbstractBaseUser | AnonymousUser | None
 class AuditAction(models.TextChoices):
     CREATE_EVENT = "create_event", "Event created"
     GRANT_ROLE = "grant_role", "Role granted"
+    CREATE_STAFF_ACCOUNT = "create_staff_account", "Staff account created"
     PUBLISH_EVENT = "publish_event", "Event published"
     UNPUBLISH_EVENT = "unpublish_event", "Event back to draft"
     PUBLISH_SESSION = "publish_session", "Session published"

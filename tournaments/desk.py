@@ -6,8 +6,10 @@ Every write is a service in a transaction, attributed and logged, like ``tournam
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
+from anyascii import anyascii
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -190,10 +192,22 @@ def code_of(scanned: str) -> str:
     return match.group(1) if match else text
 
 
+def name_order(name: str) -> tuple[str, str]:
+    """The desk's sort key: the name folded (``players.folding``) after transliteration, so accents sort
+    with their letter ("Élodie" by E, "Łukasz" by L) and a Chinese name by its pinyin ("李小龙" by L),
+    not by code point after "Zoë"; the name itself breaks ties."""
+    return (fold(anyascii(name)), name)
+
+
+def in_desk_order(registrations: Iterable[Registration]) -> list[Registration]:
+    """The players as the desk lists them (``name_order``)."""
+    return sorted(registrations, key=lambda r: (*name_order(r.player.name), r.code))
+
+
 def find(tournament: Tournament, query: str) -> list[Registration]:
     """Registrations whose code is the query (a scanned slip), else whose name has every word of it,
     ignoring case, accents and punctuation ("garcia" finds "García", ``players.folding``)."""
-    registrations = list(tournament.registrations.select_related("player").order_by("player__name"))
+    registrations = in_desk_order(tournament.registrations.select_related("player"))
     code = code_of(query)
     by_code = [r for r in registrations if r.code.casefold() == code.casefold()]
     if by_code:

@@ -178,9 +178,21 @@ class StaffForm(forms.Form):
         user = get_user_model().objects.filter(username=username).first()
         if user is None:
             raise forms.ValidationError(
-                gettext("No account named %(username)s.") % {"username": repr(username)}
+                gettext("No account named %(username)s: create it under New volunteer account.")
+                % {"username": repr(username)}
             )
         return user
+
+
+class NewStaffAccountForm(forms.Form):
+    """A volunteer's new login: the service checks the username (taken, characters) and creates it."""
+
+    new_username = forms.CharField(
+        max_length=150,
+        label=gettext_lazy("Username"),
+        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "none"}),
+    )
+    new_role = forms.ChoiceField(choices=Role.choices, initial=Role.REFEREE, label=gettext_lazy("Role"))
 
 
 class CardForm(forms.Form):

@@ -16,7 +16,6 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
-from django.utils.text import slugify
 from django.utils.translation import get_language, gettext
 
 from players import countries
@@ -26,6 +25,7 @@ from scoring.rules import registry
 from scoring.rules.errors import HandInputError
 from scoring.rules.settings import lookup, with_value
 from tournaments import event_settings, results, spreadsheets
+from tournaments.addresses import address_from_name
 from tournaments.audit import AuditAction, User, acting, audit, bump_standings
 from tournaments.errors import ServiceError
 from tournaments.event_settings import settings_problems
@@ -93,11 +93,7 @@ def _check_event_details(details: EventDetails) -> None:
 def create_tournament(details: EventDetails, *, acting_user: User) -> Tournament:
     """Create an event with its sessions; the creator becomes its organiser."""
     _check_event_details(details)
-    slug = details.slug or slugify(details.name)[:80]
-    if not slug:
-        raise ServiceError(
-            gettext("The event needs a web address (slug) of letters and digits."), code="bad_slug"
-        )
+    slug = details.slug or address_from_name(details.name.strip())
     if Tournament.objects.filter(slug=slug).exists():
         raise ServiceError(
             gettext("An event with the address %(slug)s already exists.") % {"slug": repr(slug)},

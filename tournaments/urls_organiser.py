@@ -11,6 +11,7 @@ urlpatterns = [
     path("<slug:slug>/settings/card/", views.load_card, name="load_card"),
     path("<slug:slug>/settings/<slug:group>/", views.save_settings, name="save_settings"),
     path("<slug:slug>/staff/", views.grant_role, name="grant_role"),
+    path("<slug:slug>/staff/new-account/", views.create_staff_account, name="create_staff_account"),
     path("<slug:slug>/staff/<int:pk>/revoke/", views.revoke_role, name="revoke_role"),
     path("<slug:slug>/archive/", views.archive_event, name="archive_event"),
     path("<slug:slug>/publish/", views_release.publish_event, name="publish_event"),

@@ -48,7 +48,7 @@ def _render_players(
     if query:
         registrations = desk.find(tournament, query)
     else:
-        registrations = list(tournament.registrations.select_related("player").order_by("player__name"))
+        registrations = desk.in_desk_order(tournament.registrations.select_related("player"))
     everyone = tournament.registrations.filter(withdrawn_at__isnull=True)
     failed = form is not None or import_form is not None or bool(import_errors)
     return render(

@@ -13,9 +13,10 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.text import slugify
 from django.utils.translation import gettext
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from tournaments import event_settings, seating_bridge, services, views_clock
+from tournaments import event_settings, seating_bridge, services, staff_accounts, views_clock
 from tournaments.access import HtmxHttpRequest, event_for, round_of, table_of
 from tournaments.archive import set_archived
 from tournaments.errors import ServiceError
@@ -23,6 +24,7 @@ from tournaments.forms import (
     AllowedForm,
     CardForm,
     EventForm,
+    NewStaffAccountForm,
     SeatingForm,
     SettingsForm,
     StaffForm,
@@ -92,9 +94,14 @@ def _tables(tournament: Tournament, round_: Round | None = None) -> list[Table]:
 
 
 def _render_event(
-    request: HttpRequest, tournament: Tournament, staff_form: StaffForm | None = None
+    request: HttpRequest,
+    tournament: Tournament,
+    staff_form: StaffForm | None = None,
+    account_form: NewStaffAccountForm | None = None,
 ) -> HttpResponse:
-    registrations = tournament.registrations.all()
+    registrations = tournament.registrations.filter(
+        withdrawn_at__isnull=True
+    )  # a withdrawn player is not counted
     return render(
         request,
         "tournaments/organiser/event.html",
@@ -105,10 +112,11 @@ def _render_event(
             "checked_in": registrations.filter(checked_in=True).count(),
             "staff": EventRole.objects.filter(tournament=tournament).select_related("user"),
             "staff_form": staff_form or StaffForm(),
+            "account_form": account_form or NewStaffAccountForm(),
             "audit": tournament.audit_entries.select_related("actor")[:15],
             "release_rounds": tournament.rounds.annotate(table_count=Count("tables")),
         },
-        status=422 if staff_form is not None else 200,
+        status=422 if staff_form is not None or account_form is not None else 200,
     )
 
 
@@ -147,6 +155,38 @@ def grant_role(request: HttpRequest, slug: str) -> HttpResponse:
     )
     messages.success(request, gettext("Role granted."))
     return redirect("manage:event", slug=slug)
+
+
+@never_cache
+@login_required
+@require_POST
+def create_staff_account(request: HttpRequest, slug: str) -> HttpResponse:
+    """A login for a volunteer who has none: shown once, the link to set its password."""
+    tournament = event_for(request, slug, Role.ORGANISER)
+    form = NewStaffAccountForm(request.POST)
+    if not form.is_valid():
+        return _render_event(request, tournament, account_form=form)
+    try:
+        invitation = staff_accounts.create_staff_account(
+            tournament,
+            form.cleaned_data["new_username"],
+            form.cleaned_data["new_role"],
+            acting_user=request.user,
+        )
+    except ServiceError as error:
+        form.add_error("new_username", error.message)
+        return _render_event(request, tournament, account_form=form)
+    return render(
+        request,
+        "tournaments/organiser/staff_invitation.html",
+        {
+            "tournament": tournament,
+            "username": form.cleaned_data["new_username"].strip(),
+            "role": Role(form.cleaned_data["new_role"]).label,
+            "link": request.build_absolute_uri(invitation.path),
+            "hours": staff_accounts.INVITATION_HOURS,
+        },
+    )
 
 
 @login_required

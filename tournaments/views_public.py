@@ -29,7 +29,7 @@ def event(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "tournament": tournament,
             "rounds": rounds,
-            "players": tournament.registrations.count(),
+            "players": tournament.registrations.filter(withdrawn_at__isnull=True).count(),
             "is_organiser": has_role(request.user, tournament, Role.ORGANISER),
             "is_referee": has_role(request.user, tournament, Role.REFEREE),
         },
