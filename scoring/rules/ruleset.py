@@ -214,6 +214,11 @@ class RuleSet:
     def describe_chinese(self, record: HandRecord) -> str:
         return self.describe(record)
 
+    def claim_from_tiles(self, record: HandRecord, tiles: Any) -> HandRecord:
+        """The hand as entered, before :meth:`normalise`, read with its tiles where the rules say the
+        tiles decide (MCR rule 65c); by default the entry stands."""
+        return record
+
     def check_tiles(self, record: HandRecord, tiles: Any) -> None:
         """Tiles kept with a hand must agree with it; by default a rule set keeps none."""
 
