@@ -34,7 +34,7 @@ from scoring.models import (
 from scoring.rules.errors import HandInputError
 from scoring.rules.ruleset import HandRecord
 from scoring.rules.rulings import UNRANKED, Ruling
-from tournaments import desk
+from tournaments import desk, event_settings
 from tournaments.access import can_decide_appeals
 from tournaments.audit import AuditAction, User, acting, audit
 from tournaments.errors import ServiceError
@@ -321,9 +321,9 @@ def _target(ruling: Penalty | LateArrival | Hand) -> dict[str, Any]:
 
 
 def appeal_fee(tournament: Tournament) -> int:
-    """The fee an appeal must come with (rule 94d; the book's is US$200), an event setting."""
-    value = (tournament.settings.get("appeals") or {}).get("fee", 0)
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+    """The fee an appeal must come with (rule 94d), the event setting ``appeals.fee``; its default is the
+    book's (MCR: US$200, Sloper line 2409)."""
+    return event_settings.appeal_fee(tournament)
 
 
 def minutes_since(moment: datetime, now: datetime | None = None) -> int:

@@ -222,7 +222,7 @@ def check_hand(rules: RuleSet, record: HandRecord, tiles: Any = None) -> HandRec
     """A hand checked by the event's rule set (MCR: rules 24 and 67 and the tiles; NMJL: the card and
     the scheme; classical: the settlement), as the record to store. The pages and ``import_event``
     both check hands here."""
-    checked = rules.normalise(record)
+    checked = rules.normalise(rules.claim_from_tiles(record, tiles))
     rules.check_tiles(checked, tiles)
     return checked
 

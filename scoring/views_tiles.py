@@ -23,7 +23,7 @@ from scoring.rules.errors import HandInputError
 from scoring.rules.mcr import calculator
 from scoring.rules.tiles import parse_hand
 from tournaments.access import event_for
-from tournaments.messages import rule_message
+from tournaments.messages import rule_message, rule_sentence
 from tournaments.models import Role
 
 logger = logging.getLogger(__name__)
@@ -73,6 +73,8 @@ def breakdown(raw: str) -> dict[str, Any]:
     basic = summary["total"]  # rule 66 (line 3225): the basic score counts one point per flower
     return {
         "result": result,
+        # Why a flagged fan was not given (Last Tile with a copy concealed, no. 58), in the reader's language.
+        "notes": [rule_sentence(note) for note in result.notes],
         "total": summary["total"],
         "basic": basic,
         "without_flowers": summary["total"] - flowers,

@@ -78,7 +78,7 @@ def demo(request, db):
     open_table = open_round.tables.get(number=1)
     seat = open_table.seats.select_related("registration").first()
     penalty = rulings.add_ruling(open_table, seat.registration, "warning", acting_user=user)
-    rulings.file_appeal(penalty, statement="我没有", signed_by="选手", acting_user=user)
+    rulings.file_appeal(penalty, statement="我没有", signed_by="选手", fee_received=True, acting_user=user)
     return tournament, user, played_round, open_round
 
 

@@ -161,7 +161,7 @@ def test_correction_and_appeal_pages_never_answer_500(client, table, referee, da
     if not table.hands.exists():
         record_hand(table, HandEntry(winner="E", fan=8), acting_user=referee)
         penalty = add_penalty(table, table.seats.first().registration, 5, paid_to="none", acting_user=referee)
-        file_appeal(penalty, statement="Unfair", signed_by="Ana", acting_user=referee)
+        file_appeal(penalty, statement="Unfair", signed_by="Ana", fee_received=True, acting_user=referee)
     penalty = table.penalties.first()
     appeal = penalty.appeals.first()
     for url in [

@@ -4,6 +4,7 @@ seating options, checked whenever settings are saved or imported."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from django.utils.translation import gettext_noop
@@ -137,18 +138,24 @@ TEAM_SETTINGS: tuple[Setting, ...] = (
 )
 """Team standings (the public team page and the standings PDF): players with the same team name form
 a team; the team's total is the sum of its best N members' results, or of all of them."""
-APPEAL_SETTINGS: tuple[Setting, ...] = (
-    Setting(
-        key="appeals.fee",
-        label=gettext_noop("Appeal fee (returned if the appeal is upheld, forfeited if denied)"),
-        kind="int",
-        default=0,
-        minimum=0,
-        maximum=100_000,
-        help=gettext_noop("MCR rule 94d: the book's fee is US$200 in cash; 0 for no fee."),
-        group=gettext_noop("Appeals"),
-    ),
+APPEAL_FEE = Setting(
+    key="appeals.fee",
+    label=gettext_noop("Appeal fee (returned if the appeal is upheld, forfeited if denied)"),
+    kind="int",
+    default=0,
+    minimum=0,
+    maximum=100_000,
+    help=gettext_noop("0 for no fee."),
+    group=gettext_noop("Appeals"),
 )
+
+
+def appeal_settings(rules: str) -> tuple[Setting, ...]:
+    """The appeal fee, whose default is the fee the rule set's book names (MCR rule 94d: US$200)."""
+    rule_set = registry.rule_set_class(rules)
+    return (replace(APPEAL_FEE, default=rule_set.appeal_fee, help=rule_set.appeal_fee_help),)
+
+
 STRUCTURAL = ("sessions", "hands_per_session", "session_minutes")
 """Keys the event JSON puts in ``settings`` for the event's own columns."""
 
@@ -160,7 +167,7 @@ def settings_fields(rules: str) -> tuple[Setting, ...]:
         *CLOCK_SETTINGS,
         *CONFIRMATION_SETTINGS,
         *TEAM_SETTINGS,
-        *APPEAL_SETTINGS,
+        *appeal_settings(rules),
     )
 
 
@@ -186,6 +193,12 @@ def settings_problems(rules: str, settings: Any, *, structural: bool = False) ->
 def current(rules: str, settings: Mapping[str, Any]) -> dict[str, Any]:
     """Every setting's value, defaults filled in, by dotted key."""
     return {f.key: value_of(settings, f) for f in settings_fields(rules)}
+
+
+def appeal_fee(tournament: Any) -> int:
+    """The fee an appeal must come with (MCR rule 94d), the event's ``appeals.fee`` or the book's default."""
+    value = value_of(tournament.settings, appeal_settings(tournament.rules)[0])
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
 
 
 def team_best(tournament: Any) -> int:

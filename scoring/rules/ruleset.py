@@ -128,6 +128,10 @@ class RuleSet:
     tie_breaks: ClassVar[tuple[str, ...]] = ("shared", "wins")
     scoresheet_note: ClassVar[str] = ""
     settings_fields: ClassVar[tuple[Setting, ...]] = (TIE_BREAK_SETTING,)
+    appeal_fee: ClassVar[int] = 0
+    """The default of the event setting ``appeals.fee``: the fee the rule book names for an appeal."""
+    appeal_fee_help: ClassVar[str] = gettext_noop("0 for no fee.")
+    """Where the default comes from, shown with the setting."""
     time_ends_session: ClassVar[bool] = False
     """When the session's clock runs out, the hand in play is finished and no further hand may start
     (MCR rule 74f). Otherwise the clock is shown and signalled, and the tables go on."""
@@ -213,6 +217,11 @@ class RuleSet:
 
     def describe_chinese(self, record: HandRecord) -> str:
         return self.describe(record)
+
+    def claim_from_tiles(self, record: HandRecord, tiles: Any) -> HandRecord:
+        """The hand as entered, before :meth:`normalise`, read with its tiles where the rules say the
+        tiles decide (MCR rule 65c); by default the entry stands."""
+        return record
 
     def check_tiles(self, record: HandRecord, tiles: Any) -> None:
         """Tiles kept with a hand must agree with it; by default a rule set keeps none."""

@@ -162,6 +162,25 @@ def test_the_fan_includes_flowers_and_a_claim_may_be_lower_but_never_higher(tabl
     assert lower.fan == 9
 
 
+def test_a_claim_below_eight_on_tiles_worth_eight_or_more_is_saved_as_eight_rule_65c(table, referee):
+    """Book 003 line 2304 (rule 65c): "If the winner cannot add the score but other players recognize that
+    it is worth at least 8 points, the player scores only 8 points." The tiles (8 + two flowers) decide."""
+    saved = services.record_hand(
+        table, HandEntry(winner="E", discarder="S", fan=5, tiles=BOOK_EXAMPLE), acting_user=referee
+    )
+    assert saved.fan == 8
+    assert services.event_rules(table.round.tournament).points(services.hand_record(saved)) == {
+        "E": 32,
+        "S": -16,
+        "W": -8,
+        "N": -8,
+    }
+    # Without tiles nobody can recognise the hand's worth: a claim below 8 is refused (rule 24, line 2171).
+    with pytest.raises(ServiceError) as error:
+        services.record_hand(table, HandEntry(winner="E", discarder="S", fan=5), acting_user=referee)
+    assert error.value.code == "below_minimum"
+
+
 def test_unconfirmed_tables_export_as_confirmed_false_and_import_back(event, table, referee, organiser):
     finish(table, referee)
     doc = export_event(event)

@@ -93,7 +93,9 @@ def test_an_upheld_appeal_reinstates_and_a_change_back_to_denied_withdraws_again
     east = seat(table, "E")
     services.record_hand(table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee)
     ruling = rulings.add_ruling(table, east, "disqualification", acting_user=referee)
-    appeal = rulings.file_appeal(ruling, statement="I obeyed", signed_by="Ana", acting_user=referee)
+    appeal = rulings.file_appeal(
+        ruling, statement="I obeyed", signed_by="Ana", fee_received=True, acting_user=referee
+    )
     rulings.decide_appeal(appeal, "upheld", reasons="The judge misheard", acting_user=chief)
     assert not fresh(east).withdrawn
     reinstated = AuditEntry.objects.get(action=AuditAction.REINSTATE)
@@ -109,7 +111,9 @@ def test_an_upheld_appeal_reinstates_and_a_change_back_to_denied_withdraws_again
 def test_a_denied_appeal_leaves_the_player_withdrawn(table, referee, chief):
     east = seat(table, "E")
     ruling = rulings.add_ruling(table, east, "disqualification", acting_user=referee)
-    appeal = rulings.file_appeal(ruling, statement="I obeyed", signed_by="Ana", acting_user=referee)
+    appeal = rulings.file_appeal(
+        ruling, statement="I obeyed", signed_by="Ana", fee_received=True, acting_user=referee
+    )
     rulings.decide_appeal(appeal, "denied", reasons="Seen by two referees", acting_user=chief)
     assert fresh(east).withdrawn
 
@@ -120,7 +124,9 @@ def test_a_player_the_desk_withdrew_first_stays_withdrawn_after_an_upheld_appeal
     east = seat(table, "E")
     desk.set_withdrawn(east, True, acting_user=organiser)  # left the event before the ruling
     ruling = rulings.add_ruling(table, east, "disqualification", acting_user=referee)
-    appeal = rulings.file_appeal(ruling, statement="I had left", signed_by="Ana", acting_user=referee)
+    appeal = rulings.file_appeal(
+        ruling, statement="I had left", signed_by="Ana", fee_received=True, acting_user=referee
+    )
     rulings.decide_appeal(appeal, "upheld", reasons="Not there", acting_user=chief)
     assert fresh(east).withdrawn
     assert not AuditEntry.objects.filter(action=AuditAction.REINSTATE).exists()
@@ -246,7 +252,9 @@ def test_an_imported_disqualification_withdraws_the_player_and_the_json_is_uncha
     east, west = seat(table, "E"), seat(table, "W")
     rulings.add_ruling(table, east, "disqualification", acting_user=referee)
     cancelled = rulings.add_ruling(table, west, "disqualification", acting_user=referee)
-    appeal = rulings.file_appeal(cancelled, statement="Not me", signed_by="Gus", acting_user=referee)
+    appeal = rulings.file_appeal(
+        cancelled, statement="Not me", signed_by="Gus", fee_received=True, acting_user=referee
+    )
     rulings.decide_appeal(appeal, "upheld", reasons="Wrong player named", acting_user=chief)
     first = export_event(event)
     imported = import_event(copy.deepcopy(first), replace=True)
@@ -301,7 +309,9 @@ def test_eight_disqualifications_and_eight_decisions_at_once_withdraw_and_reinst
     assert len(done) == 1 and refused == Counter({"already_recorded": THREADS - 1})
     assert Penalty.objects.count() == 1 and fresh(player).withdrawn
     assert AuditEntry.objects.filter(action=AuditAction.WITHDRAW).count() == 1
-    appeal = rulings.file_appeal(done[0], statement="I obeyed", signed_by="P0", acting_user=referee)
+    appeal = rulings.file_appeal(
+        done[0], statement="I obeyed", signed_by="P0", fee_received=True, acting_user=referee
+    )
     statuses = ["upheld", "denied"]
     decided, refused = at_once(
         lambda i: rulings.decide_appeal(appeal, statuses[i % 2], reasons=f"Reason {i}", acting_user=chief)

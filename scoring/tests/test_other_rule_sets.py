@@ -42,7 +42,7 @@ def test_a_new_nmjl_event_starts_with_the_sample_card_and_the_books_scheme(nmjl_
     assert settings == {
         "card": "sample-2027",
         "scheme": {"preset": "book"},
-        "dead_hand_in_wall_game": "wall_game",
+        "dead_hand_in_wall_game": "dead_hand",
     }
 
 

@@ -12,6 +12,7 @@ from django.urls import reverse
 from scoring import rulings, services
 from scoring.models import AppealDecision, Hand, Penalty
 from scoring.services import HandEntry
+from tournaments import event_settings
 from tournaments import services as event_services
 from tournaments.errors import ServiceError
 from tournaments.models import AuditEntry, Role
@@ -81,7 +82,9 @@ def test_a_ruling_against_the_entered_winner_of_that_hand_is_refused(table, refe
 
 def test_an_upheld_appeal_lifts_the_bar(table, referee, chief):
     ruling = rulings.add_ruling(table, seat(table, "N"), "incorrect_meld", hand_number=1, acting_user=referee)
-    appeal = rulings.file_appeal(ruling, statement="It was a One Bam", signed_by="Di", acting_user=referee)
+    appeal = rulings.file_appeal(
+        ruling, statement="It was a One Bam", signed_by="Di", fee_received=True, acting_user=referee
+    )
     rulings.decide_appeal(appeal, "upheld", reasons="The meld was correct", acting_user=chief)
     services.record_hand(table, HandEntry(winner="N", discarder="E", fan=8), acting_user=referee)
 
@@ -213,7 +216,12 @@ def test_the_deadline_runs_from_the_rulings_stored_time(table, referee):
     penalty = rulings.add_ruling(table, seat(table, "S"), "late_pung", acting_user=referee)
     on_time = penalty.created_at + timedelta(minutes=29, seconds=50)
     appeal = rulings.file_appeal(
-        penalty, statement="I called in time", signed_by="Bo", acting_user=referee, now=on_time
+        penalty,
+        statement="I called in time",
+        signed_by="Bo",
+        fee_received=True,
+        acting_user=referee,
+        now=on_time,
     )
     assert appeal.filed_minutes_after == 30 and appeal.ruling_at == penalty.created_at
     other = rulings.add_ruling(table, seat(table, "W"), "late_pung", acting_user=referee)
@@ -222,6 +230,7 @@ def test_the_deadline_runs_from_the_rulings_stored_time(table, referee):
             other,
             statement="Me too",
             signed_by="Cy",
+            fee_received=True,
             acting_user=referee,
             now=other.created_at + timedelta(minutes=31),
         )
@@ -255,8 +264,12 @@ def test_lateness_and_a_hands_result_can_be_appealed_and_an_upheld_lateness_cost
     hand = services.record_hand(table, HandEntry(winner="S", discarder="E", fan=8), acting_user=referee)
     loaded = services.table_with_results(table)
     assert services.session_result(loaded).scores["E"] == -16 - 20
-    on_late = rulings.file_appeal(late, statement="The clock was wrong", signed_by="Ana", acting_user=referee)
-    on_hand = rulings.file_appeal(hand, statement="It was self-drawn", signed_by="Ana", acting_user=referee)
+    on_late = rulings.file_appeal(
+        late, statement="The clock was wrong", signed_by="Ana", fee_received=True, acting_user=referee
+    )
+    on_hand = rulings.file_appeal(
+        hand, statement="It was self-drawn", signed_by="Ana", fee_received=True, acting_user=referee
+    )
     assert (on_late.subject, on_hand.subject, on_hand.hand_number) == ("lateness", "hand", 1)
     rulings.decide_appeal(on_late, "upheld", reasons="The session started late", acting_user=chief)
     rulings.decide_appeal(on_hand, "denied", reasons="Witnesses saw the discard", acting_user=chief)
@@ -266,7 +279,9 @@ def test_lateness_and_a_hands_result_can_be_appealed_and_an_upheld_lateness_cost
 
 def test_the_ruling_referee_may_not_decide_the_appeal(table, chief, referee):
     penalty = rulings.add_ruling(table, seat(table, "S"), "late_pung", acting_user=chief)
-    appeal = rulings.file_appeal(penalty, statement="Unfair", signed_by="Bo", acting_user=referee)
+    appeal = rulings.file_appeal(
+        penalty, statement="Unfair", signed_by="Bo", fee_received=True, acting_user=referee
+    )
     with pytest.raises(ServiceError) as error:
         rulings.decide_appeal(appeal, "denied", reasons="Seen", acting_user=chief)
     assert error.value.code == "own_ruling"
@@ -278,7 +293,9 @@ def test_the_ruling_referee_may_not_decide_the_appeal(table, chief, referee):
 
 def test_a_decision_is_made_once_and_a_change_is_a_new_logged_version(table, referee, chief, organiser):
     penalty = rulings.add_ruling(table, seat(table, "S"), "late_pung", acting_user=referee)
-    appeal = rulings.file_appeal(penalty, statement="Unfair", signed_by="Bo", acting_user=referee)
+    appeal = rulings.file_appeal(
+        penalty, statement="Unfair", signed_by="Bo", fee_received=True, acting_user=referee
+    )
     first = rulings.decide_appeal(appeal, "denied", reasons="Seen by two", acting_user=chief)
     assert first.decided_as == "chief_referee"
     assert rulings.decide_appeal(appeal, "denied", reasons="Seen by two", acting_user=chief).pk == first.pk
@@ -319,7 +336,9 @@ def test_the_grant_form_offers_the_chief_referee_and_scorer_roles():
 
 def test_deciding_on_the_page_asks_first_and_records_the_reasons(client, table, referee, chief):
     penalty = rulings.add_ruling(table, seat(table, "S"), "late_pung", acting_user=referee)
-    appeal = rulings.file_appeal(penalty, statement="Unfair", signed_by="Bo", acting_user=referee)
+    appeal = rulings.file_appeal(
+        penalty, statement="Unfair", signed_by="Bo", fee_received=True, acting_user=referee
+    )
     client.force_login(chief)
     slug = table.round.tournament.slug
     page = client.get(reverse("referee:appeals", args=[slug])).content.decode()
@@ -336,8 +355,10 @@ def test_the_organiser_register_lists_rulings_appeals_and_who_decided(
 ):
     penalty = rulings.add_ruling(table, seat(table, "S"), "late_pung", acting_user=referee)
     late = services.record_late(table, seat(table, "E"), 20, acting_user=referee)
-    appeal = rulings.file_appeal(penalty, statement="I was on time", signed_by="Bo", acting_user=referee)
-    rulings.file_appeal(late, statement="Traffic", signed_by="Ana", acting_user=referee)
+    appeal = rulings.file_appeal(
+        penalty, statement="I was on time", signed_by="Bo", fee_received=True, acting_user=referee
+    )
+    rulings.file_appeal(late, statement="Traffic", signed_by="Ana", fee_received=True, acting_user=referee)
     rulings.decide_appeal(appeal, "denied", reasons="Two witnesses", acting_user=chief)
     client.force_login(organiser)
     page = client.get(reverse("manage:appeals_register", args=[table.round.tournament.slug]))
@@ -360,18 +381,40 @@ def test_the_organiser_register_lists_rulings_appeals_and_who_decided(
     )
 
 
-def test_filing_an_appeal_on_the_page(client, table, referee):
+def test_filing_an_appeal_on_the_page_asks_for_the_books_fee_by_default(client, table, referee):
+    """Book 003 line 2409 (MCR rule 94d): "An appeal fee of U.S. $200 in cash must accompany the submission
+    of the appeal"; an event that sets no fee asks for the book's, shown with the rule."""
     hand = services.record_hand(table, HandEntry(winner="S", discarder="E", fan=8), acting_user=referee)
     client.force_login(referee)
     slug = table.round.tournament.slug
     url = reverse("referee:appeal_hand", args=[slug, 1, 1, hand.number])
-    assert "30 minutes" in client.get(url).content.decode()
+    page = client.get(url).content.decode()
+    assert "30 minutes" in page
+    assert "with the fee of 200 (94d: returned if upheld, forfeited if denied)" in page
+    assert "The fee of 200 was received with the appeal (rule 94d)" in page
     code = seat(table, "E").code
-    response = client.post(
-        url, {"appellant": code, "signed_by": "Ana", "statement": "Self-drawn, not a discard"}
-    )
+    filing = {"appellant": code, "signed_by": "Ana", "statement": "Self-drawn, not a discard"}
+    assert client.post(url, filing).status_code == 200  # refused: no fee
+    assert not table.appeals.exists()
+    response = client.post(url, {**filing, "fee_received": "on"})
     assert response.status_code == 302
-    assert table.appeals.get().subject == "hand"
+    assert (table.appeals.get().subject, table.appeals.get().fee) == ("hand", 200)
+
+
+def test_the_appeal_fee_defaults_to_the_books_figure_and_the_organiser_may_change_it(event, organiser):
+    """Book 003 line 2409 (MCR rule 94d): US$200 is the default of ``appeals.fee`` for MCR; the organiser
+    may set another fee or none. NMJL's rules name no appeal fee: 0."""
+    assert rulings.appeal_fee(event) == 200
+    assert event_settings.current(event.rules, event.settings)["appeals.fee"] == 200
+    assert "US$200" in str(event_settings.field(event.rules, "appeals.fee").help)
+    event_services.update_settings(event, {"appeals.fee": 0}, acting_user=organiser)
+    event.refresh_from_db()
+    assert rulings.appeal_fee(event) == 0
+    nmjl = event_services.create_tournament(
+        event_services.EventDetails(name="Card Fee", rules="nmjl", num_sessions=1, hands_per_session=4),
+        acting_user=organiser,
+    )
+    assert rulings.appeal_fee(nmjl) == 0
 
 
 def test_the_nmjl_settings_page_shows_rule_117_the_dead_hand_choice_the_policy_and_the_fee(client, organiser):
@@ -396,8 +439,10 @@ def test_the_register_pdf_lists_appeals_of_any_ruling_and_who_decided(table, ref
 
     hand = services.record_hand(table, HandEntry(winner="S", discarder="E", fan=8), acting_user=referee)
     late = services.record_late(table, seat(table, "W"), 5, acting_user=referee)
-    on_hand = rulings.file_appeal(hand, statement="<b>Self-drawn", signed_by="Ana", acting_user=referee)
-    rulings.file_appeal(late, statement="Traffic jam", signed_by="Cy", acting_user=referee)
+    on_hand = rulings.file_appeal(
+        hand, statement="<b>Self-drawn", signed_by="Ana", fee_received=True, acting_user=referee
+    )
+    rulings.file_appeal(late, statement="Traffic jam", signed_by="Cy", fee_received=True, acting_user=referee)
     rulings.decide_appeal(on_hand, "denied", reasons="Seen by the referee", acting_user=chief)
     text = pdf_text(EVENT_PRINTS["register"](table.round.tournament).render()[2])
     for expected in ["hand 1", "late 5 min", "<b>Self-drawn", "Traffic jam", "Denied by chiara", "pending"]:
@@ -415,13 +460,17 @@ def test_rulings_and_appeals_of_any_ruling_survive_the_event_json(event, table, 
     rulings.add_ruling(table, seat(table, "W"), "disqualification", acting_user=referee)
     late = services.record_late(table, seat(table, "N"), 12, acting_user=referee)
     rulings.decide_appeal(
-        rulings.file_appeal(late, statement="Clock", signed_by="Di", acting_user=referee),
+        rulings.file_appeal(late, statement="Clock", signed_by="Di", fee_received=True, acting_user=referee),
         "upheld",
         reasons="Late start",
         acting_user=chief,
     )
     rulings.file_appeal(
-        table.hands.get(number=1), statement="Self-drawn", signed_by="Bo", acting_user=referee
+        table.hands.get(number=1),
+        statement="Self-drawn",
+        signed_by="Bo",
+        fee_received=True,
+        acting_user=referee,
     )
     first = export_event(event)
     listed = first["rounds"][0]["tables"][0]["penalties"]
@@ -505,7 +554,9 @@ def test_the_ema_check_leaves_out_a_lateness_cancelled_on_appeal(event, table, r
     from scoring.exports.ema import ema_check
 
     late = services.record_late(table, seat(table, "E"), 8, acting_user=referee)
-    appeal = rulings.file_appeal(late, statement="The clock was fast", signed_by="Ana", acting_user=referee)
+    appeal = rulings.file_appeal(
+        late, statement="The clock was fast", signed_by="Ana", fee_received=True, acting_user=referee
+    )
     rulings.decide_appeal(appeal, "upheld", reasons="The clock was fast", acting_user=chief)
     for other in event.rounds.get(number=1).tables.all():
         services.record_hand(other, HandEntry(winner="S", discarder="E", fan=8), acting_user=referee)
@@ -524,8 +575,8 @@ def test_the_workbook_lists_appeals_against_lateness_and_a_hand(table, referee):
 
     late = services.record_late(table, seat(table, "E"), 8, acting_user=referee)
     hand = services.record_hand(table, HandEntry(winner="S", discarder="E", fan=8), acting_user=referee)
-    rulings.file_appeal(late, statement="Clock fast", signed_by="Ana", acting_user=referee)
-    rulings.file_appeal(hand, statement="Self-drawn", signed_by="Ana", acting_user=referee)
+    rulings.file_appeal(late, statement="Clock fast", signed_by="Ana", fee_received=True, acting_user=referee)
+    rulings.file_appeal(hand, statement="Self-drawn", signed_by="Ana", fee_received=True, acting_user=referee)
     kind = next(key for key, export in EVENT_PRINTS.items() if export.__name__ == "EventWorkbook")
     content = EVENT_PRINTS[kind](table.round.tournament).render()[2]
     sheet = load_workbook(io.BytesIO(content))["Appeals"]

@@ -77,7 +77,9 @@ def test_eight_filings_and_eight_decisions_of_one_appeal_make_one_appeal_and_one
         table, player, 10, paid_to="each_other", rule="MCR 84a", acting_user=referee
     )
     filed, refused = at_once(
-        lambda i: rulings.file_appeal(penalty, statement="I was ready", signed_by="P3", acting_user=organiser)
+        lambda i: rulings.file_appeal(
+            penalty, statement="I was ready", signed_by="P3", fee_received=True, acting_user=organiser
+        )
     )
     assert not refused and Appeal.objects.count() == 1
     appeal = Appeal.objects.get()
@@ -94,6 +96,7 @@ def test_eight_filings_and_eight_decisions_of_one_appeal_make_one_appeal_and_one
         rulings.add_ruling(table, player, "late_pung", acting_user=referee),
         statement="On time",
         signed_by="P3",
+        fee_received=True,
         acting_user=organiser,
     )
     statuses = ["upheld", "denied"]

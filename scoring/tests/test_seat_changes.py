@@ -133,7 +133,9 @@ def test_a_fix_between_tables_is_refused_while_an_appeal_is_filed_against_what_w
     east, north = seat_of(table, "E"), seat_of(other, "N")
     services.add_penalty(table, east, 10, paid_to="none", rule="80", acting_user=organiser)
     late = services.record_late(other, north, 12, acting_user=organiser)
-    rulings.file_appeal(late, statement="The clock was wrong", signed_by="Hu", acting_user=referee)
+    rulings.file_appeal(
+        late, statement="The clock was wrong", signed_by="Hu", fee_received=True, acting_user=referee
+    )
     with pytest.raises(ServiceError) as refused:
         seat_changes.fix_seats_after_play(table.round, east.code, north.code, acting_user=organiser)
     assert refused.value.code == "appealed_penalty" and "appeal" in refused.value.message

@@ -100,7 +100,9 @@ def test_an_upheld_appeal_cancels_the_penalty(table, referee, organiser):
     )
     loaded = services.tables_with_results(table.round.tournament, table.round)[0]
     assert services.session_result(loaded).scores["N"] == -30
-    appeal = rulings.file_appeal(penalty, statement="I did not", signed_by="Di", acting_user=referee)
+    appeal = rulings.file_appeal(
+        penalty, statement="I did not", signed_by="Di", fee_received=True, acting_user=referee
+    )
     rulings.decide_appeal(appeal, "upheld", reasons="The wall was misbuilt", acting_user=organiser)
     loaded = services.tables_with_results(table.round.tournament, table.round)[0]
     assert services.session_result(loaded).scores["N"] == 0
@@ -114,7 +116,9 @@ def test_an_appeal_after_thirty_minutes_is_refused(table, referee):
     penalty = services.add_penalty(table, seat.registration, 5, paid_to="none", acting_user=referee)
     later = penalty.created_at + timedelta(minutes=30, seconds=1)
     with pytest.raises(ServiceError) as error:
-        rulings.file_appeal(penalty, statement="Unfair", signed_by="Ana", acting_user=referee, now=later)
+        rulings.file_appeal(
+            penalty, statement="Unfair", signed_by="Ana", fee_received=True, acting_user=referee, now=later
+        )
     assert error.value.code == "appeal_too_late"
 
 

@@ -65,6 +65,7 @@ def test_a_ruling_is_appealed_in_writing_and_decided_by_the_chief_referee(page, 
     page.wait_for_selector("text=30 minutes")
     page.fill("input[name=signed_by]", "Ana and her team leader")
     page.fill("textarea[name=statement]", "The wall tile fell over by itself.")
+    page.check("input[name=fee_received]")  # rule 94d: the book's US$200, the MCR default
     page.click("button:has-text('File appeal')")
     page.wait_for_selector("text=Appeal filed")
 

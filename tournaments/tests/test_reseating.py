@@ -47,7 +47,9 @@ def test_a_session_with_only_a_penalty_and_an_appeal_is_never_reseated():
     table = Table.objects.get(round__tournament=tournament, round__number=2, number=1)
     offender = table.seats.first().registration
     penalty = scoring.add_penalty(table, offender, 10, paid_to="each_other", rule="84", acting_user=organiser)
-    rulings.file_appeal(penalty, statement="I did not", signed_by="The player", acting_user=organiser)
+    rulings.file_appeal(
+        penalty, statement="I did not", signed_by="The player", fee_received=True, acting_user=organiser
+    )
     with pytest.raises(ServiceError) as refused:
         services.seat_remaining(tournament, 2, acting_user=organiser)
     assert refused.value.code == "round_has_results"

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from scoring.rules.errors import HandInputError, gettext_noop
+from scoring.rules.errors import HandInputError, Text, gettext_noop
 from scoring.rules.limits import check_request
 from scoring.rules.mcr.decompose import (
     CHOW,
@@ -128,12 +128,14 @@ class Reading:
 
 @dataclass(frozen=True, slots=True)
 class FanResult:
-    """The score of a hand: ``total`` includes flowers, ``meets_minimum`` is rule 24 (8+ without)."""
+    """The score of a hand: ``total`` includes flowers, ``meets_minimum`` is rule 24 (8+ without);
+    ``notes``: why a fan the caller flagged was not given (Last Tile against the tiles, no. 58)."""
 
     total: int
     fans: tuple[FanScore, ...]
     meets_minimum: bool
     reading: Reading
+    notes: tuple[Text, ...] = ()
 
     def as_json(self) -> dict[str, Any]:
         """The result object of ``shared/specs/scoring-json.md`` (MCR result)."""
@@ -187,7 +189,7 @@ def score_request(data: Any) -> dict[str, Any]:
     Raises :class:`HandInputError` (with a plain message and a ``code``) for any input it cannot score.
     """
     hand = parse_request(data)
-    total, fans, meets_minimum, _reading = _score(hand)
+    total, fans, meets_minimum, _reading, _notes = _score(hand)
     return {
         "total": total,
         "fans": {name: FAN_POINTS[name] * len(where) for name, where in fans},
@@ -289,6 +291,8 @@ class _Context:
         self.prevalent_wind = WIND_TILE_BY_LETTER[hand.prevalent_wind]
         self.kong_tiles = {meld[1] for meld in self.melds if meld[0] == KONG}
         self._unique: bool | None = None
+        self.last_tile, last_tile_note = self._last_tile()
+        self.notes: tuple[Text, ...] = (last_tile_note,) if last_tile_note else ()
         self.tile_fans = self._tile_fans()
         self.win_fans = self._win_fans()
         self.nine_gates = self._nine_gates()
@@ -370,9 +374,39 @@ class _Context:
                 fans.append(("Robbing the Kong", won))
             if self.exposed == 0:
                 fans.append(("Concealed Hand", "no melded sets, won by discard"))
-        if hand.last_of_kind:
+        if self.last_tile:
             fans.append(("Last Tile", won))
         return fans
+
+    def _last_tile(self) -> tuple[bool, Text | None]:
+        """Last Tile (no. 58, line 2742): "Winning on the 'case tile' (the last or fourth tile of its
+        particular kind) when all players can plainly see that it's so". Decided from the winner's own
+        tiles where they settle it, else from the caller's ``last_of_kind`` (discards and the others'
+        melds are not in the hand):
+
+        - another copy concealed in the winner's hand (or in a concealed kong): the others cannot see that
+          the winning tile is the last, so the fan is not given, whatever the flag (with a note why);
+        - the other three copies in the winner's own exposed melds: the winning tile is the fourth, in
+          plain sight, so the fan is given, flagged or not;
+        - otherwise the other copies are elsewhere on the table: the flag decides.
+        """
+        hidden = self.concealed13[self.win] + sum(
+            meld.tiles.count(self.win) for meld in self.hand.melds if meld.concealed
+        )
+        shown = sum(meld.tiles.count(self.win) for meld in self.hand.melds if not meld.concealed)
+        if hidden:
+            if not self.hand.last_of_kind:
+                return False, None
+            return False, Text(
+                gettext_noop(
+                    "Last Tile (fan 58) not given: the winner holds another %(tile)s concealed, so the other "
+                    "players cannot plainly see that %(tile)s was the last of its kind"
+                ),
+                tile=tile_code(self.win),
+            )
+        if shown == 3:
+            return True, None
+        return self.hand.last_of_kind, None
 
     def _nine_gates(self) -> bool:
         """1112345678999 concealed in one suit before the winning tile of that suit (no. 4, line 2437)."""
@@ -695,7 +729,9 @@ def _reading_object(reading: _RawReading) -> Reading:
     )
 
 
-def _score(hand: Hand) -> tuple[int, list[tuple[str, list[_Where]]], bool, _RawReading]:
+def _score(
+    hand: Hand,
+) -> tuple[int, list[tuple[str, list[_Where]]], bool, _RawReading, tuple[Text, ...]]:
     concealed, win = _normalise(hand)
     ctx = _Context(hand, concealed, win)
     total, fans, reading = _evaluate(ctx)
@@ -707,7 +743,8 @@ def _score(hand: Hand) -> tuple[int, list[tuple[str, list[_Where]]], bool, _RawR
         plural = "s" if hand.flowers > 1 else ""
         fans = {**fans, FLOWER_TILES: [f"{hand.flowers} flower{plural}"] * hand.flowers}
         total += hand.flowers
-    return total, sorted(fans.items(), key=lambda item: FAN_NUMBER[item[0]]), meets_minimum, reading
+    ordered = sorted(fans.items(), key=lambda item: FAN_NUMBER[item[0]])
+    return total, ordered, meets_minimum, reading, ctx.notes
 
 
 def calculate(hand: Hand) -> FanResult:
@@ -717,7 +754,7 @@ def calculate(hand: Hand) -> FanResult:
     are added to the total but not to the rule-24 minimum. Raises :class:`HandInputError` for a hand
     with a wrong tile count, a winning tile not in it, or tiles that do not make a complete hand.
     """
-    total, fans, meets_minimum, reading = _score(hand)
+    total, fans, meets_minimum, reading, notes = _score(hand)
     chosen = _reading_object(reading)
     texts = [s.describe() for s in chosen.sets]
     scores = tuple(
@@ -731,7 +768,7 @@ def calculate(hand: Hand) -> FanResult:
         )
         for name, where in fans
     )
-    return FanResult(total=total, fans=scores, meets_minimum=meets_minimum, reading=chosen)
+    return FanResult(total=total, fans=scores, meets_minimum=meets_minimum, reading=chosen, notes=notes)
 
 
 def _render(where: _Where, texts: list[str]) -> str:

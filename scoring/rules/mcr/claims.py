@@ -6,7 +6,9 @@ Sloper, *The Red Dragon & The West Wind* (shared/seeds/003_2541481d343502a5.txt)
 - rule 65a (line 2301): the winner may not claim more points than the others recognise and validate;
 - rule 65b (line 2302): "If the winner claims fewer points than he could, other players remain silent":
   a lower claim stands;
-- rule 65c (line 2304): a winner who cannot add the score, with a hand worth at least 8, scores 8;
+- rule 65c (line 2304): "If the winner cannot add the score but other players recognize that it is worth
+  at least 8 points, the player scores only 8 points": a claim below 8 on tiles worth 8 or more without
+  flowers scores 8 (``ClaimCheck.scored``); the tiles' value decides, not the claim;
 - rule 66 (line 2305) and section B, "Scoring Basics" 2 (line 3225): the basic score is the sum of the
   fans *plus one point per flower* (fan no. 81, Flower Tiles, line 2860); the example at line 4012 pays
   18 for 8 fan points and two flowers.
@@ -32,7 +34,8 @@ class ClaimCheck:
 
     ``total`` includes flowers (rule 66); ``without_flowers`` is what rule 24 counts; ``fans`` lists
     every fan with its points and the sets it used (Flower Tiles among them when there are flowers);
-    ``under_claim`` is true when the winner claimed fewer points than the tiles give (rule 65b).
+    ``under_claim`` is true when the winner claimed fewer points than the tiles give (rule 65b);
+    ``scored`` is what the hand scores: the claim, or 8 for a claim below 8 (rule 65c, line 2304).
     """
 
     claimed: int
@@ -46,6 +49,11 @@ class ClaimCheck:
     def under_claim(self) -> bool:
         return self.claimed < self.total
 
+    @property
+    def scored(self) -> int:
+        """Rule 65c (line 2304): a winner who cannot add a hand worth 8 or more "scores only 8 points"."""
+        return max(self.claimed, MINIMUM_FAN)
+
     def as_json(self) -> dict[str, Any]:
         return {
             "claimed": self.claimed,
@@ -55,6 +63,7 @@ class ClaimCheck:
             "fans": {fan.name: fan.points for fan in self.fans},
             "meets_minimum": self.meets_minimum,
             "under_claim": self.under_claim,
+            "scored": self.scored,
         }
 
 
@@ -66,11 +75,10 @@ def check_claim(tiles_request: Mapping[str, Any], claimed: int) -> ClaimCheck:
     - the tiles' own errors (``tile_count``, ``fifth_copy``, ``incomplete_hand``, ``input_limit``, ...);
     - ``bad_fan``: the claim is not a whole number from 0 to ``MAX_FAN``;
     - ``below_minimum``: the tiles are worth less than 8 without flowers (rule 24), whatever the claim;
-    - ``claim_above_tiles``: the claim is more than the tiles' total with flowers (rule 65a);
-    - ``claim_below_minimum``: the claim is below 8 (a winning hand is worth 8 or more, and a winner who
-      cannot add the score scores 8, rule 65c).
+    - ``claim_above_tiles``: the claim is more than the tiles' total with flowers (rule 65a).
 
-    A claim from 8 up to the total stands (rule 65b).
+    A claim from 8 up to the total stands (rule 65b); a claim below 8 on tiles that make the minimum
+    scores 8 (rule 65c, line 2304: ``check.scored``).
     """
     if isinstance(claimed, bool) or not isinstance(claimed, int) or not 0 <= claimed <= MAX_FAN:
         raise HandInputError(
@@ -103,16 +111,6 @@ def check_claim(tiles_request: Mapping[str, Any], claimed: int) -> ClaimCheck:
             claimed=claimed,
             total=result.total,
             flower_text=flower_text,
-        )
-    if claimed < MINIMUM_FAN:
-        raise HandInputError(
-            gettext_noop(
-                "%(claimed)s fan points were claimed; a winning hand is worth at least "
-                "%(minimum_fan)s (MCR rules 24 and 65c)"
-            ),
-            code="claim_below_minimum",
-            claimed=claimed,
-            minimum_fan=MINIMUM_FAN,
         )
     return ClaimCheck(
         claimed=claimed,

@@ -7,6 +7,7 @@ lateness rule 88, the penalty catalogue of rules 79-85.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from scoring.rules import vocabulary
@@ -44,6 +45,12 @@ class MCRRuleSet(RuleSet):
     settings_template = "scoring/settings/_mcr.html"
     tie_breaks: ClassVar[tuple[str, ...]] = ("shared",)  # rule 73: equal players share the rank
     settings_fields: ClassVar[tuple[Setting, ...]] = ()
+    appeal_fee = 200
+    """Rule 94d (Sloper line 2409): "An appeal fee of U.S. $200 in cash must accompany the submission of
+    the appeal"; returned if the appeal is upheld (94d-i), forfeited if denied (94d-ii)."""
+    appeal_fee_help = gettext_noop(
+        "MCR rule 94d: the book's fee is US$200 in cash, returned if the appeal is upheld; 0 for no fee."
+    )
     time_ends_session = True
     """Rule 74f (Sloper line 2335): with a time limit, the game ends when the time runs out or four
     rounds are played, whichever happens first."""
@@ -98,6 +105,21 @@ class MCRRuleSet(RuleSet):
         return (
             f"{winner} 和 {record.fan}番，{vocabulary.wind_label(record.discarder, vocabulary.CHINESE)} 放铳"
         )
+
+    def claim_from_tiles(self, record: HandRecord, tiles: Any) -> HandRecord:
+        """Rule 65c (Sloper line 2304): "If the winner cannot add the score but other players recognize
+        that it is worth at least 8 points, the player scores only 8 points." A claim below 8 with tiles
+        worth 8 or more without flowers is stored as 8; tiles that cannot be scored, or are below the
+        minimum, leave the claim as entered for :meth:`normalise` and :meth:`check_tiles` to refuse."""
+        if tiles is None or record.winner is None or record.fan is None or record.fan >= mcr.MINIMUM_FAN:
+            return record
+        from scoring.rules.mcr.claims import check_claim
+
+        try:
+            check = check_claim(tiles, record.fan)
+        except HandInputError:
+            return record
+        return replace(record, fan=check.scored)
 
     def check_tiles(self, record: HandRecord, tiles: Any) -> None:
         """A claim kept with its tiles: the fan entered is the basic score with one point per flower

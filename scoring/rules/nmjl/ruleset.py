@@ -168,19 +168,19 @@ class NMJLRuleSet(RuleSet):
             key="dead_hand_in_wall_game",
             label=gettext_noop("A dead hand in a wall game scores"),
             kind="choice",
-            default="wall_game",
+            default="dead_hand",
             choices=(
+                ("dead_hand", gettext_noop("the dead hand's points (0 in the book's table)")),
                 (
                     "wall_game",
                     gettext_noop(
                         "the wall game's points, like the other players (rule 108; docs/nmjl-rules.md)"
                     ),
                 ),
-                ("dead_hand", gettext_noop("the dead hand's points (0 in the book's table)")),
             ),
             help=gettext_noop(
-                "The book's table (line 1556) gives both a wall game and a dead hand points; this decides "
-                "which one a player whose hand was declared dead gets when nobody wins."
+                "The book's tournament table (lines 1556-1570) gives a dead hand 0 points, a wall game "
+                "included; an event may give a dead player the wall game's points instead."
             ),
             locked_after_results=True,
             group=gettext_noop("Tournament points"),
@@ -232,8 +232,9 @@ class NMJLRuleSet(RuleSet):
     @classmethod
     def default_settings(cls) -> dict[str, Any]:
         """A new event gets the made-up sample card and the book's tournament scoring table (~line 1556)
-        until the organiser loads the year's card."""
-        return {"card": "sample-2027", "scheme": {"preset": "book"}, "dead_hand_in_wall_game": "wall_game"}
+        until the organiser loads the year's card; a dead hand scores the table's 0 in a wall game too
+        ("Dead hand 0 points", line 1570; docs/nmjl-rules.md)."""
+        return {"card": "sample-2027", "scheme": {"preset": "book"}, "dead_hand_in_wall_game": "dead_hand"}
 
     @cached_property
     def card(self):  # -> Card | None

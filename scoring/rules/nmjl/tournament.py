@@ -10,7 +10,8 @@ its own system; the book's example table is the default scheme here:
     Throwing win to two exposures      -10
     Throwing win to three exposures    -25
     Not being in seat at game start    -25
-    Nonwinner / dead hand              0
+    Nonwinner / dead hand              0   (a dead hand scores 0 in a wall game too: the table's
+                                            "Dead hand 0 points", line 1570; docs/nmjl-rules.md)
 
 Named presets cover the variants organisers use. After four games (one round) a table's points are added
 (~line 1574); the standings rank players by their total over all rounds (~line 1576).
@@ -36,7 +37,7 @@ class TournamentScheme:
     jokerless_bonus: int = 20
     jokerless_bonus_singles_and_pairs: bool = False
     wall_game: int = 10
-    wall_game_to_dead: bool = True
+    wall_game_to_dead: bool = False  # the table's "Dead hand 0 points" (line 1570), in a wall game too
     discard_penalties: tuple[tuple[int, int], ...] = ((2, -10), (3, -25))
     late: int = -25
     nonwinner: int = 0
@@ -176,6 +177,7 @@ PRESETS: dict[str, TournamentScheme] = {
     "exposures-10-20-30": replace(
         BOOK, name="exposures-10-20-30", discard_penalties=((2, -10), (3, -20), (4, -30))
     ),
+    # Once the variant, now the book's reading (line 1570); the name stays: it is stored in events.
     "wall-live-only": replace(BOOK, name="wall-live-only", wall_game_to_dead=False),
     "jokerless-any-hand": replace(BOOK, name="jokerless-any-hand", jokerless_bonus_singles_and_pairs=True),
 }

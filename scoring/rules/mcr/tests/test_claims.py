@@ -69,11 +69,21 @@ def test_a_lower_claim_stands_rule_65b():
     assert check.as_json()["under_claim"] is True
 
 
-def test_a_claim_below_eight_is_refused_rules_24_and_65c():
-    # Rule 65c (line 2304): a winner who cannot add a hand worth at least 8 scores 8, never less.
+def test_a_claim_below_eight_on_tiles_worth_eight_or_more_scores_eight_rule_65c():
+    # Rule 65c (book 003 line 2304): "If the winner cannot add the score but other players recognize that
+    # it is worth at least 8 points, the player scores only 8 points." The tiles decide, not the claim.
+    for claimed in (0, 5, 7):
+        check = check_claim(BOOK_EXAMPLE, claimed)
+        assert (check.claimed, check.scored, check.total) == (claimed, 8, 10)
+        assert check.as_json()["scored"] == 8
+    assert check_claim(BOOK_EXAMPLE, 9).scored == 9  # rule 65b: a claim of 8 or more stands
+
+
+def test_a_claim_below_eight_on_tiles_below_eight_is_still_refused_rule_24():
+    # Rule 65c (line 2304) needs a hand "worth at least 8 points"; rule 24 (line 2171) refuses the rest.
     with pytest.raises(HandInputError) as error:
-        check_claim(BOOK_EXAMPLE, 7)
-    assert error.value.code == "claim_below_minimum"
+        check_claim(hand("23m55z", "1m", "chow 345p", "pung 666s", "chow 678m", last_of_kind=True), 4)
+    assert error.value.code == "below_minimum"
 
 
 def test_tiles_below_eight_without_flowers_are_refused_whatever_the_flowers_rule_24():
@@ -178,12 +188,13 @@ def test_payments_are_settle_hand_seen_from_the_payers(winner, discarder, fan):
 
 
 @given(claimed=st.integers(-5, 30))
-def test_a_claim_stands_exactly_from_eight_to_the_tiles_total_rules_24_and_65(claimed):
+def test_a_claim_stands_from_eight_to_the_tiles_total_and_scores_eight_below_rules_24_and_65(claimed):
     # Rules 24 (line 2171), 65a-c (lines 2301-2304) on the book example of line 4012 (total 10).
     try:
         check = check_claim(BOOK_EXAMPLE, claimed)
     except HandInputError as error:
-        assert not 8 <= claimed <= 10
-        assert error.code in {"bad_fan", "claim_above_tiles", "claim_below_minimum"}
+        assert not 0 <= claimed <= 10
+        assert error.code in {"bad_fan", "claim_above_tiles"}
     else:
-        assert 8 <= claimed <= 10 and check.total == 10
+        assert 0 <= claimed <= 10 and check.total == 10
+        assert check.scored == max(claimed, 8)  # rule 65c: below 8 scores 8

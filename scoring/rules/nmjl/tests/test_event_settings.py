@@ -31,16 +31,20 @@ def test_rule_117_as_an_event_setting_makes_the_pivot_deal_first_after_she_moves
     assert "117" in author.winds(games(8)).note
 
 
-def test_by_default_a_dead_hand_in_a_wall_game_scores_the_wall_game_like_the_others():
-    # The table (line 1556): "Wall game 10 points"; rule 108: a dead player pays like any other nonwinner.
-    assert NMJLRuleSet({}).points(WALL_WITH_DEAD_EAST) == {"E": 10, "S": 10, "W": 10, "N": 10}
-    assert NMJLRuleSet.default_settings()["dead_hand_in_wall_game"] == "wall_game"
-
-
-def test_the_event_can_score_a_dead_hand_in_a_wall_game_as_a_dead_hand():
-    # The table (line 1556): "Dead hand 0 points".
-    rules = NMJLRuleSet({"dead_hand_in_wall_game": "dead_hand"})
+def test_by_default_a_dead_hand_in_a_wall_game_scores_the_tables_0():
+    """Book 003, "Tournament Scoring" table (lines 1556-1570): "Wall game 10 points" for the others,
+    "Dead hand 0 points" for the dead hand (line 1570), whether the game was won or walled."""
+    assert NMJLRuleSet({}).points(WALL_WITH_DEAD_EAST) == {"E": 0, "S": 10, "W": 10, "N": 10}
+    rules = NMJLRuleSet(NMJLRuleSet.default_settings())
     assert rules.points(WALL_WITH_DEAD_EAST) == {"E": 0, "S": 10, "W": 10, "N": 10}
+    fields = {setting.key: setting for setting in NMJLRuleSet.settings_fields}
+    assert fields["dead_hand_in_wall_game"].default == "dead_hand"
+
+
+def test_the_event_can_give_a_dead_hand_in_a_wall_game_the_wall_games_points():
+    # Rule 108 (lines 962-964) read as "settled like any nonwinner": the setting kept as a choice.
+    rules = NMJLRuleSet({"dead_hand_in_wall_game": "wall_game"})
+    assert rules.points(WALL_WITH_DEAD_EAST) == {"E": 10, "S": 10, "W": 10, "N": 10}
 
 
 def test_the_visible_setting_wins_over_the_schemes_preset():

@@ -3,6 +3,8 @@ and the variants organisers use, as schemes with named presets."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -40,9 +42,11 @@ def test_no_jokerless_bonus_for_singles_and_pairs_by_default_rule_73_and_the_spe
     assert result["N"] == 80
 
 
-def test_a_wall_game_gives_every_player_10_line_1565():
+def test_a_wall_game_gives_every_live_player_10_line_1565_and_a_dead_hand_0_line_1570():
     assert tp(won_by="wall") == dict.fromkeys(SEATS, 10)
-    assert tp(won_by="wall", dead=frozenset({"W"})) == dict.fromkeys(SEATS, 10)
+    assert tp(won_by="wall", dead=frozenset({"W"})) == {"E": 10, "S": 10, "W": 0, "N": 10}
+    scheme = replace(BOOK, wall_game_to_dead=True)  # the event's other reading (docs/nmjl-rules.md)
+    assert tp(scheme, won_by="wall", dead=frozenset({"W"})) == dict.fromkeys(SEATS, 10)
 
 
 def test_the_wall_game_to_live_players_only_variant_gives_the_dead_0():
