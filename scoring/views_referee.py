@@ -11,6 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import prefetch_related_objects
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.module_loading import import_string
 from django.utils.translation import get_language, gettext
@@ -39,6 +40,9 @@ from tournaments.access import appeals_event_for, event_for, table_of
 from tournaments.errors import ServiceError
 from tournaments.models import WINDS, Role, Table
 from tournaments.views_clock import clock_context
+
+HAND_FORM_ID = "hand-form"
+"""The id of the table page's hand form: a saved hand goes back to it (templates/scoring/referee/table.html)."""
 
 WIND_NAMES = dict(zip(WINDS, ("East", "South", "West", "North"), strict=True))
 
@@ -281,9 +285,13 @@ def table_page(request: HttpRequest, slug: str, number: int, table: int) -> Http
     return _render_table(request, table_obj, _forms(table_obj))
 
 
-def _table_action(which: str, save: Callable[[HttpRequest, Table, Any], str]) -> Callable[..., HttpResponse]:
+def _table_action(
+    which: str, save: Callable[[HttpRequest, Table, Any], str], *, anchor: str = ""
+) -> Callable[..., HttpResponse]:
     """A POST endpoint for one of the table page's forms: validate it, call the service, and go back
-    to the table; a refusal is shown on the form that caused it (nothing was saved)."""
+    to the table (at ``anchor``, an element id, when given: after a hand, the next hand's form, so a
+    phone does not land at the top of a long page); a refusal is shown on the form that caused it
+    (nothing was saved)."""
 
     @login_required
     @require_POST
@@ -306,7 +314,8 @@ def _table_action(which: str, save: Callable[[HttpRequest, Table, Any], str]) ->
             pass
         else:
             messages.success(request, message)
-            return redirect("referee:table", slug=slug, number=number, table=table)
+            url = reverse("referee:table", kwargs={"slug": slug, "number": number, "table": table})
+            return redirect(f"{url}#{anchor}" if anchor else url)
         loaded = _load_table(request, slug, number, table)
         return _render_table(request, loaded, {**_forms(loaded), f"{which}_form": form}, status=422)
 
@@ -443,7 +452,7 @@ def _blind(request: HttpRequest, table: Table, form: Any) -> str:
     )
 
 
-add_hand = _table_action("hand", _save_hand)
+add_hand = _table_action("hand", _save_hand, anchor=HAND_FORM_ID)
 sign_table = _table_action("sign", _sign)
 blind_entry = _table_action("blind", _blind)
 add_totals = _table_action("totals", _save_totals)
