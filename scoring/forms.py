@@ -8,6 +8,7 @@ from django import forms
 from django.utils.translation import get_language, gettext, gettext_lazy
 
 from scoring.models import REASONS_LENGTH, STATEMENT_LENGTH, Appeal, PaidTo, Penalty
+from scoring.templatetags.rules_words import paid_to_label, with_rule
 from tournaments.field_limits import max_length
 
 HOW_CHOICES = [
@@ -207,9 +208,17 @@ class PenaltyForm(forms.Form):
         catalogue: Sequence[Any] = (),
         hand_word: str = "hand",
         words: Callable[[str], str] = str,
+        rules: Any = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
+        # The rule set's own citations (none where its book has no such rule), and the number of tiles
+        # revealed only where one of its rulings costs points per tile (MCR 85e).
+        cast(forms.ChoiceField, self.fields["paid_to"]).choices = [
+            (value, paid_to_label(value, rules)) for value in PaidTo.values
+        ]
+        if rules is not None and not rules.penalties_per_tile:
+            del self.fields["tiles"]
         cast(forms.ChoiceField, self.fields["player"]).choices = players
         cast(forms.ChoiceField, self.fields["paid_to_player"]).choices = [("", "—"), *players]
         kinds = [
@@ -247,28 +256,34 @@ class LateForm(forms.Form):
 
 
 class AppealForm(forms.Form):
-    """A written appeal against a ruling (MCR rule 94b-d): the statement, who signed it, the fee."""
+    """A written appeal against a ruling (MCR rule 94b-d): the statement, who signed it, the fee; each
+    citing the rule set's own rule, where its book has one."""
 
     appellant = forms.ChoiceField(label=gettext_lazy("Appeal by"))
     signed_by = forms.CharField(
         max_length=max_length(Appeal, "signed_by"),
         label=gettext_lazy("Signed by"),
-        help_text=gettext_lazy("The player and/or the team leader (rule 94c)"),
+        help_text=gettext_lazy("The player and/or the team leader"),
     )
     statement = forms.CharField(
         max_length=STATEMENT_LENGTH,
         widget=forms.Textarea(attrs={"rows": 4}),
-        label=gettext_lazy("Written statement (rule 94b)"),
+        label=gettext_lazy("Written statement"),
     )
     fee_received = forms.BooleanField(required=False, label=gettext_lazy("Fee received"))
 
-    def __init__(self, *args: Any, players: list[tuple[str, str]], fee: int = 0, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, players: list[tuple[str, str]], fee: int = 0, rules: Any = None, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         cast(forms.ChoiceField, self.fields["appellant"]).choices = players
+        signed, statement = self.fields["signed_by"], self.fields["statement"]
+        signed.help_text = with_rule(str(signed.help_text), rules, "appeal_signed")
+        statement.label = with_rule(str(statement.label), rules, "appeal_statement")
         if fee:
-            self.fields["fee_received"].label = gettext(
-                "The fee of %(fee)s was received with the appeal (rule 94d)"
-            ) % {"fee": fee}
+            self.fields["fee_received"].label = with_rule(
+                gettext("The fee of %(fee)s was received with the appeal") % {"fee": fee}, rules, "appeal_fee"
+            )
         else:
             del self.fields["fee_received"]
 

@@ -36,7 +36,7 @@ from scoring.rules import vocabulary
 from scoring.templatetags.rules_words import rules_text
 from tournaments import clock as session_clock
 from tournaments import takeovers
-from tournaments.access import appeals_event_for, event_for, table_of
+from tournaments.access import appeals_event_for, can_decide_appeals, event_for, table_of
 from tournaments.errors import ServiceError
 from tournaments.models import WINDS, Role, Table
 from tournaments.views_clock import clock_context
@@ -63,7 +63,15 @@ def index(request: HttpRequest, slug: str) -> HttpResponse:
                 ],
             }
         )
-    return render(request, "scoring/referee/index.html", {"tournament": tournament, "rounds": rounds})
+    return render(
+        request,
+        "scoring/referee/index.html",
+        {
+            "tournament": tournament,
+            "rounds": rounds,
+            "can_decide_appeals": can_decide_appeals(request.user, tournament),
+        },
+    )
 
 
 def _seat_choices(table: Table) -> list[tuple[str, str]]:
@@ -209,6 +217,7 @@ def _penalty_form(table: Table, data: Any) -> PenaltyForm:
         catalogue=rules.penalty_catalogue(),
         words=lambda english: rules.word(english, get_language()),
         hand_word=rules.word("hand", get_language()),
+        rules=rules,
     )
 
 
@@ -264,6 +273,8 @@ def _render_table(
     request: HttpRequest, table: Table, forms_: dict[str, Any], *, status: int = 200
 ) -> HttpResponse:
     context = _table_context(table, request.user, **forms_)
+    # The appeals page answers only those who decide appeals: a plain referee is not shown its link.
+    context["can_decide_appeals"] = can_decide_appeals(request.user, table.round.tournament)
     rules = table.round.tournament.rule_set
     previous = [row["record"] for row in context["rows"]]
     context["hand_form"].initial.setdefault("expected_number", context["next_number"])
@@ -533,7 +544,9 @@ def appeal(
     ruling = _ruling(table_obj, subject, penalty)
     tournament = table_obj.round.tournament
     fee = rulings.appeal_fee(tournament)
-    form = AppealForm(request.POST or None, players=_player_choices(table_obj), fee=fee)
+    form = AppealForm(
+        request.POST or None, players=_player_choices(table_obj), fee=fee, rules=tournament.rule_set
+    )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:

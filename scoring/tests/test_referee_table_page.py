@@ -3,6 +3,7 @@ the players in seat order, the appeals link, errors said once, and the Chinese p
 
 from __future__ import annotations
 
+import pytest
 from django.urls import reverse
 
 
@@ -19,3 +20,54 @@ def test_a_saved_hand_lands_on_the_next_hands_form(client, table, referee):
     assert response["Location"] == url + "#hand-form"
     page = client.get(url).content.decode()
     assert page.count('id="hand-form"') == 1
+
+
+def rule_set_table(organiser, referee, rules):
+    from tournaments import services as event_services
+    from tournaments.models import Role
+
+    tournament = event_services.create_tournament(
+        event_services.EventDetails(name=f"{rules} night", rules=rules, num_sessions=1, hands_per_session=4),
+        acting_user=organiser,
+    )
+    event_services.grant_role(tournament, referee, Role.REFEREE, acting_user=organiser)
+    for name in ["Ann", "Bea", "Cat", "Dot"]:
+        event_services.register_player(tournament, event_services.PlayerRow(name=name), acting_user=organiser)
+    [table] = event_services.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
+    return table
+
+
+MCR_ONLY = ("rule 84", "rule 94", "rules 79, 80, 83, 88", "rule 85e", "tiles revealed")
+
+
+@pytest.mark.parametrize("rules", ["nmjl", "babcock"])
+def test_an_nmjl_or_classical_table_page_cites_no_mcr_rule(client, organiser, referee, rules):
+    table = rule_set_table(organiser, referee, rules)
+    client.force_login(organiser)  # who also sees the appeals link
+    page = client.get(table_url(table)).content.decode().lower()
+    # NMJL's own rulings cite its rules as "NMJL rule 94" (peeking at the blind pass): its book's, not MCR's.
+    page = page.replace("nmjl rule", "nmjl's")
+    for text in MCR_ONLY:
+        assert text not in page, text
+    assert "only for points per tile" not in page  # the penalty form's tiles field
+    assert "paid to each other player" in page  # the choice is there, without MCR's number
+
+
+def test_an_mcr_table_page_still_cites_sloper(client, table, organiser):
+    client.force_login(organiser)
+    page = client.get(table_url(table)).content.decode().lower()
+    for text in MCR_ONLY:
+        assert text in page, text
+    assert "only for points per tile" in page
+
+
+def test_the_appeal_form_cites_the_rule_sets_own_rules(client, organiser, referee):
+    from scoring import rulings
+
+    nmjl = rule_set_table(organiser, referee, "nmjl")
+    player = nmjl.seats.get(wind="E").registration
+    penalty = rulings.add_ruling(nmjl, player, "warning", reason="noise", acting_user=organiser)
+    client.force_login(organiser)
+    page = client.get(table_url(nmjl) + f"penalties/{penalty.pk}/appeal/").content.decode()
+    assert "94" not in page.replace(str(penalty.pk), "")
+    assert "Written statement" in page
