@@ -165,8 +165,16 @@ class BlindEntryForm(forms.Form):
 class PenaltyForm(forms.Form):
     """A ruling from the rule set's catalogue (points worked out), or any other penalty with its points."""
 
+    OTHER = "other"
+    """The ``kind`` of a penalty outside the catalogue: its points, payee and rule are typed."""
+    ALWAYS = ("player", "kind", "reason")
+    """The fields every ruling needs; the others are shown for the rulings that need them."""
+
     player = forms.ChoiceField(label=gettext_lazy("Player"))
-    kind = forms.ChoiceField(required=False, label=gettext_lazy("Ruling"))
+    kind = forms.ChoiceField(
+        label=gettext_lazy("Ruling"),
+        error_messages={"required": gettext_lazy("Choose a ruling, or Other to enter the points.")},
+    )
     hand_number = forms.IntegerField(
         required=False,
         min_value=1,
@@ -224,19 +232,39 @@ class PenaltyForm(forms.Form):
         kinds = [
             (k.key, f"{words(k.citation)}: {words(k.label)}") for k in catalogue
         ]  # labels in the page's language
+        # No ruling chosen at first: the referee picks one (a default would be recorded unread).
         cast(forms.ChoiceField, self.fields["kind"]).choices = [
+            ("", "—"),
             *kinds,
-            ("", gettext("Other (enter the points)")),
+            (self.OTHER, gettext("Other (enter the points)")),
         ]
+        other = [self.OTHER]
+        self.needed_by: dict[str, list[str]] = {
+            "hand_number": [k.key for k in catalogue if k.needs_hand],
+            "tiles": [k.key for k in catalogue if k.per_tile],
+            "points": other,
+            "paid_to": other,
+            "rule": other,
+            "paid_to_player": [*(k.key for k in catalogue if k.paid_to == "player"), *other],
+        }
+        """For each field not every ruling needs, the rulings that need it (the page hides it otherwise)."""
         self.fields["hand_number"].label = gettext("In %(hand)s number") % {"hand": hand_word}
         self.fields["hand_number"].help_text = gettext(
             "For a ruling that bars a win: the player may not win this %(hand)s"
         ) % {"hand": hand_word}
 
+    def shown_fields(self) -> list[tuple[Any, str | None]]:
+        """The visible fields, each with the rulings it is shown for ("key other": space-separated; None:
+        every ruling). Without JavaScript every field is shown."""
+        return [
+            (field, None if field.name in self.ALWAYS else " ".join(self.needed_by.get(field.name, [])))
+            for field in self.visible_fields()
+        ]
+
     def clean(self) -> dict[str, Any]:
         super().clean()
         data = self.cleaned_data
-        if not data.get("kind"):
+        if data.get("kind") == self.OTHER:
             if data.get("points") is None:
                 self.add_error("points", gettext_lazy("Enter the penalty points (0 for a warning)."))
             if not data.get("paid_to"):

@@ -74,11 +74,13 @@ def index(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def _seat_choices(table: Table) -> list[tuple[str, str]]:
+def _seated(table: Table) -> list[tuple[str, Any, str]]:
+    """The table's seats in seat order (E, S, W, N): wind, registration, and "Name (East seat)"."""
     by_wind = {seat.wind: seat for seat in table.seats.all()}
     return [
         (
             w,
+            by_wind[w].registration,
             gettext("%(name)s (%(wind)s seat)")
             % {"name": by_wind[w].registration.player.name, "wind": vocabulary.wind_label(w, get_language())},
         )
@@ -87,8 +89,13 @@ def _seat_choices(table: Table) -> list[tuple[str, str]]:
     ]
 
 
+def _seat_choices(table: Table) -> list[tuple[str, str]]:
+    return [(wind, label) for wind, _, label in _seated(table)]
+
+
 def _player_choices(table: Table) -> list[tuple[str, str]]:
-    return [(str(seat.registration.code), seat.registration.player.name) for seat in table.seats.all()]
+    """The players by registration code, in seat order with their seat, as the hand form lists them."""
+    return [(str(registration.code), label) for _, registration, label in _seated(table)]
 
 
 def _offender_choices(table: Table) -> list[tuple[str, str]]:
@@ -375,7 +382,7 @@ def _save_penalty(request: HttpRequest, table: Table, form: Any) -> str:
     registrations = _registrations(table)
     registration = registrations[data["player"]]
     receiver = registrations.get(data.get("paid_to_player") or "")
-    if data.get("kind"):
+    if data["kind"] != PenaltyForm.OTHER:
         penalty = rulings.add_ruling(
             table,
             registration,

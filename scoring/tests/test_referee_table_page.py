@@ -71,3 +71,57 @@ def test_the_appeal_form_cites_the_rule_sets_own_rules(client, organiser, refere
     page = client.get(table_url(nmjl) + f"penalties/{penalty.pk}/appeal/").content.decode()
     assert "94" not in page.replace(str(penalty.pk), "")
     assert "Written statement" in page
+
+
+def options(page: str, form_start: str, name: str) -> list[str]:
+    """The option labels of the select ``name`` in the form whose action contains ``form_start``."""
+    form = page[page.index(form_start) :]
+    select = form[form.index(f'name="{name}"') :]
+    select = select[: select.index("</select>")]
+    return [part.split(">", 1)[1].split("<", 1)[0] for part in select.split("<option")[1:]]
+
+
+def seat_labels(table):
+    names = {seat.wind: seat.registration.player.name for seat in table.seats.all()}
+    return [
+        f"{names[w]} ({word} seat)"
+        for w, word in zip("ESWN", ("East", "South", "West", "North"), strict=True)
+    ]
+
+
+def test_the_penalty_lateness_and_appeal_lists_are_in_seat_order_with_the_wind(client, table, referee):
+    from scoring import rulings
+
+    client.force_login(referee)
+    url = table_url(table)
+    page = client.get(url).content.decode()
+    expected = seat_labels(table)
+    assert options(page, "penalties/add/", "player") == expected
+    assert options(page, "penalties/add/", "paid_to_player") == ["—", *expected]
+    assert options(page, "late/", "player") == expected
+    east = table.seats.get(wind="E").registration
+    penalty = rulings.add_ruling(table, east, "warning", reason="noise", acting_user=referee)
+    appeal_page = client.get(url + f"penalties/{penalty.pk}/appeal/").content.decode()
+    assert options(appeal_page, "<form", "appellant") == expected
+
+
+def test_the_penalty_form_starts_with_no_ruling_chosen_and_shows_points_only_for_other(
+    client, table, referee
+):
+    client.force_login(referee)
+    page = client.get(table_url(table)).content.decode()
+    form = page[page.index("penalties/add/") : page.index("Record penalty")]
+    kinds = form[form.index('name="kind"') : form.index("</select>", form.index('name="kind"'))]
+    # The referee picks: nothing but the empty choice is selected, so nothing is recorded by default.
+    assert kinds.count("selected") == 1 and '<option value="" selected>—</option>' in kinds
+    assert 'data-shown-for="other"><label for="id_points"' in form
+    assert 'data-shown-for="other"><label for="id_rule"' in form
+    # A ruling that bars a win asks for the hand, one paid per tile for the tiles (MCR 84, 85e).
+    hand = form[: form.index('for="id_hand_number"')].rsplit("data-shown-for=", 1)[1]
+    assert "see_wall_tile" in hand and "other" not in hand
+    # Nothing chosen is refused and nothing is saved.
+    data = {"player": str(table.seats.get(wind="E").registration.code), "expected_position": "0"}
+    response = client.post(table_url(table) + "penalties/add/", data)
+    assert response.status_code == 422
+    assert "Choose a ruling, or Other to enter the points." in response.content.decode()
+    assert not table.penalties.exists()

@@ -53,7 +53,7 @@ def test_a_ruling_is_appealed_in_writing_and_decided_by_the_chief_referee(page, 
 
     log_in(page, base, "rick", "pw-rick-123")
     page.goto(f"{base}/referee/appeal-open/sessions/1/tables/1/")
-    ruling = page.locator("form[action$='/penalties/add/']")
+    ruling = page.locator("form[action*='/penalties/add/']")
     ruling.locator("select[name=player]").select_option(east.code)
     ruling.locator("select[name=kind]").select_option("see_wall_tile")
     ruling.locator("input[name=hand_number]").fill("1")
