@@ -320,7 +320,10 @@ class DecisionForm(forms.Form):
     """An appeal's decision (rule 94) and the reasons for it; ``revise`` asks for a changed decision."""
 
     status = forms.ChoiceField(
-        choices=[("upheld", gettext_lazy("Uphold")), ("denied", gettext_lazy("Deny"))],
+        choices=[
+            ("upheld", gettext_lazy("Appeal granted: ruling withdrawn")),
+            ("denied", gettext_lazy("Appeal rejected: ruling stands")),
+        ],
         label=gettext_lazy("Decision"),
     )
     reasons = forms.CharField(

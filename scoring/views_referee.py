@@ -643,7 +643,8 @@ def decide_appeal(request: HttpRequest, slug: str, appeal: int, **_: Any) -> Htt
     form = DecisionForm(request.POST)
     if not form.is_valid():
         messages.error(
-            request, gettext("Not saved: choose to uphold or deny the appeal and give the reasons.")
+            request,
+            gettext("Not saved: choose whether the appeal is granted or rejected, and give the reasons."),
         )
     else:
         try:
@@ -659,8 +660,8 @@ def decide_appeal(request: HttpRequest, slug: str, appeal: int, **_: Any) -> Htt
         else:
             messages.success(
                 request,
-                gettext("Appeal upheld: the decision is recorded.")
+                gettext("Appeal granted: ruling withdrawn. The decision is recorded.")
                 if form.cleaned_data["status"] == "upheld"
-                else gettext("Appeal denied: the decision is recorded."),
+                else gettext("Appeal rejected: ruling stands. The decision is recorded."),
             )
     return redirect("referee:appeals", slug=slug)

@@ -162,8 +162,8 @@ STATES = {
     "confirmed": pgettext_lazy("table state", "confirmed"),
     "provisional": pgettext_lazy("table state", "provisional"),
     "pending": pgettext_lazy("appeal state", "pending"),
-    "upheld": pgettext_lazy("appeal state", "upheld"),
-    "denied": pgettext_lazy("appeal state", "denied"),
+    "upheld": pgettext_lazy("appeal state", "appeal granted: ruling withdrawn"),
+    "denied": pgettext_lazy("appeal state", "appeal rejected: ruling stands"),
 }
 
 

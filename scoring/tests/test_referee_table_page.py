@@ -125,3 +125,58 @@ def test_the_penalty_form_starts_with_no_ruling_chosen_and_shows_points_only_for
     assert response.status_code == 422
     assert "Choose a ruling, or Other to enter the points." in response.content.decode()
     assert not table.penalties.exists()
+
+
+@pytest.fixture
+def chief(event, organiser):
+    from django.contrib.auth import get_user_model
+
+    from tournaments import services as event_services
+    from tournaments.models import Role
+
+    user = get_user_model().objects.create_user("chiara", password="pw-chiara-123")
+    event_services.grant_role(event, user, Role.CHIEF_REFEREE, acting_user=organiser)
+    return user
+
+
+def test_only_those_who_decide_appeals_are_shown_the_appeals_link(client, table, referee, chief):
+    appeals = reverse("referee:appeals", args=[table.round.tournament.slug])
+    index = reverse("referee:index", args=[table.round.tournament.slug])
+    client.force_login(referee)
+    assert client.get(appeals).status_code == 403
+    assert appeals not in client.get(table_url(table)).content.decode()
+    assert appeals not in client.get(index).content.decode()
+    client.force_login(chief)
+    assert client.get(appeals).status_code == 200
+    assert f'href="{appeals}"' in client.get(table_url(table)).content.decode()
+    assert f'href="{appeals}"' in client.get(index).content.decode()
+
+
+@pytest.mark.parametrize(
+    ("status", "said"),
+    [("upheld", "Appeal granted: ruling withdrawn"), ("denied", "Appeal rejected: ruling stands")],
+)
+def test_a_decision_reads_one_way_only_on_the_buttons_the_message_and_the_lists(
+    client, table, referee, chief, status, said
+):
+    from scoring import rulings
+
+    penalty = rulings.add_ruling(
+        table, table.seats.get(wind="S").registration, "late_pung", acting_user=referee
+    )
+    appeal = rulings.file_appeal(penalty, statement="Unfair", signed_by="Bo", acting_user=referee)
+    slug = table.round.tournament.slug
+    client.force_login(chief)
+    page = client.get(reverse("referee:appeals", args=[slug])).content.decode()
+    assert 'value="upheld" class="small">Appeal granted: ruling withdrawn</button>' in page
+    assert 'value="denied" class="small secondary">Appeal rejected: ruling stands</button>' in page
+    assert "Uphold" not in page and "Deny" not in page
+    response = client.post(
+        reverse("referee:decide", args=[slug, appeal.pk]), {"status": status, "reasons": "Seen"}
+    )
+    page = client.get(response["Location"]).content.decode()
+    assert f"{said}. The decision is recorded." in page
+    assert f"{said}; decided by chiara" in page
+    for either_way in ("Upheld", "Denied", ">upheld", ">denied", "upheld<", "denied<"):
+        assert either_way not in page, either_way
+    assert f"· {said.lower()}" in client.get(table_url(table)).content.decode()
