@@ -276,10 +276,35 @@ def _load_table_for_forms(
     return table
 
 
+SHOWN: dict[str, Callable[[dict[str, Any]], bool]] = {
+    "hand": lambda c: c["can_add"] and not c["table"].totals_only,
+    "totals": lambda c: c["table"].totals_only and not c["rows"],
+    "penalty": lambda c: True,
+    "late": lambda c: True,
+    "sign": lambda c: (
+        c["state"] == "complete" and not c["confirmation"] and not c["hide_first_entry"] and c["players_sign"]
+    ),
+    "blind": lambda c: c["state"] == "complete" and not c["confirmation"] and c["hide_first_entry"],
+}
+"""Whether the table page shows each form with its errors (templates/scoring/referee/table.html), given
+its context; the others (a button, such as "delete last hand") say a refusal at the top of the page."""
+
+
 def _render_table(
-    request: HttpRequest, table: Table, forms_: dict[str, Any], *, status: int = 200
+    request: HttpRequest,
+    table: Table,
+    forms_: dict[str, Any],
+    *,
+    status: int = 200,
+    refused: tuple[str, str] | None = None,
 ) -> HttpResponse:
+    """The table page; ``refused`` (form name, problem) is said at the top of the page only when that
+    form is no longer shown (its errors are said on the form otherwise, once)."""
     context = _table_context(table, request.user, **forms_)
+    if refused is not None and not SHOWN.get(refused[0], lambda c: False)(context):
+        form = forms_[f"{refused[0]}_form"]
+        problem = " ".join(str(e) for errors in form.errors.values() for e in errors)
+        messages.error(request, refused[1] or gettext("Not saved: %(problem)s") % {"problem": problem})
     # The appeals page answers only those who decide appeals: a plain referee is not shown its link.
     context["can_decide_appeals"] = can_decide_appeals(request.user, table.round.tournament)
     rules = table.round.tournament.rule_set
@@ -322,20 +347,22 @@ def _table_action(
                 raise _InvalidFormError
             message = save(request, table_obj, form)
         except ServiceError as error:
-            # Said at the top of the page too: the form may no longer be shown (a table completed
-            # meanwhile), and the referee must know plainly that nothing was saved.
-            messages.error(request, gettext("Not saved: %(problem)s") % {"problem": error.message})
             if form is None:
+                messages.error(request, gettext("Not saved: %(problem)s") % {"problem": error.message})
                 return redirect("referee:table", slug=slug, number=number, table=table)
-            form.add_error(None, error.message)
+            # Said once: on the form, or at the top of the page when the form is no longer shown (a
+            # table completed meanwhile), so the referee knows plainly that nothing was saved.
+            refusal = gettext("Not saved: %(problem)s") % {"problem": error.message}
+            form.add_error(None, refusal)
         except _InvalidFormError:
-            pass
+            refusal = ""
         else:
             messages.success(request, message)
             url = reverse("referee:table", kwargs={"slug": slug, "number": number, "table": table})
             return redirect(f"{url}#{anchor}" if anchor else url)
         loaded = _load_table(request, slug, number, table)
-        return _render_table(request, loaded, {**_forms(loaded), f"{which}_form": form}, status=422)
+        forms_ = {**_forms(loaded), f"{which}_form": form}
+        return _render_table(request, loaded, forms_, status=422, refused=(which, refusal))
 
     view.__name__ = f"{which}_action"
     return view

@@ -180,3 +180,35 @@ def test_a_decision_reads_one_way_only_on_the_buttons_the_message_and_the_lists(
     for either_way in ("Upheld", "Denied", ">upheld", ">denied", "upheld<", "denied<"):
         assert either_way not in page, either_way
     assert f"· {said.lower()}" in client.get(table_url(table)).content.decode()
+
+
+def test_a_refused_hand_says_why_once(client, table, referee):
+    client.force_login(referee)
+    url = table_url(table)
+    data = {"how": "self", "winner": "N", "fan": "8", "expected_number": "1"}
+    client.post(url + "hands/add/", data)
+    page = client.post(url + "hands/add/", data).content.decode()
+    assert page.count("already entered") == 1
+
+
+def test_a_form_error_is_said_once(client, table, referee):
+    client.force_login(referee)
+    url = table_url(table)
+    page = client.post(url + "hands/add/", {"how": "discard", "winner": "E", "fan": "8"}).content.decode()
+    assert page.count("Choose who discarded") == 1
+    page = client.post(url + "late/", {"player": "nobody", "minutes": "5"}).content.decode()
+    assert page.count("Select a valid choice") == 1
+
+
+def test_a_refused_penalty_and_a_refused_correction_say_why_once(client, table, referee):
+    client.force_login(referee)
+    url = table_url(table)
+    east = str(table.seats.get(wind="E").registration.code)
+    page = client.post(
+        url + "penalties/add/", {"player": east, "kind": "other", "paid_to": "none"}
+    ).content.decode()
+    assert page.count("Enter the penalty points") == 1
+    client.post(url + "hands/add/", {"how": "self", "winner": "N", "fan": "8", "expected_number": "1"})
+    data = {"how": "self", "winner": "N", "fan": "8", "expected_version": "7"}
+    page = client.post(url + "hands/1/correct/", data).content.decode()
+    assert page.count("was changed by someone else") == 1
