@@ -8,6 +8,7 @@ from django import forms
 from django.utils.translation import get_language, gettext, gettext_lazy
 
 from scoring.models import REASONS_LENGTH, STATEMENT_LENGTH, Appeal, PaidTo, Penalty
+from scoring.rules import vocabulary
 from scoring.templatetags.rules_words import paid_to_label, with_rule
 from tournaments.field_limits import max_length
 
@@ -123,7 +124,8 @@ class BlindEntryForm(forms.Form):
                     required=False,
                     min_value=-100000,
                     max_value=100000,
-                    label=gettext("Hand %(number)s %(seat)s") % {"number": number, "seat": wind},
+                    label=gettext("Hand %(number)s %(seat)s")
+                    % {"number": number, "seat": vocabulary.wind_short(wind, get_language())},
                 )
         for wind, label in seats:
             self.fields[f"total_{wind}"] = forms.IntegerField(

@@ -229,5 +229,7 @@ def tile_picker_words() -> dict[str, Any]:
             "close": gettext("Do not enter the tiles"),
             "saved_note": gettext("the tiles are saved with the hand"),
             "optional_note": gettext("optional: the fans are worked out for you"),
+            "pick_tiles": gettext("Pick tiles to see the fans."),
+            "draw_no_tiles": gettext("A draw: no tiles are stored."),
         },
     }

@@ -3,6 +3,8 @@ the players in seat order, the appeals link, errors said once, and the Chinese p
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -212,3 +214,31 @@ def test_a_refused_penalty_and_a_refused_correction_say_why_once(client, table, 
     data = {"how": "self", "winner": "N", "fan": "8", "expected_version": "7"}
     page = client.post(url + "hands/1/correct/", data).content.decode()
     assert page.count("was changed by someone else") == 1
+
+
+CHINESE = {"HTTP_ACCEPT_LANGUAGE": "zh-hans"}
+
+
+def test_the_chinese_table_page_gives_the_tile_picker_its_words_and_winds_by_name(client, table, referee):
+    import json
+
+    client.force_login(referee)
+    page = client.get(table_url(table), **CHINESE).content.decode()
+    words = json.loads(
+        re.search(r'<script id="tp-words" type="application/json">(.*?)</script>', page).group(1)
+    )
+    assert words["phrases"]["pick_tiles"] == "选择牌张以查看番种。"
+    assert words["phrases"]["draw_no_tiles"] == "流局：不保存牌。"
+    assert "Pick tiles" not in page
+    picker = page[page.index('id="tp-seat_wind"') :]
+    seat_winds = re.findall(r'<option value="[ESWN]">([^<]*)</option>', picker[: picker.index("</select>")])
+    assert seat_winds == list("东南西北")
+
+
+def test_the_chinese_player_page_names_the_seat_winds(client, table):
+    east = table.seats.get(wind="E").registration
+    page = client.get(
+        reverse("public:player", args=[table.round.tournament.slug, east.code]), **CHINESE
+    ).content.decode()
+    assert '<span class="wind seat-wind">东</span>' in page
+    assert not re.search(r'<small class="muted">[ESWN]</small>', page)
