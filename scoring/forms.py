@@ -8,6 +8,8 @@ from django import forms
 from django.utils.translation import get_language, gettext, gettext_lazy
 
 from scoring.models import REASONS_LENGTH, STATEMENT_LENGTH, Appeal, PaidTo, Penalty
+from scoring.rules import vocabulary
+from scoring.templatetags.rules_words import paid_to_label, with_rule
 from tournaments.field_limits import max_length
 
 HOW_CHOICES = [
@@ -122,7 +124,8 @@ class BlindEntryForm(forms.Form):
                     required=False,
                     min_value=-100000,
                     max_value=100000,
-                    label=gettext("Hand %(number)s %(seat)s") % {"number": number, "seat": wind},
+                    label=gettext("Hand %(number)s %(seat)s")
+                    % {"number": number, "seat": vocabulary.wind_short(wind, get_language())},
                 )
         for wind, label in seats:
             self.fields[f"total_{wind}"] = forms.IntegerField(
@@ -164,8 +167,16 @@ class BlindEntryForm(forms.Form):
 class PenaltyForm(forms.Form):
     """A ruling from the rule set's catalogue (points worked out), or any other penalty with its points."""
 
+    OTHER = "other"
+    """The ``kind`` of a penalty outside the catalogue: its points, payee and rule are typed."""
+    ALWAYS = ("player", "kind", "reason")
+    """The fields every ruling needs; the others are shown for the rulings that need them."""
+
     player = forms.ChoiceField(label=gettext_lazy("Player"))
-    kind = forms.ChoiceField(required=False, label=gettext_lazy("Ruling"))
+    kind = forms.ChoiceField(
+        label=gettext_lazy("Ruling"),
+        error_messages={"required": gettext_lazy("Choose a ruling, or Other to enter the points.")},
+    )
     hand_number = forms.IntegerField(
         required=False,
         min_value=1,
@@ -207,27 +218,55 @@ class PenaltyForm(forms.Form):
         catalogue: Sequence[Any] = (),
         hand_word: str = "hand",
         words: Callable[[str], str] = str,
+        rules: Any = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
+        # The rule set's own citations (none where its book has no such rule), and the number of tiles
+        # revealed only where one of its rulings costs points per tile (MCR 85e).
+        cast(forms.ChoiceField, self.fields["paid_to"]).choices = [
+            (value, paid_to_label(value, rules)) for value in PaidTo.values
+        ]
+        if rules is not None and not rules.penalties_per_tile:
+            del self.fields["tiles"]
         cast(forms.ChoiceField, self.fields["player"]).choices = players
         cast(forms.ChoiceField, self.fields["paid_to_player"]).choices = [("", "—"), *players]
         kinds = [
             (k.key, f"{words(k.citation)}: {words(k.label)}") for k in catalogue
         ]  # labels in the page's language
+        # No ruling chosen at first: the referee picks one (a default would be recorded unread).
         cast(forms.ChoiceField, self.fields["kind"]).choices = [
+            ("", "—"),
             *kinds,
-            ("", gettext("Other (enter the points)")),
+            (self.OTHER, gettext("Other (enter the points)")),
         ]
+        other = [self.OTHER]
+        self.needed_by: dict[str, list[str]] = {
+            "hand_number": [k.key for k in catalogue if k.needs_hand],
+            "tiles": [k.key for k in catalogue if k.per_tile],
+            "points": other,
+            "paid_to": other,
+            "rule": other,
+            "paid_to_player": [*(k.key for k in catalogue if k.paid_to == "player"), *other],
+        }
+        """For each field not every ruling needs, the rulings that need it (the page hides it otherwise)."""
         self.fields["hand_number"].label = gettext("In %(hand)s number") % {"hand": hand_word}
         self.fields["hand_number"].help_text = gettext(
             "For a ruling that bars a win: the player may not win this %(hand)s"
         ) % {"hand": hand_word}
 
+    def shown_fields(self) -> list[tuple[Any, str | None]]:
+        """The visible fields, each with the rulings it is shown for ("key other": space-separated; None:
+        every ruling). Without JavaScript every field is shown."""
+        return [
+            (field, None if field.name in self.ALWAYS else " ".join(self.needed_by.get(field.name, [])))
+            for field in self.visible_fields()
+        ]
+
     def clean(self) -> dict[str, Any]:
         super().clean()
         data = self.cleaned_data
-        if not data.get("kind"):
+        if data.get("kind") == self.OTHER:
             if data.get("points") is None:
                 self.add_error("points", gettext_lazy("Enter the penalty points (0 for a warning)."))
             if not data.get("paid_to"):
@@ -247,28 +286,34 @@ class LateForm(forms.Form):
 
 
 class AppealForm(forms.Form):
-    """A written appeal against a ruling (MCR rule 94b-d): the statement, who signed it, the fee."""
+    """A written appeal against a ruling (MCR rule 94b-d): the statement, who signed it, the fee; each
+    citing the rule set's own rule, where its book has one."""
 
     appellant = forms.ChoiceField(label=gettext_lazy("Appeal by"))
     signed_by = forms.CharField(
         max_length=max_length(Appeal, "signed_by"),
         label=gettext_lazy("Signed by"),
-        help_text=gettext_lazy("The player and/or the team leader (rule 94c)"),
+        help_text=gettext_lazy("The player and/or the team leader"),
     )
     statement = forms.CharField(
         max_length=STATEMENT_LENGTH,
         widget=forms.Textarea(attrs={"rows": 4}),
-        label=gettext_lazy("Written statement (rule 94b)"),
+        label=gettext_lazy("Written statement"),
     )
     fee_received = forms.BooleanField(required=False, label=gettext_lazy("Fee received"))
 
-    def __init__(self, *args: Any, players: list[tuple[str, str]], fee: int = 0, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, players: list[tuple[str, str]], fee: int = 0, rules: Any = None, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         cast(forms.ChoiceField, self.fields["appellant"]).choices = players
+        signed, statement = self.fields["signed_by"], self.fields["statement"]
+        signed.help_text = with_rule(str(signed.help_text), rules, "appeal_signed")
+        statement.label = with_rule(str(statement.label), rules, "appeal_statement")
         if fee:
-            self.fields["fee_received"].label = gettext(
-                "The fee of %(fee)s was received with the appeal (rule 94d)"
-            ) % {"fee": fee}
+            self.fields["fee_received"].label = with_rule(
+                gettext("The fee of %(fee)s was received with the appeal") % {"fee": fee}, rules, "appeal_fee"
+            )
         else:
             del self.fields["fee_received"]
 
@@ -277,7 +322,10 @@ class DecisionForm(forms.Form):
     """An appeal's decision (rule 94) and the reasons for it; ``revise`` asks for a changed decision."""
 
     status = forms.ChoiceField(
-        choices=[("upheld", gettext_lazy("Uphold")), ("denied", gettext_lazy("Deny"))],
+        choices=[
+            ("upheld", gettext_lazy("Appeal granted: ruling withdrawn")),
+            ("denied", gettext_lazy("Appeal rejected: ruling stands")),
+        ],
         label=gettext_lazy("Decision"),
     )
     reasons = forms.CharField(

@@ -214,6 +214,14 @@ class AppealStatus(models.TextChoices):
     DENIED = "denied", _("Denied")
 
 
+APPEAL_STATUS_WORDS = {
+    AppealStatus.PENDING: _("Appeal pending"),
+    AppealStatus.UPHELD: _("Appeal granted: ruling withdrawn"),
+    AppealStatus.DENIED: _("Appeal rejected: ruling stands"),
+}
+"""An appeal's state in words that cannot be read both ways ("upheld" could mean the ruling or the appeal)."""
+
+
 class AppealSubject(models.TextChoices):
     PENALTY = "penalty", _("A penalty or other ruling")
     LATENESS = "lateness", _("Lateness or forfeit")
@@ -276,7 +284,8 @@ class Appeal(models.Model):
         return decision.status if decision is not None else AppealStatus.PENDING
 
     def get_status_display(self) -> str:
-        return str(AppealStatus(self.status).label)
+        """What the decision does, read one way only ("Appeal granted: ruling withdrawn"), not "upheld"."""
+        return str(APPEAL_STATUS_WORDS[AppealStatus(self.status)])
 
 
 class DecidedBy(models.TextChoices):

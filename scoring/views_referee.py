@@ -11,6 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import prefetch_related_objects
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.module_loading import import_string
 from django.utils.translation import get_language, gettext
@@ -35,10 +36,13 @@ from scoring.rules import vocabulary
 from scoring.templatetags.rules_words import rules_text
 from tournaments import clock as session_clock
 from tournaments import takeovers
-from tournaments.access import appeals_event_for, event_for, table_of
+from tournaments.access import appeals_event_for, can_decide_appeals, event_for, table_of
 from tournaments.errors import ServiceError
 from tournaments.models import WINDS, Role, Table
 from tournaments.views_clock import clock_context
+
+HAND_FORM_ID = "hand-form"
+"""The id of the table page's hand form: a saved hand goes back to it (templates/scoring/referee/table.html)."""
 
 WIND_NAMES = dict(zip(WINDS, ("East", "South", "West", "North"), strict=True))
 
@@ -59,14 +63,24 @@ def index(request: HttpRequest, slug: str) -> HttpResponse:
                 ],
             }
         )
-    return render(request, "scoring/referee/index.html", {"tournament": tournament, "rounds": rounds})
+    return render(
+        request,
+        "scoring/referee/index.html",
+        {
+            "tournament": tournament,
+            "rounds": rounds,
+            "can_decide_appeals": can_decide_appeals(request.user, tournament),
+        },
+    )
 
 
-def _seat_choices(table: Table) -> list[tuple[str, str]]:
+def _seated(table: Table) -> list[tuple[str, Any, str]]:
+    """The table's seats in seat order (E, S, W, N): wind, registration, and "Name (East seat)"."""
     by_wind = {seat.wind: seat for seat in table.seats.all()}
     return [
         (
             w,
+            by_wind[w].registration,
             gettext("%(name)s (%(wind)s seat)")
             % {"name": by_wind[w].registration.player.name, "wind": vocabulary.wind_label(w, get_language())},
         )
@@ -75,8 +89,13 @@ def _seat_choices(table: Table) -> list[tuple[str, str]]:
     ]
 
 
+def _seat_choices(table: Table) -> list[tuple[str, str]]:
+    return [(wind, label) for wind, _, label in _seated(table)]
+
+
 def _player_choices(table: Table) -> list[tuple[str, str]]:
-    return [(str(seat.registration.code), seat.registration.player.name) for seat in table.seats.all()]
+    """The players by registration code, in seat order with their seat, as the hand form lists them."""
+    return [(str(registration.code), label) for _, registration, label in _seated(table)]
 
 
 def _offender_choices(table: Table) -> list[tuple[str, str]]:
@@ -205,6 +224,7 @@ def _penalty_form(table: Table, data: Any) -> PenaltyForm:
         catalogue=rules.penalty_catalogue(),
         words=lambda english: rules.word(english, get_language()),
         hand_word=rules.word("hand", get_language()),
+        rules=rules,
     )
 
 
@@ -256,10 +276,37 @@ def _load_table_for_forms(
     return table
 
 
+SHOWN: dict[str, Callable[[dict[str, Any]], bool]] = {
+    "hand": lambda c: c["can_add"] and not c["table"].totals_only,
+    "totals": lambda c: c["table"].totals_only and not c["rows"],
+    "penalty": lambda c: True,
+    "late": lambda c: True,
+    "sign": lambda c: (
+        c["state"] == "complete" and not c["confirmation"] and not c["hide_first_entry"] and c["players_sign"]
+    ),
+    "blind": lambda c: c["state"] == "complete" and not c["confirmation"] and c["hide_first_entry"],
+}
+"""Whether the table page shows each form with its errors (templates/scoring/referee/table.html), given
+its context; the others (a button, such as "delete last hand") say a refusal at the top of the page."""
+
+
 def _render_table(
-    request: HttpRequest, table: Table, forms_: dict[str, Any], *, status: int = 200
+    request: HttpRequest,
+    table: Table,
+    forms_: dict[str, Any],
+    *,
+    status: int = 200,
+    refused: tuple[str, str] | None = None,
 ) -> HttpResponse:
+    """The table page; ``refused`` (form name, problem) is said at the top of the page only when that
+    form is no longer shown (its errors are said on the form otherwise, once)."""
     context = _table_context(table, request.user, **forms_)
+    if refused is not None and not SHOWN.get(refused[0], lambda c: False)(context):
+        form = forms_[f"{refused[0]}_form"]
+        problem = " ".join(str(e) for errors in form.errors.values() for e in errors)
+        messages.error(request, refused[1] or gettext("Not saved: %(problem)s") % {"problem": problem})
+    # The appeals page answers only those who decide appeals: a plain referee is not shown its link.
+    context["can_decide_appeals"] = can_decide_appeals(request.user, table.round.tournament)
     rules = table.round.tournament.rule_set
     previous = [row["record"] for row in context["rows"]]
     context["hand_form"].initial.setdefault("expected_number", context["next_number"])
@@ -281,9 +328,13 @@ def table_page(request: HttpRequest, slug: str, number: int, table: int) -> Http
     return _render_table(request, table_obj, _forms(table_obj))
 
 
-def _table_action(which: str, save: Callable[[HttpRequest, Table, Any], str]) -> Callable[..., HttpResponse]:
+def _table_action(
+    which: str, save: Callable[[HttpRequest, Table, Any], str], *, anchor: str = ""
+) -> Callable[..., HttpResponse]:
     """A POST endpoint for one of the table page's forms: validate it, call the service, and go back
-    to the table; a refusal is shown on the form that caused it (nothing was saved)."""
+    to the table (at ``anchor``, an element id, when given: after a hand, the next hand's form, so a
+    phone does not land at the top of a long page); a refusal is shown on the form that caused it
+    (nothing was saved)."""
 
     @login_required
     @require_POST
@@ -296,19 +347,22 @@ def _table_action(which: str, save: Callable[[HttpRequest, Table, Any], str]) ->
                 raise _InvalidFormError
             message = save(request, table_obj, form)
         except ServiceError as error:
-            # Said at the top of the page too: the form may no longer be shown (a table completed
-            # meanwhile), and the referee must know plainly that nothing was saved.
-            messages.error(request, gettext("Not saved: %(problem)s") % {"problem": error.message})
             if form is None:
+                messages.error(request, gettext("Not saved: %(problem)s") % {"problem": error.message})
                 return redirect("referee:table", slug=slug, number=number, table=table)
-            form.add_error(None, error.message)
+            # Said once: on the form, or at the top of the page when the form is no longer shown (a
+            # table completed meanwhile), so the referee knows plainly that nothing was saved.
+            refusal = gettext("Not saved: %(problem)s") % {"problem": error.message}
+            form.add_error(None, refusal)
         except _InvalidFormError:
-            pass
+            refusal = ""
         else:
             messages.success(request, message)
-            return redirect("referee:table", slug=slug, number=number, table=table)
+            url = reverse("referee:table", kwargs={"slug": slug, "number": number, "table": table})
+            return redirect(f"{url}#{anchor}" if anchor else url)
         loaded = _load_table(request, slug, number, table)
-        return _render_table(request, loaded, {**_forms(loaded), f"{which}_form": form}, status=422)
+        forms_ = {**_forms(loaded), f"{which}_form": form}
+        return _render_table(request, loaded, forms_, status=422, refused=(which, refusal))
 
     view.__name__ = f"{which}_action"
     return view
@@ -355,7 +409,7 @@ def _save_penalty(request: HttpRequest, table: Table, form: Any) -> str:
     registrations = _registrations(table)
     registration = registrations[data["player"]]
     receiver = registrations.get(data.get("paid_to_player") or "")
-    if data.get("kind"):
+    if data["kind"] != PenaltyForm.OTHER:
         penalty = rulings.add_ruling(
             table,
             registration,
@@ -443,7 +497,7 @@ def _blind(request: HttpRequest, table: Table, form: Any) -> str:
     )
 
 
-add_hand = _table_action("hand", _save_hand)
+add_hand = _table_action("hand", _save_hand, anchor=HAND_FORM_ID)
 sign_table = _table_action("sign", _sign)
 blind_entry = _table_action("blind", _blind)
 add_totals = _table_action("totals", _save_totals)
@@ -524,7 +578,9 @@ def appeal(
     ruling = _ruling(table_obj, subject, penalty)
     tournament = table_obj.round.tournament
     fee = rulings.appeal_fee(tournament)
-    form = AppealForm(request.POST or None, players=_player_choices(table_obj), fee=fee)
+    form = AppealForm(
+        request.POST or None, players=_player_choices(table_obj), fee=fee, rules=tournament.rule_set
+    )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -614,7 +670,8 @@ def decide_appeal(request: HttpRequest, slug: str, appeal: int, **_: Any) -> Htt
     form = DecisionForm(request.POST)
     if not form.is_valid():
         messages.error(
-            request, gettext("Not saved: choose to uphold or deny the appeal and give the reasons.")
+            request,
+            gettext("Not saved: choose whether the appeal is granted or rejected, and give the reasons."),
         )
     else:
         try:
@@ -630,8 +687,8 @@ def decide_appeal(request: HttpRequest, slug: str, appeal: int, **_: Any) -> Htt
         else:
             messages.success(
                 request,
-                gettext("Appeal upheld: the decision is recorded.")
+                gettext("Appeal granted: ruling withdrawn. The decision is recorded.")
                 if form.cleaned_data["status"] == "upheld"
-                else gettext("Appeal denied: the decision is recorded."),
+                else gettext("Appeal rejected: ruling stands. The decision is recorded."),
             )
     return redirect("referee:appeals", slug=slug)

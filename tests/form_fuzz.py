@@ -61,6 +61,7 @@ random_hands = _form(
 plausible_penalties = st.fixed_dictionaries(
     {
         "player": st.sampled_from(["0", "1", "2", "3"]),
+        "kind": st.just("other"),
         "points": st.sampled_from(["0", "5", "10", "30"]),
         "paid_to": st.sampled_from(["none", "each_other", "player"]),
     },
@@ -73,7 +74,7 @@ plausible_penalties = st.fixed_dictionaries(
 random_penalties = _form(
     {
         "player": st.sampled_from(["0", "1", "2", "3", "4", "999"]),
-        "kind": st.sampled_from(["", "warning", "false_hu", "no-such"]),
+        "kind": st.sampled_from(["", "other", "warning", "false_hu", "no-such"]),
         "points": st.one_of(st.sampled_from(["0", "5", "10", "20", "30"]), small_number),
         "paid_to": st.sampled_from(["", "none", "others", "player", "bogus"]),
         "paid_to_player": st.sampled_from(["", "0", "1", "999"]),

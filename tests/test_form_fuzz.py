@@ -43,7 +43,12 @@ def test_the_generators_reach_accepted_posts_too(client, table, referee, event, 
         form_fuzz.post_hand(client, table, {"how": "discard", "winner": "E", "discarder": "S", "fan": "8"})
         == 302
     )
-    assert form_fuzz.post_penalty(client, table, {"player": "0", "points": "10", "paid_to": "none"}) == 302
+    assert (
+        form_fuzz.post_penalty(
+            client, table, {"player": "0", "kind": "other", "points": "10", "paid_to": "none"}
+        )
+        == 302
+    )
     client.force_login(organiser)
     status, added, _ = form_fuzz.post_player_file(client, event, "p.csv", b"name,country\nZoe Lima,PT\n")
     assert (status, added) == (302, 1)

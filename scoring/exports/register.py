@@ -82,9 +82,9 @@ class RegisterPDF(Export):
             if decision:
                 who = decision.entered_by or gettext("import")
                 decided = (
-                    gettext("Upheld by %(who)s") % {"who": who}
+                    gettext("Appeal granted: ruling withdrawn; decided by %(who)s") % {"who": who}
                     if decision.status == "upheld"
-                    else gettext("Denied by %(who)s") % {"who": who}
+                    else gettext("Appeal rejected: ruling stands; decided by %(who)s") % {"who": who}
                     if decision.status == "denied"
                     else f"{decision.status.capitalize()} {who}"
                 ) + (f" ({decision.get_decided_as_display().lower()})" if decision.decided_as else "")

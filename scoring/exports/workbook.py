@@ -16,6 +16,7 @@ from scoring.models import Appeal, AppealSubject
 from scoring.services import hand_record, played_hands, tables_with_results
 from scoring.standings import rank_text
 from scoring.standings_cache import cached_standings_rows
+from scoring.templatetags.rules_words import paid_to_label
 from tournaments.models import WINDS, Tournament
 
 MAX_SHEET_TITLE = 31
@@ -250,7 +251,7 @@ class EventWorkbook(Export):
                         reg.code,
                         reg.player.name,
                         penalty.points,
-                        str(penalty.get_paid_to_display()),
+                        paid_to_label(penalty.paid_to, rules),  # the rule set's own citation
                         penalty.rule,
                         penalty.reason,
                         "yes" if penalty.cancelled else "",

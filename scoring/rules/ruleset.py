@@ -106,6 +106,19 @@ def check_totals(totals: Mapping[str, int]) -> dict[str, int]:
     return dict(totals)
 
 
+RULE_KEYS = (
+    "appeal",  # an appeal against a ruling, who decides it
+    "appeal_deadline",  # when it must be filed
+    "appeal_statement",  # in writing
+    "appeal_signed",  # who signs it
+    "appeal_fee",  # the fee that comes with it
+    "pin_signing",  # the players sign the table's result
+    "paid_to_each_other",  # a penalty paid to each other player
+    "paid_to_none",  # a penalty only deducted
+    "paid_to_player",  # a penalty paid to one player
+)
+"""What the referee's pages may cite a rule for (``RuleSet.rule_reference``)."""
+
 GENERAL_RULINGS: tuple[Ruling, ...] = (
     Ruling("warning", "Tournament rules", "Warning", outcome="warning"),
     Ruling("loss_of_rank", "Tournament rules", "Loss of rank", outcome="loss_of_rank"),
@@ -144,6 +157,10 @@ class RuleSet:
     word: its label, ``words.hand`` and ``words.hands``. Missing words read in English."""
     fan_names: ClassVar[Mapping[str, Mapping[str, str]]] = {}
     """Each language's names of this rule set's scoring elements, keyed by the English name."""
+    rule_references: ClassVar[Mapping[str, str]] = {}
+    """The rule of this rule set's own book that the referee's pages cite for each of :data:`RULE_KEYS`
+    ("rule 84"), in English (``translations`` words it); a key left out: the book has no such rule and
+    the pages cite nothing (never another book's number)."""
 
     def __init__(self, settings: Mapping[str, Any] | None = None) -> None:
         self.settings = dict(settings or {})
@@ -196,6 +213,14 @@ class RuleSet:
 
     def wind_label(self, letter: str, language: str | None) -> str:
         return vocabulary.wind_label(letter, language)
+
+    def rule_reference(self, key: str, language: str | None = None) -> str | None:
+        """This book's rule for ``key`` (one of :data:`RULE_KEYS`) in ``language``, or None when the book
+        has none."""
+        if key not in RULE_KEYS:
+            raise KeyError(key)
+        english = self.rule_references.get(key)
+        return None if english is None else self.word(english, language)
 
     # --- hands -----------------------------------------------------------------------------------
 
@@ -281,6 +306,12 @@ class RuleSet:
         """What the referee can rule, in this rule set's own words (``scoring.rules.rulings.Ruling``);
         by default a warning and the two rulings every tournament has (loss of rank, disqualification)."""
         return GENERAL_RULINGS
+
+    @property
+    def penalties_per_tile(self) -> bool:
+        """Whether a ruling of the catalogue costs points per tile revealed (MCR 85e), so the penalty form
+        asks how many tiles were revealed."""
+        return any(ruling.per_tile for ruling in self.penalty_catalogue())
 
     # --- the session -----------------------------------------------------------------------------
 

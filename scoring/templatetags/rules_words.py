@@ -86,6 +86,39 @@ def rules_text(english: str, rule_set: RuleSet | None) -> str:
     return gettext("%(label)s (warning)") % {"label": words} if warning else words
 
 
+PAID_TO_WORDS = {
+    "each_other": gettext_noop("Paid to each other player"),
+    "none": gettext_noop("Deducted only"),
+    "player": gettext_noop("Paid to one player"),
+}
+"""How a penalty is paid (``scoring.models.PaidTo``), without a rule: the rule set cites its own."""
+
+
+@register.filter
+def rule_cited(rule_set: RuleSet | None, key: str) -> str:
+    """The rule set's own rule for ``key`` (``RuleSet.rule_reference``) in the page's language, or ""
+    when its book has none."""
+    if rule_set is None:
+        return ""
+    return rule_set.rule_reference(key, get_language()) or ""
+
+
+def with_rule(words: str, rule_set: RuleSet | None, key: str) -> str:
+    """``words`` (already in the page's language) followed by the rule set's rule for ``key`` in
+    brackets, or alone when its book has no such rule."""
+    rule = rule_cited(rule_set, key)
+    return gettext("%(label)s (%(rule)s)") % {"label": words, "rule": rule} if rule else words
+
+
+@register.filter
+def paid_to_label(value: str, rule_set: RuleSet | None) -> str:
+    """How a penalty is paid, with the rule set's rule for it when its book has one: "Paid to each other
+    player (rule 84)" under MCR, "Paid to each other player" under NMJL."""
+    if value not in PAID_TO_WORDS:
+        return value
+    return with_rule(gettext(PAID_TO_WORDS[value]), rule_set, f"paid_to_{value}")
+
+
 @register.filter
 def hand_shape(shape: str) -> str:
     """A hand's shape as the MCR calculator names it ("seven pairs"), in the page's language."""
@@ -129,8 +162,8 @@ STATES = {
     "confirmed": pgettext_lazy("table state", "confirmed"),
     "provisional": pgettext_lazy("table state", "provisional"),
     "pending": pgettext_lazy("appeal state", "pending"),
-    "upheld": pgettext_lazy("appeal state", "upheld"),
-    "denied": pgettext_lazy("appeal state", "denied"),
+    "upheld": pgettext_lazy("appeal state", "appeal granted: ruling withdrawn"),
+    "denied": pgettext_lazy("appeal state", "appeal rejected: ruling stands"),
 }
 
 
@@ -196,5 +229,7 @@ def tile_picker_words() -> dict[str, Any]:
             "close": gettext("Do not enter the tiles"),
             "saved_note": gettext("the tiles are saved with the hand"),
             "optional_note": gettext("optional: the fans are worked out for you"),
+            "pick_tiles": gettext("Pick tiles to see the fans."),
+            "draw_no_tiles": gettext("A draw: no tiles are stored."),
         },
     }

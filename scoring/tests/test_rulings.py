@@ -342,7 +342,7 @@ def test_deciding_on_the_page_asks_first_and_records_the_reasons(client, table, 
     client.force_login(chief)
     slug = table.round.tournament.slug
     page = client.get(reverse("referee:appeals", args=[slug])).content.decode()
-    assert "data-confirm=" in page and "Uphold" in page
+    assert "data-confirm=" in page and "Appeal granted: ruling withdrawn" in page
     response = client.post(
         reverse("referee:decide", args=[slug, appeal.pk]), {"status": "upheld", "reasons": "Bad light"}
     )
@@ -445,7 +445,14 @@ def test_the_register_pdf_lists_appeals_of_any_ruling_and_who_decided(table, ref
     rulings.file_appeal(late, statement="Traffic jam", signed_by="Cy", fee_received=True, acting_user=referee)
     rulings.decide_appeal(on_hand, "denied", reasons="Seen by the referee", acting_user=chief)
     text = pdf_text(EVENT_PRINTS["register"](table.round.tournament).render()[2])
-    for expected in ["hand 1", "late 5 min", "<b>Self-drawn", "Traffic jam", "Denied by chiara", "pending"]:
+    for expected in [
+        "hand 1",
+        "late 5 min",
+        "<b>Self-drawn",
+        "Traffic jam",
+        "ruling stands; decided by chiara",
+        "pending",
+    ]:
         assert expected in text, expected
 
 

@@ -108,7 +108,14 @@ def test_the_referee_can_name_the_substitute_in_a_penalty(client, event, table, 
     client.force_login(referee)
     response = client.post(
         reverse("referee:add_penalty", args=[event.slug, 1, 1]),
-        {"player": newcomer.code, "points": 10, "paid_to": "none", "rule": "MCR 80", "expected_position": 0},
+        {
+            "player": newcomer.code,
+            "kind": "other",
+            "points": 10,
+            "paid_to": "none",
+            "rule": "MCR 80",
+            "expected_position": 0,
+        },
     )
     assert response.status_code == 302
     assert Penalty.objects.get().registration == newcomer

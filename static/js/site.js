@@ -1,7 +1,9 @@
 /* Behaviour the pages share, without inline script (the Content-Security-Policy allows none):
    - a form with data-confirm="question" asks before it is sent (destructive or final actions);
    - an input with data-filter="#table-id" hides the table's rows whose data-name lacks the typed text
-     (case and accents ignored). */
+     (case and accents ignored);
+   - in a form with data-shown-by="field", an element with data-shown-for="a b" is shown only while that
+     select's value is one of a, b (the penalty form: points only for "other"); without script, all show. */
 (function () {
   "use strict";
 
@@ -59,5 +61,22 @@
       if (details) details.open = true;
     });
     document.querySelectorAll("input[data-filter]").forEach(applyFilter);
+  });
+
+  function applyShown(form) {
+    var name = form.getAttribute("data-shown-by");
+    var select = name && form.elements[name];
+    if (!select) return;
+    form.querySelectorAll("[data-shown-for]").forEach(function (element) {
+      element.hidden = !element.getAttribute("data-shown-for").split(" ").includes(select.value);
+    });
+  }
+
+  document.addEventListener("change", function (event) {
+    var form = event.target && event.target.form;
+    if (form && form.hasAttribute("data-shown-by")) applyShown(form);
+  });
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("form[data-shown-by]").forEach(applyShown);
   });
 })();

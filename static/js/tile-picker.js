@@ -311,9 +311,13 @@
       if (!open || isEmpty() || isDraw()) {
         if (tilesInput) tilesInput.value = "";
         lastBasic = lastFilled = null;
-        breakdown.innerHTML = isDraw() && open
-          ? '<p class="muted">A draw: no tiles are stored.</p>'
-          : '<p class="muted">Pick tiles to see the fans.</p>';
+        var note = document.createElement("p");
+        note.className = "muted";
+        note.textContent = isDraw() && open
+          ? t("draw_no_tiles", "A draw: no tiles are stored.")
+          : t("pick_tiles", "Pick tiles to see the fans.");
+        breakdown.textContent = "";
+        breakdown.appendChild(note);
         checkFan();
         return;
       }

@@ -53,7 +53,7 @@ def test_a_ruling_is_appealed_in_writing_and_decided_by_the_chief_referee(page, 
 
     log_in(page, base, "rick", "pw-rick-123")
     page.goto(f"{base}/referee/appeal-open/sessions/1/tables/1/")
-    ruling = page.locator("form[action$='/penalties/add/']")
+    ruling = page.locator("form[action*='/penalties/add/']")
     ruling.locator("select[name=player]").select_option(east.code)
     ruling.locator("select[name=kind]").select_option("see_wall_tile")
     ruling.locator("input[name=hand_number]").fill("1")
@@ -72,13 +72,19 @@ def test_a_ruling_is_appealed_in_writing_and_decided_by_the_chief_referee(page, 
     log_in(page, base, "chiara", "pw-chiara-123")
     page.goto(f"{base}/referee/appeal-open/appeals/")
     page.fill("textarea[name=reasons]", "The table was knocked by a passer-by.")
-    page.click("button:has-text('Uphold')")
-    page.wait_for_selector("text=Appeal upheld")
+    page.click("button:has-text('Appeal granted')")
+    page.wait_for_selector("text=Appeal granted: ruling withdrawn. The decision is recorded.")
     assert any("final" in message for message in asked), asked  # it asked before deciding
-    assert "Upheld by chiara (chief referee)" in page.content()
+    assert "Appeal granted: ruling withdrawn; decided by chiara (chief referee)" in page.content()
 
     log_in(page, base, "olga", "pw-olga-123")
     page.goto(f"{base}/manage/appeal-open/appeals/")
     register = page.locator("#register").inner_text()
-    for expected in ["MCR 81", "rick", "Ana and her team leader", "Upheld by chiara", "passer-by"]:
+    for expected in [
+        "MCR 81",
+        "rick",
+        "Ana and her team leader",
+        "ruling withdrawn; decided by chiara",
+        "passer-by",
+    ]:
         assert expected in register, expected

@@ -53,9 +53,9 @@ def test_the_referee_penalises_the_substitute_and_everyone_sees_who_played(
 
     page.goto(f"{base}/referee/sub-open/sessions/1/tables/1/")
     assert page.locator(f"text={line}").count() == 1  # on the table's seats
-    form = page.locator("form[action$='/penalties/add/']")
+    form = page.locator("form[action*='/penalties/add/']")
     form.locator("select[name=player]").select_option(rita.code)
-    form.locator("select[name=kind]").select_option("")
+    form.locator("select[name=kind]").select_option("other")
     form.locator("input[name=points]").fill("10")
     form.locator("select[name=paid_to]").select_option("none")
     form.locator("input[name=rule]").fill("MCR 80")

@@ -35,6 +35,23 @@ SCORESHEET_NOTE = (
     "the others 8; self-drawn: all pay basic + 8 (rule 67)."
 )
 
+RULE_REFERENCES: Mapping[str, str] = {
+    "appeal": "rule 94",  # Sloper line ~2398
+    "appeal_deadline": "rule 94a",
+    "appeal_statement": "rule 94b",
+    "appeal_signed": "rule 94c",
+    "appeal_fee": "rule 94d",
+    "pin_signing": "rule 72",
+    "paid_to_each_other": "rule 84",
+    "paid_to_none": "rules 79, 80, 83, 88",
+    "paid_to_player": "rule 85e",
+}
+"""Sloper's chapter 4 rules the referee's pages cite (``RuleSet.rule_references``)."""
+CHINESE_RULE_REFERENCES: Mapping[str, str] = {
+    english: english.replace("rules ", "规则").replace("rule ", "规则").replace(", ", "、")
+    for english in RULE_REFERENCES.values()
+}
+
 
 class MCRRuleSet(RuleSet):
     code = "mcr"
@@ -64,6 +81,7 @@ class MCRRuleSet(RuleSet):
                 "MCR规则88：迟到10分钟内罚10分，15分钟内罚20分，超过则弃权（标准分为0）。"
             ),
             **CHINESE_PENALTY_LABELS,
+            **CHINESE_RULE_REFERENCES,
             SCORESHEET_NOTE: (
                 "[E] 标出每位选手本盘的门风（国标规则74-75）。放铳者付基本分+8，其他两家各付8分；"
                 "自摸：三家各付基本分+8（规则67）。"
@@ -71,6 +89,7 @@ class MCRRuleSet(RuleSet):
         }
     }
     fan_names: ClassVar[Mapping[str, Mapping[str, str]]] = FAN_NAMES
+    rule_references: ClassVar[Mapping[str, str]] = RULE_REFERENCES
     scoresheet_note = SCORESHEET_NOTE
 
     def normalise(self, record: HandRecord) -> HandRecord:
