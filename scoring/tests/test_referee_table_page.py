@@ -166,7 +166,9 @@ def test_a_decision_reads_one_way_only_on_the_buttons_the_message_and_the_lists(
     penalty = rulings.add_ruling(
         table, table.seats.get(wind="S").registration, "late_pung", acting_user=referee
     )
-    appeal = rulings.file_appeal(penalty, statement="Unfair", signed_by="Bo", acting_user=referee)
+    appeal = rulings.file_appeal(
+        penalty, statement="Unfair", signed_by="Bo", fee_received=True, acting_user=referee
+    )
     slug = table.round.tournament.slug
     client.force_login(chief)
     page = client.get(reverse("referee:appeals", args=[slug])).content.decode()

@@ -390,7 +390,7 @@ def test_filing_an_appeal_on_the_page_asks_for_the_books_fee_by_default(client, 
     url = reverse("referee:appeal_hand", args=[slug, 1, 1, hand.number])
     page = client.get(url).content.decode()
     assert "30 minutes" in page
-    assert "with the fee of 200 (94d: returned if upheld, forfeited if denied)" in page
+    assert "with the fee of 200 (returned if the appeal is granted, forfeited if it is rejected)" in page
     assert "The fee of 200 was received with the appeal (rule 94d)" in page
     code = seat(table, "E").code
     filing = {"appellant": code, "signed_by": "Ana", "statement": "Self-drawn, not a discard"}
