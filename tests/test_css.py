@@ -58,6 +58,12 @@ def contrast(foreground: str, background: str) -> float:
     return (lighter + 0.05) / (darker + 0.05)
 
 
+def _px(value: str) -> float:
+    match = re.fullmatch(r"([\d.]+)px", value.strip())
+    assert match, f"expected a size in px, got {value!r}"
+    return float(match.group(1))
+
+
 def test_the_contrast_helper_agrees_with_the_wcag_examples():
     assert round(contrast("#000", "#fff"), 1) == 21.0
     assert round(contrast("#777", "#fff"), 2) == 4.48  # the classic grey that just fails AA
@@ -71,3 +77,16 @@ def test_the_inactive_language_reads_at_wcag_aa_contrast_on_the_footer():
     assert contrast(switch["color"], background) >= 4.5
     # a plain button's white text is not what the switch inherits any more
     assert contrast(top["button.link"]["color"], background) >= 4.5
+
+
+def test_radio_buttons_and_links_in_tables_are_big_enough_to_touch_on_a_phone():
+    phone = rules("(max-width: 600px)")
+    radio = phone['input[type="radio"]']
+    size = min(_px(radio["width"]), _px(radio["height"]))
+    # WCAG 2.2 AA (2.5.8): 24 px, with spacing so a 24 px circle round each target touches no other.
+    assert size >= 24 and size + 2 * _px(radio["margin"].split()[0]) >= 44
+    assert _px(phone['label:has(> input[type="radio"])']["min-height"]) >= 44  # the whole label is the target
+    for selector in ("td a", ".hands-table a"):
+        link = phone[selector]
+        assert link["display"] in {"inline-block", "inline-flex"}, selector  # min sizes apply to a box
+        assert _px(link["min-height"]) >= 44 and _px(link["min-width"]) >= 44, selector
