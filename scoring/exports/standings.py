@@ -189,10 +189,17 @@ class StandingsPDF(StandingsExport):
             team_head.append(gettext("Score"))
             team_data: list[list[Any]] = [team_head]
             for team in teams:
+                members = ", ".join(team.members)
+                if team.incomplete:
+                    mark = gettext("incomplete: %(played)s of %(needed)s members played") % {
+                        "played": len(team.members),
+                        "needed": team.needed,
+                    }
+                    members += f" ({mark})"
                 line = [
-                    str(team.rank),
+                    "–" if team.rank is None else str(team.rank),
                     cell(team.team, 146, 8),
-                    Paragraph(markup(", ".join(team.members)), styles.cell),
+                    Paragraph(markup(members), styles.cell),
                 ]
                 if self.table_points:
                     line.append(points_text(float(team.table_points or 0)))
