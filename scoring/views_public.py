@@ -346,6 +346,11 @@ def player_context(tournament: Tournament, registration: Registration) -> dict[s
         title=gettext("Place in the standings and total score after each session"),
         place_label=gettext("place"),
         score_label=gettext("score"),
+        session_axis=gettext("Session"),
+        place_axis=gettext("Place"),
+        score_axis=gettext("Score"),
+        place_key=gettext("place in the standings (1 at the top)"),
+        score_key=gettext("total score"),
     )
     return {
         "tournament": tournament,

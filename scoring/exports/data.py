@@ -135,13 +135,18 @@ def _table_states(tournament: Tournament) -> list[tuple[int, str]]:
 
 @dataclass(frozen=True)
 class TeamRow:
-    rank: int
+    rank: int | None
+    """None for an incomplete team: listed below the ranked ones, not ranked."""
     team: str
     members: list[str]
     table_points: Fraction | float | None
     score: int
     counted: list[str] = field(default_factory=list)
     """The members whose results make the total (the best N, or all), best first."""
+    incomplete: bool = False
+    """Fewer members in the standings than the complete teams count (``team_standings``)."""
+    needed: int = 0
+    """How many members a complete team counts."""
 
 
 def team_standings(
@@ -149,12 +154,20 @@ def team_standings(
 ) -> list[TeamRow]:
     """Teams ranked by the sum of their members' table points (then score), or score alone; equal
     teams share a rank. ``best``: only each team's best N members count (0: all of them; the event
-    setting ``teams.best``). Members are listed best first. Empty when nobody has a team."""
+    setting ``teams.best``). Members are listed best first. Empty when nobody has a team.
+
+    A team is complete when it has as many members in the standings as a team counts: N (``best``),
+    or with 0 as many as the team with the most; N is lowered to that most when no team reaches it.
+    Only complete teams are ranked; a team with fewer members who played is listed below them,
+    unranked and ``incomplete`` (a one-member team must not lead the others' four by summing fewer
+    results, nor a team whose other tables are not confirmed yet)."""
     members: dict[str, list[dict[str, Any]]] = {}
     for row in rows:
         team = teams.get(row["player"], "")
         if team and not row.get("status"):  # a player out of the ranking by a ruling counts for no team
             members.setdefault(team, []).append(row)
+    most = max((len(rows_) for rows_ in members.values()), default=0)
+    needed = min(best, most) if best > 0 else most
     totals = []
     for team, rows_ in members.items():
         ordered = sorted(rows_, key=lambda r: (-r.get("table_points", 0), -r["score"], r.get("rank", 0)))
@@ -162,6 +175,7 @@ def team_standings(
         tp = sum(r.get("table_points", 0) for r in counted) if table_points else None
         totals.append(
             (
+                len(counted) < needed,
                 team,
                 [r["name"] for r in ordered],
                 tp,
@@ -169,14 +183,23 @@ def team_standings(
                 [r["name"] for r in counted],
             )
         )
-    totals.sort(key=lambda t: (-(t[2] or 0), -t[3], t[0]))
+    totals.sort(key=lambda t: (t[0], -(t[3] or 0), -t[4], t[1]))
     ranked: list[TeamRow] = []
-    for index, (team, names, tp, score, counted_names) in enumerate(totals):
-        rank = index + 1
-        if ranked and (ranked[-1].table_points, ranked[-1].score) == (tp, score):
+    for index, (incomplete, team, names, tp, score, counted_names) in enumerate(totals):
+        rank: int | None = None if incomplete else index + 1
+        if rank and ranked and (ranked[-1].table_points, ranked[-1].score) == (tp, score):
             rank = ranked[-1].rank
         ranked.append(
-            TeamRow(rank=rank, team=team, members=names, table_points=tp, score=score, counted=counted_names)
+            TeamRow(
+                rank=rank,
+                team=team,
+                members=names,
+                table_points=tp,
+                score=score,
+                counted=counted_names,
+                incomplete=incomplete,
+                needed=needed,
+            )
         )
     return ranked
 

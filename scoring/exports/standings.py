@@ -110,6 +110,23 @@ class StandingsPDF(StandingsExport):
     content_type = PDF
     label = gettext_lazy("Standings (PDF)")
 
+    SESSION_WIDTH = 44.0
+    """Points: a session's column holds a number such as "-123" or "12.5" and a header "S12 TP"."""
+    NAME_WIDTH = 170.0
+    """Points: the name column's least width; it takes whatever the session columns leave."""
+
+    def column_widths(self, available: float) -> list[float]:
+        """Rank, name, country, EMA number, [table points], score, then one narrow column per session:
+        the sessions get a fixed width (narrower only when there are so many that the name would fall
+        below ``NAME_WIDTH``), and the name column takes the rest of the page."""
+        fixed = [34.0, 46.0, 64.0] + ([58.0] if self.table_points else []) + [48.0]
+        sessions = len(self.rounds)
+        session_width = self.SESSION_WIDTH
+        if sessions and available - sum(fixed) - sessions * session_width < self.NAME_WIDTH:
+            session_width = max((available - sum(fixed) - self.NAME_WIDTH) / sessions, 0)
+        name = max(available - sum(fixed) - sessions * session_width, self.NAME_WIDTH)
+        return [fixed[0], name, *fixed[1:], *[session_width] * sessions]
+
     def content(self) -> bytes:
         from reportlab.lib import colors
         from reportlab.platypus import Paragraph, Spacer, Table
@@ -128,16 +145,13 @@ class StandingsPDF(StandingsExport):
         per_session = gettext("TP") if self.table_points else gettext("score")
         head += [f"S{n} {per_session}" if not many else f"S{n}" for n in self.rounds]
         numbers_from = 4
-        fixed = [34, 170, 46, 64] + ([58] if self.table_points else []) + [48]
-        rest = max(doc.width - sum(fixed), 0)
-        session_width = rest / len(self.rounds) if self.rounds else 0
-        widths = fixed + [session_width] * len(self.rounds)
+        widths = self.column_widths(doc.width)
         data: list[list[Any]] = [head]
         for row in self.rows:
             person = people.get(row["player"])
             line: list[Any] = [
                 str(rank_text(row)),
-                cell(row["name"], 166, 8),
+                cell(row["name"], widths[1] - 4, 8),
                 person.player.country if person else "",
                 person.player.ema_id if person else "",
             ]
@@ -175,10 +189,17 @@ class StandingsPDF(StandingsExport):
             team_head.append(gettext("Score"))
             team_data: list[list[Any]] = [team_head]
             for team in teams:
+                members = ", ".join(team.members)
+                if team.incomplete:
+                    mark = gettext("incomplete: %(played)s of %(needed)s members played") % {
+                        "played": len(team.members),
+                        "needed": team.needed,
+                    }
+                    members += f" ({mark})"
                 line = [
-                    str(team.rank),
+                    "–" if team.rank is None else str(team.rank),
                     cell(team.team, 146, 8),
-                    Paragraph(markup(", ".join(team.members)), styles.cell),
+                    Paragraph(markup(members), styles.cell),
                 ]
                 if self.table_points:
                     line.append(points_text(float(team.table_points or 0)))

@@ -267,3 +267,39 @@ def test_the_demo_events_ema_file_checks_out(demo_event, organiser):
     assert check.ok, check.problems
     rows = workbook(EMAResultsXLSX(demo_event).render()[2]).active
     assert rows.max_row == 1 + 16
+
+
+def _header_positions(content: bytes, texts: list[str]) -> dict[str, float]:
+    """Where each of ``texts`` starts on the first page (pypdf's text matrix, in points)."""
+    found: dict[str, float] = {}
+
+    def visit(text, cm, tm, font, size):
+        if text.strip() in texts and text.strip() not in found:
+            found[text.strip()] = tm[4] * cm[0] + cm[4]
+
+    PdfReader(io.BytesIO(content)).pages[0].extract_text(visitor_text=visit)
+    return found
+
+
+def test_the_standings_pdf_gives_the_name_the_room_and_each_session_a_narrow_column(finished):
+    export = StandingsPDF(finished)
+    export.rounds = [1, 2, 3, 4]  # four sessions in the table (only the first has results)
+    widths = export.column_widths(774)
+    assert widths[-4:] == [StandingsPDF.SESSION_WIDTH] * 4 and StandingsPDF.SESSION_WIDTH <= 50
+    assert widths[1] > 300 and sum(widths) == pytest.approx(774)  # the name takes what is left
+    content = export.render()[2]
+    heads = _header_positions(content, ["Name", "S1 TP", "S2 TP", "S3 TP", "S4 TP"])
+    gaps = [heads[f"S{n + 1} TP"] - heads[f"S{n} TP"] for n in (1, 2, 3)]
+    assert all(gap == pytest.approx(StandingsPDF.SESSION_WIDTH, abs=1) for gap in gaps)  # right-aligned heads
+    assert heads["S1 TP"] - heads["Name"] > 300  # the room is the name's
+    # one session: still narrow, not half the page (the issue's 500-point session column)
+    export.rounds = [1]
+    assert export.column_widths(774)[-1] <= 50
+
+
+def test_many_sessions_share_what_the_name_leaves_and_the_name_keeps_its_least_width(finished):
+    export = StandingsPDF(finished)
+    export.rounds = list(range(1, 21))
+    widths = export.column_widths(774)
+    assert widths[1] == StandingsPDF.NAME_WIDTH and sum(widths) == pytest.approx(774)
+    assert widths[-1] < StandingsPDF.SESSION_WIDTH

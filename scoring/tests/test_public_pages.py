@@ -395,3 +395,52 @@ def test_only_each_teams_best_n_members_count_and_members_are_listed_best_first(
         ("Y", 6.0, 10, ["B"]),
     ]
     assert best[0].members == ["A", "D"]
+
+
+def test_a_team_with_fewer_members_who_played_is_listed_below_the_complete_teams_unranked():
+    # Issue 24: after one confirmed table, a one-member team led four-member teams by summing fewer results.
+    from scoring.exports.data import team_standings
+
+    rows = [
+        {"rank": 1, "player": "a", "name": "A", "table_points": 4.0, "score": 30},
+        {"rank": 2, "player": "b", "name": "B", "table_points": 2.0, "score": 10},
+        {"rank": 3, "player": "c", "name": "C", "table_points": 1.0, "score": -5},
+        {"rank": 4, "player": "d", "name": "D", "table_points": 0.0, "score": -35},
+        {"rank": 5, "player": "e", "name": "E", "table_points": 0.0, "score": -40},
+    ]
+    teams = {"a": "Solo", "b": "Pair", "c": "Pair", "d": "Low", "e": "Low"}
+    every = team_standings(rows, teams, True)
+    assert [(t.rank, t.team, t.incomplete) for t in every] == [
+        (1, "Pair", False),
+        (2, "Low", False),
+        (None, "Solo", True),  # 4 table points from one member: not ahead of the pairs' sums
+    ]
+    assert every[-1].needed == 2 and every[-1].members == ["A"]
+    # best N: a team complete with N members is ranked on its best N; fewer than N is incomplete
+    best = team_standings(rows, teams, True, best=2)
+    assert [(t.rank, t.team) for t in best] == [(1, "Pair"), (2, "Low"), (None, "Solo")]
+    # N larger than any team has: N is what the largest team has, so nobody is left unranked for it
+    assert [t.rank for t in team_standings(rows, teams, True, best=4)] == [1, 2, None]
+    # when every team has played as many, all are ranked as before
+    assert all(t.rank for t in team_standings(rows, teams, True, best=1))
+
+
+def test_the_team_page_marks_an_incomplete_team_and_says_why(client, table, referee, organiser):
+    tournament = table.round.tournament
+    finish(table, referee, organiser, [HandEntry(winner="S", fan=88)])
+    # the four who played are in four teams (teammates are seated apart); put two of them in one team
+    first, second = (seat.registration for seat in table.seats.order_by("wind")[:2])
+    tournament.registrations.filter(pk=second.pk).update(team=first.team)
+    from scoring.side_rankings import event_team_standings
+
+    teams = event_team_standings(tournament)
+    assert (teams[0].rank, teams[0].team, teams[0].incomplete) == (1, first.team, False)
+    assert all(t.incomplete and t.rank is None and t.needed == 2 for t in teams[1:]) and len(teams) == 3
+    page = client.get(reverse("public:teams", args=[tournament.slug])).content.decode()
+    assert page.count("incomplete: 1 of 2 members played") == 2
+    assert "fewer results are not a better sum" in page
+    from scoring.exports.standings import StandingsPDF
+    from scoring.tests.test_exports import pdf_text
+
+    text = pdf_text(StandingsPDF(tournament).render()[2])
+    assert text.count("incomplete: 1 of 2 members played") == 2
