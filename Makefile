@@ -50,7 +50,8 @@ bench: dev-venv
 bench-http: venv
 	$(BIN)/python bench/http_load.py
 
-# Production stack on this machine: PostgreSQL + Redis (Debian packages, loopback) + gunicorn. See docs/deployment.md.
+# Production stack on this machine: PostgreSQL + Redis (Debian packages, loopback), both gunicorns, the worker
+# and nginx (NGINX_PORT, default 8080), supervised (restarted when one dies). See docs/deployment.md.
 prod:
 	deploy/serve start
 
