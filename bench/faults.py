@@ -9,7 +9,8 @@ them). While ``--referees`` referees save hands as browsers do (logged in throug
 form with its hidden ``expected_number``, one hand a second each) and ``--readers`` readers read the public
 pages (standings, results, players, event; a short pause between pages), one fault at a time:
 
-1. Redis stopped for ``--redis-down`` seconds, then started again (empty);
+1. Redis stopped for ``--redis-down`` seconds, then started again (empty); then Redis hung (SIGSTOP: it
+   accepts connections and never answers) as long, then let go (SIGCONT);
 2. PostgreSQL restarted (``pg_ctl restart -m fast`` of the bench's own cluster: every connection dropped);
 3. kill -9 of the public pool, of the referees' pool (master and workers) and of the worker, one at a time,
    each started again at once as a supervisor would; the time from the kill until it answers (its
@@ -23,7 +24,7 @@ earlier post that got no answer was stored), no answer (retried) and errors (any
 The data check at the end: every acknowledged hand stored exactly once, each table's hand numbers 1..n
 without a gap, no refused save found stored (a retry of a refused save must be stored, not answered "already
 entered"), and a refused save never retried absent. Exit 1 if a hand was lost or stored twice, a table has a
-gap, a refused save was stored, a reader saw a 500 while Redis was stopped or just back, or a referee's save
+gap, a refused save was stored, a reader saw a 500 while Redis was stopped, hung or just back, or a referee's save
 met an error instead of being stored or refused with the message.
 ``--quick``: 40 players, 5 referees, 8 readers, Redis down 4 s, 3 s to settle (about a minute).
 """
@@ -34,6 +35,7 @@ import argparse
 import gzip
 import http.client
 import random
+import signal
 import subprocess
 import sys
 import tempfile
@@ -63,7 +65,7 @@ PUBLIC_WORKERS, PUBLIC_THREADS, PUBLIC_NICE = 4, 2, 10  # as deploy/serve runs t
 STAFF_WORKERS = 2
 NOT_SAVED = "Not saved: the database did not answer"  # templates/503.html, for a POST
 BUSY = "The site is busy"  # the same, for a GET
-REDIS_PHASES = ("redis stopped", "redis back")
+REDIS_PHASES = ("redis stopped", "redis back", "redis hung", "redis back after hang")
 
 
 @dataclass
@@ -106,8 +108,8 @@ def reader(port: int, pages: list[str], record: Record, stop: threading.Event, s
             if response.getheader("Connection", "").lower() == "close":
                 conn.close()
                 conn = None
-        except (OSError, http.client.HTTPException):
-            record.count("readers", phase, "no answer")
+        except (OSError, http.client.HTTPException) as error:
+            record.count("readers", phase, f"no answer ({type(error).__name__})")
             if conn is not None:
                 conn.close()
             conn = None
@@ -151,8 +153,8 @@ def referee(
                 status, _, text = browser.request(
                     "POST", f"/referee/{slug}/sessions/{session}/tables/{table}/hands/add/", data
                 )
-            except OSError:  # the pool died under us: not acknowledged, post it again
-                record.count("referees", phase, "no answer (posted again)")
+            except OSError as error:  # the pool died under us: not acknowledged, post it again
+                record.count("referees", phase, f"no answer ({type(error).__name__}; posted again)")
                 last = "no answer"
                 time.sleep(0.2)
                 continue
@@ -270,11 +272,22 @@ def run(args: argparse.Namespace) -> bool:
         stack.start_redis()
         time.sleep(settle)
 
+        # A Redis that hangs (a stalled machine, a full disk) rather than refusing: the app's 1 s socket timeout
+        record.phase = "redis hung"
+        assert stack.redis is not None
+        stack.redis.send_signal(signal.SIGSTOP)
+        time.sleep(args.redis_down)
+        record.phase = "redis back after hang"
+        stack.redis.send_signal(signal.SIGCONT)
+        time.sleep(settle)
+
         if stack.pg_data is not None:
             record.phase = "postgres restart"
             restarts["postgres (pg_ctl restart)"] = stack.restart_postgres()
             restarts["postgres: public pool answers"] = wait_answers(port, time.monotonic())
             time.sleep(settle)
+        else:
+            print("SQLite: no database server to restart")
 
         record.phase = "public pool killed"
         killed = time.monotonic()
@@ -337,7 +350,7 @@ def report(
     print("back after:")
     for name, seconds in restarts.items():
         print(f"  {name:32} {seconds:5.1f} s  (<= 10 s: {'ok' if seconds <= 10 else 'MISSED'})")
-    print(f"  the worker lived through the Redis and PostgreSQL faults: {'yes' if worker_alive else 'NO'}")
+    print(f"  the worker lived through the Redis and database faults: {'yes' if worker_alive else 'NO'}")
 
     stored = stored_hands(stack, slug, played)
     lost, duplicates, gaps = check_hands(record.acknowledged, stored)
