@@ -265,7 +265,7 @@ def run(args: argparse.Namespace) -> bool:
         record.phase = "steady"
         time.sleep(settle)
 
-        record.phase = "redis stopped"
+        begin(record, "redis stopped")
         stack.stop_redis()
         time.sleep(args.redis_down)
         record.phase = "redis back"
@@ -273,7 +273,7 @@ def run(args: argparse.Namespace) -> bool:
         time.sleep(settle)
 
         # A Redis that hangs (a stalled machine, a full disk) rather than refusing: the app's 1 s socket timeout
-        record.phase = "redis hung"
+        begin(record, "redis hung")
         assert stack.redis is not None
         stack.redis.send_signal(signal.SIGSTOP)
         time.sleep(args.redis_down)
@@ -282,28 +282,28 @@ def run(args: argparse.Namespace) -> bool:
         time.sleep(settle)
 
         if stack.pg_data is not None:
-            record.phase = "postgres restart"
+            begin(record, "postgres restart")
             restarts["postgres (pg_ctl restart)"] = stack.restart_postgres()
             restarts["postgres: public pool answers"] = wait_answers(port, time.monotonic())
             time.sleep(settle)
         else:
             print("SQLite: no database server to restart")
 
-        record.phase = "public pool killed"
+        begin(record, "public pool killed")
         killed = time.monotonic()
         kill_group(public)
         public = start_public()
         restarts["public pool"] = wait_answers(port, killed)
         time.sleep(settle)
 
-        record.phase = "referees' pool killed"
+        begin(record, "referees' pool killed")
         killed = time.monotonic()
         kill_group(staff)
         staff = start_staff()
         restarts["referees' pool"] = wait_answers(port + 1, killed)
         time.sleep(settle)
 
-        record.phase = "worker killed"
+        begin(record, "worker killed")
         alive = worker.poll() is None  # through Redis and PostgreSQL
         killed = time.monotonic()
         worker.kill()
@@ -319,6 +319,13 @@ def run(args: argparse.Namespace) -> bool:
     finally:
         stop.set()
         stack.stop()
+
+
+def begin(record: Record, phase: str) -> None:
+    """A new phase, then half a second before its fault: a request in flight when the fault strikes is
+    counted under the fault, not under the phase before."""
+    record.phase = phase
+    time.sleep(0.5)
 
 
 def report(
