@@ -46,7 +46,19 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from stack import PYTHON, ROOT, Browser, Stack, free_base, kill_group, load_line, nginx, percentile
+from stack import (
+    REFEREE_PASSWORD,
+    Browser,
+    Stack,
+    check_hands,
+    event_stack,
+    free_base,
+    kill_group,
+    load_line,
+    nginx,
+    percentile,
+    stored_hands,
+)
 
 PUBLIC_WORKERS = 4
 PUBLIC_THREADS = 2
@@ -58,7 +70,7 @@ STAFF_WORKERS = 2
 READER_THINK_MS = 0  # --reader-think: each reader's pause between two pages (0: none, a closed loop)
 PUBLIC_CPUS: str | None = None  # --cpus split: "1" (taskset), the public side's core
 STAFF_CPUS: str | None = None  # and the referees' core: "0"
-PASSWORD = "bench-referee-pw-1"
+PASSWORD = REFEREE_PASSWORD
 
 WRK_SCRIPT = """
 local paths = {%s}
@@ -249,35 +261,7 @@ def wait_logged_in(entry: Entry, referees: int) -> None:
 
 
 def make_stack(db: str, args: argparse.Namespace, port: int) -> tuple[Stack, str, int]:
-    stack = Stack(db, port=port)  # port: from free_base()
-    slug = f"bench-{args.players}"
-    event = stack.work / "event.json"
-    played = args.sessions - 2
-    subprocess.run(
-        [
-            PYTHON,
-            "bench/make_event.py",
-            f"--players={args.players}",
-            f"--sessions={args.sessions}",
-            f"--played={played}",
-            f"--slug={slug}",
-            f"--output={event}",
-        ],
-        cwd=ROOT,
-        check=True,
-        stderr=subprocess.DEVNULL,
-    )
-    stack.prepare(event)
-    stack.shell(
-        "from django.contrib.auth import get_user_model\n"
-        "from tournaments import services\n"
-        "from tournaments.models import Role, Tournament\n"
-        f"t = Tournament.objects.get(slug={slug!r})\n"
-        f"for i in range({args.referees}):\n"
-        f"    u = get_user_model().objects.create_user(f'bench-ref{{i}}', password={PASSWORD!r})\n"
-        "    services.grant_role(t, u, Role.REFEREE, acting_user=None)\n"
-    )
-    return stack, slug, played
+    return event_stack(db, port=port, players=args.players, sessions=args.sessions, referees=args.referees)
 
 
 def run(db: str, args: argparse.Namespace, port: int) -> bool:
@@ -481,22 +465,8 @@ def fault_run(
     stop.set()
     for thread in threads:
         thread.join(timeout=60)
-    stored = json.loads(
-        stack.shell(
-            "import json\n"
-            "from scoring.models import Hand\n"
-            f"rows = Hand.objects.filter(table__round__tournament__slug={slug!r}, table__round__number__gt={played},"
-            " is_current=True, voided=False).values_list('table__round__number', 'table__number', 'number')\n"
-            "print(json.dumps(list(rows)))\n"
-        )
-    )
-    stored_set = [tuple(row) for row in stored]
-    duplicates = len(stored_set) - len(set(stored_set))
-    lost = sorted(set(entry.acknowledged) - set(stored_set))
-    by_table: dict[tuple[int, int], list[int]] = {}
-    for session, table, number in stored_set:
-        by_table.setdefault((session, table), []).append(number)
-    gaps = [key for key, numbers in by_table.items() if sorted(numbers) != list(range(1, len(numbers) + 1))]
+    stored_set = stored_hands(stack, slug, played)
+    lost, duplicates, gaps = check_hands(entry.acknowledged, stored_set)
     print(
         f"  {len(entry.acknowledged)} hands acknowledged, {len(stored_set)} stored, {entry.retries} posts retried, "
         f"{entry.errors} errors; lost {len(lost)}, stored twice {duplicates}, tables with gaps {len(gaps)} "

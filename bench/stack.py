@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import glob
 import http.client
+import json
 import os
 import re
 import secrets
@@ -64,6 +65,8 @@ class Stack:
         self.processes: list[subprocess.Popen] = []
         self.pg_data: Path | None = None
         self.pg_bin = ""
+        self.redis: subprocess.Popen | None = None
+        self.redis_port = port + 91
         self.env = {
             **os.environ,
             "DEBUG": "0",
@@ -85,7 +88,7 @@ class Stack:
         else:
             self.env["DATABASE_URL"] = f"sqlite:///{self.work / 'db.sqlite3'}"
         if redis:
-            self._start_redis(port + 91)
+            self.start_redis()
 
     # --- services -------------------------------------------------------------------------------------
     def _start_postgres(self, pg_port: int) -> None:
@@ -113,27 +116,28 @@ class Stack:
         argv = ["su", "postgres", "-s", "/bin/sh", "-c", command] if as_postgres else ["sh", "-c", command]
         subprocess.run(argv, check=True, stdout=subprocess.DEVNULL)
 
-    def _start_redis(self, redis_port: int) -> None:
+    def start_redis(self) -> None:
+        """redis-server on ``redis_port`` (again, after :meth:`stop_redis`: the same port, an empty cache)."""
         if shutil.which("redis-server") is None:
             print("redis-server not found: each process keeps its own cache")
             return
-        self.processes.append(
-            subprocess.Popen(
-                [
-                    "redis-server",
-                    "--port",
-                    str(redis_port),
-                    "--bind",
-                    HOST,
-                    "--save",
-                    "",
-                    "--appendonly",
-                    "no",
-                ],
-                stdout=subprocess.DEVNULL,
-                cwd=self.work,
-            )
+        redis_port = self.redis_port
+        self.redis = subprocess.Popen(
+            [
+                "redis-server",
+                "--port",
+                str(redis_port),
+                "--bind",
+                HOST,
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+            ],
+            stdout=subprocess.DEVNULL,
+            cwd=self.work,
         )
+        self.processes.append(self.redis)
         for _ in range(50):
             if (
                 subprocess.run(["redis-cli", "-p", str(redis_port), "ping"], capture_output=True).returncode
@@ -142,6 +146,23 @@ class Stack:
                 break
             time.sleep(0.1)
         self.env["CACHE_URL"] = f"redis://{HOST}:{redis_port}/0"
+
+    def stop_redis(self) -> None:
+        """Redis gone (SIGTERM, nothing saved): the app's cache answers as empty until :meth:`start_redis`."""
+        if self.redis is not None and self.redis.poll() is None:
+            self.redis.terminate()
+            self.redis.wait(timeout=30)
+
+    def restart_postgres(self) -> float:
+        """``pg_ctl restart -m fast`` of the stack's own cluster (every connection dropped); seconds taken."""
+        if self.pg_data is None:
+            raise RuntimeError("no PostgreSQL in this stack")
+        started = time.monotonic()
+        self._pg(
+            f"{self.pg_bin}/pg_ctl -D {self.pg_data} -l {self.pg_data}/server.log -m fast -w restart",
+            self._pg_as,
+        )
+        return time.monotonic() - started
 
     # --- the app --------------------------------------------------------------------------------------
     def manage(self, *command: str, quiet: bool = True) -> str:
@@ -389,3 +410,72 @@ def percentile(values: list[float], pct: float) -> float:
         return float("nan")
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(pct / 100 * (len(ordered) - 1)))]
+
+
+REFEREE_PASSWORD = "bench-referee-pw-1"
+"""The password of the event stack's referees ``bench-ref0``, ``bench-ref1``, ..."""
+
+
+def event_stack(db: str, *, port: int, players: int, sessions: int, referees: int) -> tuple[Stack, str, int]:
+    """A :class:`Stack` holding the generated event (bench/make_event.py, the last two sessions seated but
+    unplayed) and ``referees`` referees of it; returns the stack, the event's slug and the sessions played."""
+    stack = Stack(db, port=port)  # port: from free_base()
+    slug = f"bench-{players}"
+    event = stack.work / "event.json"
+    played = sessions - 2
+    subprocess.run(
+        [
+            PYTHON,
+            "bench/make_event.py",
+            f"--players={players}",
+            f"--sessions={sessions}",
+            f"--played={played}",
+            f"--slug={slug}",
+            f"--output={event}",
+        ],
+        cwd=ROOT,
+        check=True,
+        stderr=subprocess.DEVNULL,
+    )
+    stack.prepare(event)
+    stack.shell(
+        "from django.contrib.auth import get_user_model\n"
+        "from tournaments import services\n"
+        "from tournaments.models import Role, Tournament\n"
+        f"t = Tournament.objects.get(slug={slug!r})\n"
+        f"for i in range({referees}):\n"
+        f"    u = get_user_model().objects.create_user(f'bench-ref{{i}}', password={REFEREE_PASSWORD!r})\n"
+        "    services.grant_role(t, u, Role.REFEREE, acting_user=None)\n"
+    )
+    return stack, slug, played
+
+
+Hand = tuple[int, int, int]  # session, table, hand number
+
+
+def stored_hands(stack: Stack, slug: str, played: int) -> list[Hand]:
+    """Every current hand stored for the unplayed sessions (after ``played``), repeats included."""
+    stored = json.loads(
+        stack.shell(
+            "import json\n"
+            "from scoring.models import Hand\n"
+            f"rows = Hand.objects.filter(table__round__tournament__slug={slug!r}, table__round__number__gt={played},"
+            " is_current=True, voided=False).values_list('table__round__number', 'table__number', 'number')\n"
+            "print(json.dumps(list(rows)))\n"
+        )
+    )
+    return [(session, table, number) for session, table, number in stored]
+
+
+def check_hands(
+    acknowledged: list[Hand], stored: list[Hand]
+) -> tuple[list[Hand], int, list[tuple[int, int]]]:
+    """What went wrong in the store: acknowledged hands missing, hands stored twice, tables (session, table)
+    whose hand numbers do not run 1..n."""
+    duplicates = len(stored) - len(set(stored))
+    lost = sorted(set(acknowledged) - set(stored))
+    by_table: dict[tuple[int, int], list[int]] = {}
+    for session, table, number in stored:
+        by_table.setdefault((session, table), []).append(number)
+    gaps = [key for key, numbers in by_table.items() if sorted(numbers) != list(range(1, len(numbers) + 1))]
+    return lost, duplicates, gaps
