@@ -134,7 +134,7 @@ def main() -> None:
         race("confirm", lambda i, t=table: services.confirm_table(t, acting_user=referees[1 + i % 7]))
         services.set_table_finished(table, True, acting_user=first)
         race("reopen", lambda i, t=table: services.set_table_finished(t, False, acting_user=first))
-        if Hand.objects.filter(table=table, is_current=True, voided=False).count() != 4:
+        if Hand.objects.in_force().filter(table=table).count() != 4:
             wrong.append(f"{table}: not four hands")
         if Confirmation.objects.filter(table=table, voided=False).count() != 1:
             wrong.append(f"{table}: not one confirmation")

@@ -459,8 +459,8 @@ def stored_hands(stack: Stack, slug: str, played: int) -> list[Hand]:
         stack.shell(
             "import json\n"
             "from scoring.models import Hand\n"
-            f"rows = Hand.objects.filter(table__round__tournament__slug={slug!r}, table__round__number__gt={played},"
-            " is_current=True, voided=False).values_list('table__round__number', 'table__number', 'number')\n"
+            f"rows = Hand.objects.in_force().filter(table__round__tournament__slug={slug!r},"
+            f" table__round__number__gt={played}).values_list('table__round__number', 'table__number', 'number')\n"
             "print(json.dumps(list(rows)))\n"
         )
     )

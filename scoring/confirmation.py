@@ -83,7 +83,7 @@ def new_pin() -> str:
 def _store_pin(registration: Registration, *, acting_user: User, first: bool = False) -> PlayerPin:
     """A fresh PIN, unique among the event's current PINs (a clash is drawn again); ``first``: a new
     registration's, with no earlier version to supersede."""
-    current = PlayerPin.objects.filter(tournament_id=registration.tournament_id, is_current=True)
+    current = PlayerPin.objects.current().filter(tournament_id=registration.tournament_id)
     while True:
         pin = new_pin()
         if current.filter(pin=pin).exists():
@@ -116,7 +116,7 @@ def pin_for_new_registration(
 def pins_for(tournament: Tournament) -> dict[int, str]:
     """The current PIN of each registration that has one."""
     return dict(
-        PlayerPin.objects.filter(tournament=tournament, is_current=True).values_list("registration_id", "pin")
+        PlayerPin.objects.current().filter(tournament=tournament).values_list("registration_id", "pin")
     )
 
 
@@ -208,11 +208,7 @@ class SignResult:
 
 def signatures(table: Table) -> set[int]:
     """Registrations whose signature of the table's current result stands."""
-    return set(
-        Signature.objects.filter(table=table, is_current=True, voided=False).values_list(
-            "registration_id", flat=True
-        )
-    )
+    return set(Signature.objects.in_force().filter(table=table).values_list("registration_id", flat=True))
 
 
 def pin_limits() -> dict[str, int]:
@@ -342,9 +338,7 @@ def sign_with_pin(table: Table, pin: str, *, acting_user: User, address: str = "
                 code="not_complete",
             )
         seat_of, players = seat_signers(loaded)
-        owner = (
-            PlayerPin.objects.filter(tournament=tournament, is_current=True, pin=pin).first() if pin else None
-        )
+        owner = PlayerPin.objects.current().filter(tournament=tournament, pin=pin).first() if pin else None
         already = signatures(table)
         done = {seat_of[r] for r in already if r in seat_of}
         signer = owner.registration_id if owner is not None else None
@@ -414,7 +408,7 @@ def differences(table: Table, entry: BlindEntry) -> list[Difference]:
 
 
 def current_blind_entry(table: Table) -> BlindEntry | None:
-    return BlindEntry.objects.filter(table=table, is_current=True, voided=False).first()
+    return BlindEntry.objects.in_force().filter(table=table).first()
 
 
 def previews_unconfirmed(user: Any, tournament: Tournament) -> bool:

@@ -278,7 +278,7 @@ def _appeal_words(appeal: Appeal) -> dict[str, Any]:
 def _appeal_target(table: Table, doc: Mapping[str, Any], registrations: Mapping[str, Any]) -> dict[str, Any]:
     """What an imported appeal is against: a penalty (by index), a lateness (by player) or a hand."""
     if "late" in doc:
-        late = LateArrival.objects.get(table=table, registration=registrations[doc["late"]], is_current=True)
+        late = LateArrival.objects.current().get(table=table, registration=registrations[doc["late"]])
         return {
             "table": table,
             "subject": AppealSubject.LATENESS,
@@ -287,7 +287,7 @@ def _appeal_target(table: Table, doc: Mapping[str, Any], registrations: Mapping[
             "ruling_at": late.created_at,
         }
     if "hand" in doc:
-        hand = Hand.objects.get(table=table, number=doc["hand"], is_current=True)
+        hand = Hand.objects.current().get(table=table, number=doc["hand"])
         return {
             "table": table,
             "subject": AppealSubject.HAND,

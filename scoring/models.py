@@ -8,7 +8,7 @@ an appeal's decision) is a :class:`VersionedResult`, written by the services thr
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self, TypeVar
 
 from django.conf import settings
 from django.db import models
@@ -27,9 +27,32 @@ def versioned_constraints(identity: list[str], *, versions: str, current: str) -
     ]
 
 
+_V = TypeVar("_V", bound="VersionedResult")
+
+
+class VersionedQuerySet(models.QuerySet[_V]):
+    """The two readings of a versioned result. ``in_force()`` is what counts: the current version, unless
+    that version withdraws the fact (a deleted hand, a withdrawn signature or confirmation). ``current()``
+    also keeps a withdrawing version: for numbering (a penalty's position counts withdrawn ones), for
+    refusing a stale correction, and for pages that show a withdrawn fact as withdrawn."""
+
+    def in_force(self) -> Self:
+        return self.filter(is_current=True, voided=False)
+
+    def current(self) -> Self:
+        return self.filter(is_current=True)
+
+
+def in_force_q(relation: str) -> models.Q:
+    """``in_force()`` through a relation, for an aggregate's ``filter`` (``Count("hands", filter=...)``)."""
+    return models.Q(**{f"{relation}__is_current": True, f"{relation}__voided": False})
+
+
 class VersionedResult(models.Model):
     """A fact that is superseded rather than overwritten. ``identity`` names the fields that say which
-    fact a row is a version of (a hand: its table and number)."""
+    fact a row is a version of (a hand: its table and number). Read the versions in force with
+    ``objects.in_force()`` (related managers too: ``table.hands.in_force()``), never by spelling out
+    ``is_current``/``voided``: forgetting ``voided`` counts a deleted hand."""
 
     identity: ClassVar[tuple[str, ...]] = ()
 
@@ -41,8 +64,15 @@ class VersionedResult(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
+    objects = VersionedQuerySet.as_manager()
+
     class Meta:
         abstract = True
+
+    @property
+    def is_in_force(self) -> bool:
+        """``in_force()`` for a row already loaded (a prefetched list)."""
+        return self.is_current and not self.voided
 
     @classmethod
     def supersede(cls, *, acting_user: User, first: bool = False, **fields: Any) -> Any:
@@ -276,7 +306,7 @@ class Appeal(models.Model):
     @property
     def decision(self) -> AppealDecision | None:
         """The decision in force (prefetch ``decisions`` for lists)."""
-        return next((d for d in self.decisions.all() if d.is_current and not d.voided), None)
+        return next((d for d in self.decisions.all() if d.is_in_force), None)
 
     @property
     def status(self) -> str:

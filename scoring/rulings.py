@@ -64,13 +64,15 @@ def occurrence(table: Table, registration: Registration, ruling: Ruling) -> int:
     included (rules 79, 80, 83: "each repeat violation"; counting over the whole event is this app's
     reading). Call it with the table's lock held: a player sits at one table per session, so two
     referees pressing at once are serialised and neither misses the other's penalty."""
-    earlier = Penalty.objects.filter(
-        registration=registration,
-        rule=ruling.citation[:40],
-        is_current=True,
-        voided=False,
-        table__round__tournament=table.round.tournament,
-    ).prefetch_related("appeals__decisions")
+    earlier = (
+        Penalty.objects.in_force()
+        .filter(
+            registration=registration,
+            rule=ruling.citation[:40],
+            table__round__tournament=table.round.tournament,
+        )
+        .prefetch_related("appeals__decisions")
+    )
     return 1 + len(_in_force(earlier))
 
 
@@ -82,7 +84,7 @@ def _hand_for(
     if not ruling.needs_hand:
         return None
     word = table.round.tournament.words.hand
-    played = table.hands.filter(is_current=True, voided=False).count()
+    played = table.hands.in_force().count()
     if hand_number is None:
         hand_number = played + 1
     if (
@@ -99,7 +101,7 @@ def _hand_for(
         )
     # The person must have been playing the seat in that hand (a substitute from their first hand).
     seat = services.wind_at_table(table, registration, hand_number=hand_number)
-    if table.hands.filter(is_current=True, voided=False, number=hand_number, winner=seat).exists():
+    if table.hands.in_force().filter(number=hand_number, winner=seat).exists():
         raise ServiceError(
             gettext(
                 "%(registration)s won %(word)s %(hand_number)s as entered: correct that result "
@@ -136,7 +138,7 @@ def add_ruling(
     tournament = table.round.tournament
     ruling = catalogue_ruling(tournament, key)
     wind = services.wind_at_table(table, registration)  # the seat's player or its substitute (issue 16)
-    listed = table.penalties.filter(is_current=True).count()
+    listed = table.penalties.current().count()
     if expected_position is not None and expected_position != listed:
         raise ServiceError(
             gettext(
@@ -199,21 +201,20 @@ unranked."""
 def _disqualifications(registration: Registration) -> list[Penalty]:
     """The player's disqualifications in force (current, not withdrawn, not cancelled on appeal)."""
     return _in_force(
-        Penalty.objects.filter(
-            registration=registration,
-            outcome__in=WITHDRAWS,
-            is_current=True,
-            voided=False,
-        ).prefetch_related("appeals__decisions")
+        Penalty.objects.in_force()
+        .filter(registration=registration, outcome__in=WITHDRAWS)
+        .prefetch_related("appeals__decisions")
     )
 
 
 def unranked_players(tournament: Tournament) -> set[str]:
     """Codes of the players out of the ranking by a ruling in force (loss of rank, MCR 77e;
     disqualification, 77f and 89): left out of the side rankings as out of the standings."""
-    rulings_ = Penalty.objects.filter(
-        table__round__tournament=tournament, outcome__in=UNRANKED, is_current=True, voided=False
-    ).prefetch_related("appeals__decisions")
+    rulings_ = (
+        Penalty.objects.in_force()
+        .filter(table__round__tournament=tournament, outcome__in=UNRANKED)
+        .prefetch_related("appeals__decisions")
+    )
     return {p.registration.code for p in _in_force(rulings_.select_related("registration"))}
 
 
@@ -261,19 +262,21 @@ def check_win_allowed(table: Table, number: int, record: HandRecord) -> None:
     NMJL dead hand). Called by the hand services with the table's lock held."""
     if not record.winner:
         return
-    barring = Penalty.objects.filter(
-        Q(registration__seats__table=table, registration__seats__wind=record.winner)
-        # a ruling naming the substitute who played that seat (issue 16)
-        | Q(
-            registration__substitutions__seat__table=table,
-            registration__substitutions__seat__wind=record.winner,
-        ),
-        table=table,
-        hand_number=number,
-        bars_win=True,
-        is_current=True,
-        voided=False,
-    ).prefetch_related("appeals__decisions")
+    barring = (
+        Penalty.objects.in_force()
+        .filter(
+            Q(registration__seats__table=table, registration__seats__wind=record.winner)
+            # a ruling naming the substitute who played that seat (issue 16)
+            | Q(
+                registration__substitutions__seat__table=table,
+                registration__substitutions__seat__wind=record.winner,
+            ),
+            table=table,
+            hand_number=number,
+            bars_win=True,
+        )
+        .prefetch_related("appeals__decisions")
+    )
     for penalty in _in_force(barring):
         from scoring.templatetags.rules_words import rules_text
 
@@ -299,9 +302,8 @@ def withdraw_disqualified(tournament: Tournament, *, acting_user: User) -> None:
     """Withdraw every player with a disqualification in force (MCR 77f, 89), for an imported event: the
     document has no withdrawals, and a disqualified player must not be seated in a later session."""
     players = (
-        Penalty.objects.filter(
-            table__round__tournament=tournament, outcome__in=WITHDRAWS, is_current=True, voided=False
-        )
+        Penalty.objects.in_force()
+        .filter(table__round__tournament=tournament, outcome__in=WITHDRAWS)
         .values_list("registration_id", flat=True)
         .distinct()
     )
@@ -506,7 +508,7 @@ def decide_appeal(
             ),
             code="own_ruling",
         )
-    current = appeal.decisions.filter(is_current=True, voided=False).first()
+    current = appeal.decisions.in_force().first()
     if current is not None and not revise:
         if current.status == status:
             return current
@@ -578,7 +580,8 @@ def register(tournament: Tournament) -> list[dict[str, Any]]:
         else:
             by_target.setdefault(key, []).append(appeal)
     penalties = (
-        Penalty.objects.filter(table__round__tournament=tournament, is_current=True)
+        Penalty.objects.current()
+        .filter(table__round__tournament=tournament)
         .select_related("table__round", "registration__player", "entered_by", "paid_to_player__player")
         .order_by("table__round__number", "table__number", "position")
     )
@@ -592,7 +595,8 @@ def register(tournament: Tournament) -> list[dict[str, Any]]:
             }
         )
     lates = (
-        LateArrival.objects.filter(table__round__tournament=tournament, is_current=True, voided=False)
+        LateArrival.objects.in_force()
+        .filter(table__round__tournament=tournament)
         .select_related("table__round", "registration__player", "entered_by")
         .order_by("table__round__number", "table__number")
     )

@@ -85,7 +85,7 @@ def fix_seats_after_play(round_: Round, code_a: str, code_b: str, *, acting_user
     Seat.objects.filter(pk=first.pk).update(table_id=second.table_id, wind=wind_b)
     if first.table_id == second.table_id:
         table = locked[first.table_id]
-        for hand in Hand.objects.filter(table=table, is_current=True).order_by("number"):
+        for hand in Hand.objects.current().filter(table=table).order_by("number"):
             Hand.supersede(
                 table=table,
                 number=hand.number,
@@ -98,7 +98,7 @@ def fix_seats_after_play(round_: Round, code_a: str, code_b: str, *, acting_user
                 data=_exchange(hand.data, wind_a, wind_b),
             )
             moved += 1
-        totals = TableTotals.objects.filter(table=table, is_current=True).first()
+        totals = TableTotals.objects.current().filter(table=table).first()
         if totals is not None:
             TableTotals.supersede(
                 table=table,
@@ -156,20 +156,15 @@ def _follow_players(moves: list[tuple[Seat, Table, Table]], *, acting_user: User
         for substitute_id in Substitution.objects.filter(seat=seat).values_list("substitute_id", flat=True):
             people[substitute_id] = (old, new)
     penalties = list(
-        Penalty.objects.filter(
-            table_id__in=[old.pk for old, _ in people.values()], is_current=True, voided=False
-        )
+        Penalty.objects.in_force()
+        .filter(table_id__in=[old.pk for old, _ in people.values()])
         .select_related("registration__player", "paid_to_player__player", "table")
         .prefetch_related("appeals")
         .order_by("table__number", "position")
     )
     late = list(
-        LateArrival.objects.filter(
-            table_id__in=[old.pk for old, _ in people.values()],
-            registration_id__in=list(people),
-            is_current=True,
-            voided=False,
-        )
+        LateArrival.objects.in_force()
+        .filter(table_id__in=[old.pk for old, _ in people.values()], registration_id__in=list(people))
         .select_related("registration__player", "table")
         .prefetch_related("appeals")
     )
@@ -227,7 +222,7 @@ def _follow_players(moves: list[tuple[Seat, Table, Table]], *, acting_user: User
     for penalty, new in moving:
         fields = _copy(penalty)
         Penalty.supersede(acting_user=acting_user, **{**fields, "table": penalty.table, "voided": True})
-        position = Penalty.objects.filter(table=new, is_current=True).count()
+        position = Penalty.objects.current().filter(table=new).count()
         Penalty.supersede(acting_user=acting_user, **{**fields, "table": new, "position": position})
     moved_late = 0
     for item in late:
@@ -294,7 +289,7 @@ def substitute_seat(
         )
     if table.finished_at is not None:
         raise ServiceError(gettext("This table is marked complete; reopen it first."), code="table_finished")
-    played = Hand.objects.filter(table=table, is_current=True, voided=False).count()
+    played = Hand.objects.in_force().filter(table=table).count()
     from_hand = played + 1
     limit = table.round.tournament.rule_set.hands_allowed(table.round.tournament.hands_per_session)
     if limit is not None and played >= limit:

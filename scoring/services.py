@@ -140,7 +140,7 @@ def _lock_table(table: Table) -> Table:
 def hands_first_entered(table: Table) -> list[datetime]:
     """When each of the table's current hands was first entered (corrections keep that moment): what
     the session clock needs to tell the hand in play at time from a later one (rule 74f). One query."""
-    current = Hand.objects.filter(table=table, is_current=True, voided=False).values("number")
+    current = Hand.objects.in_force().filter(table=table).values("number")
     return list(
         Hand.objects.filter(table=table, number__in=current)
         .values("number")
@@ -180,20 +180,19 @@ def _hand_state(table: Table) -> _HandState:
     threaded tests in ``scoring/tests/test_concurrency.py`` show it). A new statement after the lock sees
     it; on SQLite the IMMEDIATE transaction already holds the database's write lock."""
     of_table = {"table": OuterRef("pk")}
-    in_force = {**of_table, "is_current": True, "voided": False}
     row = (
         Table.objects.filter(pk=table.pk)
         .select_related("round__clock")
         .annotate(
             seated=_count(Seat.objects.filter(**of_table)),
-            played=_count(Hand.objects.filter(**in_force)),
+            played=_count(Hand.objects.in_force().filter(**of_table)),
             last_number=Coalesce(
                 Subquery(Hand.objects.filter(**of_table).order_by("-number").values("number")[:1]), 0
             ),
-            has_totals=Exists(TableTotals.objects.filter(**of_table, is_current=True)),
-            may_bar_win=Exists(Penalty.objects.filter(**in_force, bars_win=True)),
-            signed=Exists(Signature.objects.filter(**in_force)),
-            confirmed=Exists(Confirmation.objects.filter(**in_force)),
+            has_totals=Exists(TableTotals.objects.current().filter(**of_table)),
+            may_bar_win=Exists(Penalty.objects.in_force().filter(**of_table, bars_win=True)),
+            signed=Exists(Signature.objects.in_force().filter(**of_table)),
+            confirmed=Exists(Confirmation.objects.in_force().filter(**of_table)),
         )
         .get()
     )
@@ -210,7 +209,7 @@ def _hand_state(table: Table) -> _HandState:
 
 
 def current_hands(table: Table) -> list[Hand]:
-    return list(table.hands.filter(is_current=True, voided=False).order_by("number"))
+    return list(table.hands.in_force().order_by("number"))
 
 
 def _service_error(error: HandInputError) -> ServiceError:
@@ -355,7 +354,7 @@ def correct_hand(
     withdrawn). ``expected_version`` is the version the referee's page showed: if someone corrected the
     hand meanwhile, the correction is refused rather than silently overwriting theirs."""
     table = _lock_table(hand.table)
-    current = table.hands.get(number=hand.number, is_current=True)
+    current = table.hands.current().get(number=hand.number)
     if expected_version is not None and current.version != expected_version:
         raise ServiceError(
             gettext(
@@ -425,7 +424,7 @@ def record_totals(
     table = _lock_table(table)
     _seats_ready(table)
     if expected_version is not None:
-        current = table.totals_versions.filter(is_current=True).first()
+        current = table.totals_versions.current().first()
         if (current.version if current else 0) != expected_version:
             raise ServiceError(
                 gettext(
@@ -465,7 +464,7 @@ def set_table_finished(table: Table, finished: bool, *, acting_user: User) -> No
     table = _lock_table(table)
     if (table.finished_at is not None) == finished:
         return  # already so: a repeated post (or a second referee's click) changes nothing
-    if finished and not current_hands(table) and not table.totals_versions.filter(is_current=True).exists():
+    if finished and not current_hands(table) and not table.totals_versions.current().exists():
         raise ServiceError(
             gettext("Enter at least one hand before marking the table complete."), code="nothing_entered"
         )
@@ -516,7 +515,7 @@ def store_penalty(
     check_length(Penalty, "rule", rule, label=gettext("The rule"))
     check_length(Penalty, "reason", reason, label=gettext("The reason"))
     check_length(Penalty, "kind", kind, label=gettext("The ruling's kind"))
-    position = table.penalties.filter(is_current=True).count()
+    position = table.penalties.current().count()
     return Penalty.supersede(
         table=table,
         position=position,
@@ -620,7 +619,7 @@ def add_penalty(
     (the number of penalties the page showed) refuses a repeated post instead of adding it twice."""
     table = _lock_table(table)
     wind = wind_at_table(table, registration)  # the seat's player or the substitute playing it
-    if expected_position is not None and expected_position != table.penalties.filter(is_current=True).count():
+    if expected_position is not None and expected_position != table.penalties.current().count():
         raise ServiceError(
             gettext(
                 "Another penalty was recorded at this table since the page was shown (or this "
@@ -667,7 +666,7 @@ def record_late(table: Table, registration: Registration, minutes: int, *, actin
             gettext("%(registration)s does not sit at this table.") % {"registration": registration},
             code="not_at_table",
         )
-    current = LateArrival.objects.filter(table=table, registration=registration, is_current=True).first()
+    current = LateArrival.objects.current().filter(table=table, registration=registration).first()
     if current is not None and not current.voided and current.minutes == minutes:
         return current  # the same record posted again (a retry, or two referees at once)
     late = store_late(table, registration, minutes, acting_user=acting_user)
@@ -742,9 +741,7 @@ def _after_write(
     tournament = table.round.tournament
     bump_entry(table)
     was_confirmed = False
-    signatures = (
-        [] if signed is False else list(Signature.objects.filter(table=table, is_current=True, voided=False))
-    )
+    signatures = [] if signed is False else list(Signature.objects.in_force().filter(table=table))
     for signature in signatures:
         # The result changed: every player's signature of it is withdrawn (kept as a voided version).
         Signature.supersede(
@@ -776,18 +773,19 @@ def _after_write(
 def is_confirmed(table: Table, *, fresh: bool = False) -> bool:
     """Whether the table's result is confirmed (prefetched ``confirmations`` unless ``fresh``)."""
     if fresh:
-        return Confirmation.objects.filter(table=table, is_current=True, voided=False).exists()
-    return any(c.is_current and not c.voided for c in table.confirmations.all())
+        return Confirmation.objects.in_force().filter(table=table).exists()
+    return any(c.is_in_force for c in table.confirmations.all())
 
 
 def confirmed_by(table: Table) -> Confirmation | None:
-    return next((c for c in table.confirmations.all() if c.is_current and not c.voided), None)
+    return next((c for c in table.confirmations.all() if c.is_in_force), None)
 
 
 def _entered_by(table: Table) -> set[int]:
     """Who entered the table's results now in force (their confirmation would be their own)."""
-    hands = table.hands.filter(is_current=True).values_list("entered_by_id", flat=True)
-    totals = table.totals_versions.filter(is_current=True).values_list("entered_by_id", flat=True)
+    # current(), not in_force(): whoever deleted a hand (a voided version) changed the result too.
+    hands = table.hands.current().values_list("entered_by_id", flat=True)
+    totals = table.totals_versions.current().values_list("entered_by_id", flat=True)
     return {user for user in (*hands, *totals) if user is not None}
 
 
@@ -797,7 +795,7 @@ def confirm_table(table: Table, *, acting_user: User, how: str = ConfirmedBy.REF
     ballots): from now on it counts in the public standings and every export. Confirming one's own
     entry is refused; confirming a confirmed table changes nothing (a repeated post is harmless)."""
     table = _lock_table(table)
-    current = Confirmation.objects.filter(table=table, is_current=True, voided=False).first()
+    current = Confirmation.objects.in_force().filter(table=table).first()
     if current is not None:
         return current
     loaded = table_with_results(table)
@@ -816,7 +814,7 @@ def confirm_table(table: Table, *, acting_user: User, how: str = ConfirmedBy.REF
     if (
         how == ConfirmedBy.REFEREE
         and lookup(settings, "confirmation.blind_entry", False)
-        and not table.blind_entries.filter(is_current=True, voided=False).exists()
+        and not table.blind_entries.in_force().exists()
     ):
         raise ServiceError(
             gettext(
@@ -843,7 +841,7 @@ def confirm_table(table: Table, *, acting_user: User, how: str = ConfirmedBy.REF
 
 def table_state(table: Table) -> str:
     """ "not started", "in play" or "complete" (prefetch hands and totals for lists of tables)."""
-    hands = [h for h in table.hands.all() if h.is_current and not h.voided]
+    hands = [h for h in table.hands.all() if h.is_in_force]
     has_totals = any(t.is_current for t in table.totals_versions.all())
     tournament = table.round.tournament
     limit = tournament.rule_set.hands_allowed(tournament.hands_per_session)
@@ -860,7 +858,7 @@ def hand_record(hand: Hand) -> HandRecord:
 
 def played_hands(table: Table) -> list[Hand]:
     """Current, not deleted hands in play order (uses the prefetched hands)."""
-    return sorted((h for h in table.hands.all() if h.is_current and not h.voided), key=lambda h: h.number)
+    return sorted((h for h in table.hands.all() if h.is_in_force), key=lambda h: h.number)
 
 
 def seat_prefetches(*, substitutions: bool = True) -> list[Any]:
@@ -875,22 +873,18 @@ def result_prefetches() -> list[Any]:
         *seat_prefetches(),
         Prefetch(
             "hands",
-            queryset=Hand.objects.filter(is_current=True, voided=False).defer("created_at", "entered_by"),
+            queryset=Hand.objects.in_force().defer("created_at", "entered_by"),
         ),
-        Prefetch("totals_versions", queryset=TableTotals.objects.filter(is_current=True)),
+        Prefetch("totals_versions", queryset=TableTotals.objects.current()),
         Prefetch(
             "penalties",
-            queryset=Penalty.objects.filter(is_current=True, voided=False).prefetch_related(
-                "appeals__decisions"
-            ),
+            queryset=Penalty.objects.in_force().prefetch_related("appeals__decisions"),
         ),
         Prefetch(
             "late_arrivals",
-            queryset=LateArrival.objects.filter(is_current=True, voided=False).prefetch_related(
-                "appeals__decisions"
-            ),
+            queryset=LateArrival.objects.in_force().prefetch_related("appeals__decisions"),
         ),
-        Prefetch("confirmations", queryset=Confirmation.objects.filter(is_current=True, voided=False)),
+        Prefetch("confirmations", queryset=Confirmation.objects.in_force()),
     ]
 
 
@@ -935,9 +929,9 @@ def session_result(table: Table) -> SessionTotals:
 
 def confirmed_tables(tournament: Tournament) -> set[int]:
     return set(
-        Confirmation.objects.filter(
-            is_current=True, voided=False, table__round__tournament=tournament
-        ).values_list("table_id", flat=True)
+        Confirmation.objects.in_force()
+        .filter(table__round__tournament=tournament)
+        .values_list("table_id", flat=True)
     )
 
 
@@ -985,19 +979,22 @@ def event_standings(tournament: Tournament, *, include_provisional: bool = False
         substituted = substituted or taken_over
     hands: dict[int, list[HandRecord]] = defaultdict(list)
     for table_id, winner, discarder, fan, data in (
-        Hand.objects.filter(is_current=True, voided=False, **in_event)
+        Hand.objects.in_force()
+        .filter(**in_event)
         .order_by("table_id", "number")
         .values_list("table_id", "winner", "discarder", "fan", "data")
     ):
         hands[table_id].append(
             HandRecord(winner=winner or None, discarder=discarder or None, fan=fan, data=data)
         )
-    totals = dict(TableTotals.objects.filter(is_current=True, **in_event).values_list("table_id", "scores"))
+    totals = dict(TableTotals.objects.current().filter(**in_event).values_list("table_id", "scores"))
     upheld: set[int] = set()
     upheld_late: set[int] = set()
-    for penalty_id, late_id in AppealDecision.objects.filter(
-        is_current=True, voided=False, status=AppealStatus.UPHELD, appeal__table__round__tournament=tournament
-    ).values_list("appeal__penalty_id", "appeal__late_arrival_id"):
+    for penalty_id, late_id in (
+        AppealDecision.objects.in_force()
+        .filter(status=AppealStatus.UPHELD, appeal__table__round__tournament=tournament)
+        .values_list("appeal__penalty_id", "appeal__late_arrival_id")
+    ):
         if penalty_id is not None:
             upheld.add(penalty_id)
         else:
@@ -1013,15 +1010,19 @@ def event_standings(tournament: Tournament, *, include_provisional: bool = False
         receiver,
         outcome,
         code,
-    ) in Penalty.objects.filter(is_current=True, voided=False, **in_event).values_list(
-        "id",
-        "table_id",
-        "registration_id",
-        "points",
-        "paid_to",
-        "paid_to_player_id",
-        "outcome",
-        "registration__code",
+    ) in (
+        Penalty.objects.in_force()
+        .filter(**in_event)
+        .values_list(
+            "id",
+            "table_id",
+            "registration_id",
+            "points",
+            "paid_to",
+            "paid_to_player_id",
+            "outcome",
+            "registration__code",
+        )
     ):
         if penalty_id in upheld:
             continue
@@ -1037,9 +1038,11 @@ def event_standings(tournament: Tournament, *, include_provisional: bool = False
         },
     )
     late: dict[int, dict[int, int]] = defaultdict(dict)
-    for late_id, table_id, registration_id, minutes in LateArrival.objects.filter(
-        is_current=True, voided=False, **in_event
-    ).values_list("id", "table_id", "registration_id", "minutes"):
+    for late_id, table_id, registration_id, minutes in (
+        LateArrival.objects.in_force()
+        .filter(**in_event)
+        .values_list("id", "table_id", "registration_id", "minutes")
+    ):
         if late_id not in upheld_late:
             late[table_id][registration_id] = minutes
     counted = None if include_provisional else confirmed_tables(tournament)
@@ -1185,14 +1188,13 @@ class ScoringResults:
             for tournament in Tournament.objects.filter(pk__in={row[2] for row in rows})
         }
         hands = dict(
-            Hand.objects.filter(table__in=ids, is_current=True, voided=False)
+            Hand.objects.in_force()
+            .filter(table__in=ids)
             .values("table")
             .annotate(n=Count("id"))
             .values_list("table", "n")
         )
-        with_totals = set(
-            TableTotals.objects.filter(table__in=ids, is_current=True).values_list("table", flat=True)
-        )
+        with_totals = set(TableTotals.objects.current().filter(table__in=ids).values_list("table", flat=True))
         last_entry = dict(
             Hand.objects.filter(table__in=ids)
             .values("table")

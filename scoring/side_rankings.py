@@ -77,7 +77,8 @@ def counted_hands(tournament: Tournament) -> list[SideHand]:
     }
     hands = []
     for table_id, round_number, table_number, number, winner, discarder, fan, data, tiles in (
-        Hand.objects.filter(is_current=True, voided=False, table_id__in=counted)
+        Hand.objects.in_force()
+        .filter(table_id__in=counted)
         .exclude(winner="")
         .values_list(
             "table_id",

@@ -68,13 +68,9 @@ def session_progress(tournament: Tournament) -> list[SessionProgress]:
 
     tables = Table.objects.filter(round__tournament=tournament).values_list("id", "round__number")
     in_event = {"table__round__tournament": tournament}
-    started = set(Hand.objects.filter(is_current=True, **in_event).values_list("table_id", flat=True))
-    started |= set(TableTotals.objects.filter(is_current=True, **in_event).values_list("table_id", flat=True))
-    confirmed = set(
-        Confirmation.objects.filter(is_current=True, voided=False, **in_event).values_list(
-            "table_id", flat=True
-        )
-    )
+    started = set(Hand.objects.current().filter(**in_event).values_list("table_id", flat=True))
+    started |= set(TableTotals.objects.current().filter(**in_event).values_list("table_id", flat=True))
+    confirmed = set(Confirmation.objects.in_force().filter(**in_event).values_list("table_id", flat=True))
     by_round: dict[int, list[int]] = {}
     for table_id, number in tables:
         by_round.setdefault(number, []).append(table_id)

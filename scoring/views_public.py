@@ -373,7 +373,8 @@ def _counted_penalties(
         named |= Q(registration_id=item.substitute_id, table_id=item.seat.table_id)
     found: dict[int, list[Penalty]] = {}
     for penalty in (
-        Penalty.objects.filter(named, is_current=True, voided=False)
+        Penalty.objects.in_force()
+        .filter(named)
         .select_related("table__round", "registration__player")
         .prefetch_related("appeals__decisions")
         .order_by("table__round__number", "position")

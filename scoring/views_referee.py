@@ -512,7 +512,7 @@ confirm_table = _table_action("confirm", _confirm)
 @login_required
 def correct_hand(request: HttpRequest, slug: str, number: int, table: int, hand: int) -> HttpResponse:
     table_obj = _load_table(request, slug, number, table)
-    current = get_object_or_404(Hand, table=table_obj, number=hand, is_current=True, voided=False)
+    current = get_object_or_404(Hand.objects.in_force(), table=table_obj, number=hand)
     rules = table_obj.round.tournament.rule_set
     # A blind table's hand is not shown to whoever may still make the second entry: the form starts
     # empty and the versions are not listed.
@@ -565,7 +565,7 @@ def _ruling(table: Table, subject: str, pk: int) -> Penalty | LateArrival | Hand
     if subject == "late":
         return get_object_or_404(LateArrival, table=table, pk=pk)
     if subject == "hand":
-        return get_object_or_404(Hand, table=table, number=pk, is_current=True, voided=False)
+        return get_object_or_404(Hand.objects.in_force(), table=table, number=pk)
     raise Http404("No such ruling.")
 
 

@@ -111,16 +111,16 @@ def public_standings_status(tournament: Tournament) -> Status:
 
 
 def _table_states(tournament: Tournament) -> list[tuple[int, str]]:
-    from django.db.models import Count, Exists, OuterRef, Q
+    from django.db.models import Count, Exists, OuterRef
 
-    from scoring.models import TableTotals
+    from scoring.models import TableTotals, in_force_q
 
     limit = tournament.rule_set.hands_allowed(tournament.hands_per_session)
     rows = (
         Table.objects.filter(round__tournament=tournament)
         .annotate(
-            played=Count("hands", filter=Q(hands__is_current=True, hands__voided=False)),
-            has_totals=Exists(TableTotals.objects.filter(table=OuterRef("pk"), is_current=True)),
+            played=Count("hands", filter=in_force_q("hands")),
+            has_totals=Exists(TableTotals.objects.current().filter(table=OuterRef("pk"))),
         )
         .values_list("round__number", "played", "has_totals", "finished_at")
     )
@@ -206,7 +206,7 @@ def team_standings(
 
 def table_result(table: Table) -> Any | None:
     """The table's session result, or None before anything was entered."""
-    has_hands = any(h.is_current and not h.voided for h in table.hands.all())
+    has_hands = any(h.is_in_force for h in table.hands.all())
     has_totals = any(t.is_current for t in table.totals_versions.all())
     if not has_hands and not has_totals:
         return None
