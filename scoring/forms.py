@@ -26,7 +26,7 @@ class HandEntryForm(forms.Form):
         raise NotImplementedError
 
 
-class HandForm(HandEntryForm):
+class MCRHandForm(HandEntryForm):
     """One MCR hand; ``seats`` is [(wind, label)] of the table's players."""
 
     how = forms.ChoiceField(

@@ -43,8 +43,7 @@ from scoring.models import (
     TableTotals,
 )
 from scoring.rules.errors import HandInputError
-from scoring.rules.mcr import session as mcr
-from scoring.rules.ruleset import HandRecord, RuleSet, SessionTotals, check_totals
+from scoring.rules.ruleset import HandRecord, PenaltyItem, RuleSet, SessionTotals, check_totals
 from scoring.rules.rulings import UNRANKED
 from scoring.rules.settings import lookup
 from scoring.standings import SessionLine, StandingRow, compute_standings
@@ -107,7 +106,7 @@ def score_table(
         hands,
         totals=totals,
         penalties=[
-            mcr.PenaltyItem(
+            PenaltyItem(
                 seat=seat_of[registration],
                 points=points,
                 paid_to=seat_of[receiver] if paid_to == PaidTo.PLAYER and receiver is not None else paid_to,

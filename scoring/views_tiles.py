@@ -1,4 +1,5 @@
-"""The tile picker's endpoint: a hand's tiles in, its MCR fan breakdown (or what is wrong) out.
+"""The tile picker's endpoint: a hand's tiles in, the event's rule set's breakdown (MCR's fans) or what is
+wrong out.
 
 The referee table page posts the hand as the JSON of ``shared/specs/scoring-json.md`` (the hidden ``tiles``
 field of the hand form) after every change in the picker and shows the partial this returns. Nothing is
@@ -20,7 +21,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from scoring.rules.errors import HandInputError
-from scoring.rules.mcr import calculator
+from scoring.rules.ruleset import RuleSet
 from scoring.rules.tiles import parse_hand
 from tournaments.access import event_for
 from tournaments.messages import rule_message, rule_sentence
@@ -32,8 +33,9 @@ PARTIAL = "scoring/referee/_fan_breakdown.html"
 MAX_LENGTH = 4000  # a full hand with every flag is under 600 characters
 
 
-def breakdown(raw: str) -> dict[str, Any]:
-    """The partial's context for the posted ``tiles`` text: ``error`` (a sentence) or the scored hand."""
+def breakdown(raw: str, rule_set: RuleSet) -> dict[str, Any]:
+    """The partial's context for the posted ``tiles`` text: ``error`` (a sentence) or the hand scored by
+    ``rule_set``'s tile picker."""
     if not raw.strip():
         return {"error": gettext("No tiles yet: pick the tiles of the winning hand.")}
     if len(raw) > MAX_LENGTH:
@@ -54,8 +56,7 @@ def breakdown(raw: str) -> dict[str, Any]:
             # While the tiles are being picked, a fifth copy or a bad set matters more than the winning tile
             # not being chosen yet: check those first.
             parse_hand(data, require_win_tile=False)
-        summary = calculator.score_request(data)
-        result = calculator.calculate(parse_hand(data))
+        scored = rule_set.tile_breakdown(data)
     except HandInputError as error:
         hint = gettext("(choose the winning tile)") if error.message == "missing field 'win_tile'" else ""
         # The engine's words, in the reader's language (tournaments/messages.py).
@@ -69,18 +70,19 @@ def breakdown(raw: str) -> dict[str, Any]:
             "error": gettext("These tiles could not be scored; enter the fan points by hand."),
             "code": "internal",
         }
+    result = scored["result"]
     flowers = data.get("flowers", 0)
-    basic = summary["total"]  # rule 66 (line 3225): the basic score counts one point per flower
+    basic = scored["total"]  # rule 66 (line 3225): the basic score counts one point per flower
     return {
         "result": result,
         # Why a flagged fan was not given (Last Tile with a copy concealed, no. 58), in the reader's language.
         "notes": [rule_sentence(note) for note in result.notes],
-        "total": summary["total"],
+        "total": scored["total"],
         "basic": basic,
-        "without_flowers": summary["total"] - flowers,
+        "without_flowers": scored["total"] - flowers,
         "flowers": flowers,
-        "meets_minimum": summary["meets_minimum"],
-        "minimum": calculator.MINIMUM_POINTS,
+        "meets_minimum": scored["meets_minimum"],
+        "minimum": scored["minimum"],
         # Rule 67 (line 2306): the discarder pays basic + 8, the others 8; self-drawn, all pay basic + 8.
         "discarder_pays": basic + 8,
         "others_pay": 8,
@@ -92,5 +94,6 @@ def breakdown(raw: str) -> dict[str, Any]:
 def fan_breakdown(request: HttpRequest, slug: str) -> HttpResponse:
     """POST ``tiles`` (the hand's JSON): the fan breakdown partial, or the error, for the tile picker."""
     tournament = event_for(request, slug, Role.REFEREE)
-    context = {**breakdown(request.POST.get("tiles", "")), "rule_set": tournament.rule_set}
+    rule_set = tournament.rule_set
+    context = {**breakdown(request.POST.get("tiles", ""), rule_set), "rule_set": rule_set}
     return render(request, PARTIAL, context, status=422 if "error" in context else 200)

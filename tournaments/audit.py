@@ -44,9 +44,10 @@ class AuditAction(models.TextChoices):
     SEATING_OPTIONS = "seating_options", "Seating options"
     FIXED_TABLE = "fixed_table", "Fixed table"
     TOTALS_ONLY = "totals_only", "Totals only"
-    NMJL_SCHEME = "nmjl_scheme", "NMJL scoring scheme"
-    NMJL_CARD = "nmjl_card", "NMJL card loaded"
-    CLASSICAL_SETTLEMENT = "classical_settlement", "Classical settlement options"
+    # The stored values keep the rule sets' names older entries were written with.
+    SCORING_SCHEME = "nmjl_scheme", "Scoring scheme"
+    CARD = "nmjl_card", "Card loaded"
+    SETTLEMENT = "classical_settlement", "Settlement options"
     TIE_BREAK = "tie_break", "Tie policy"
     RECORD_HAND = "record_hand", "Hand entered"
     CORRECT_HAND = "correct_hand", "Hand corrected"

@@ -201,15 +201,18 @@ class CardForm(forms.Form):
         help_text=gettext_lazy("The year's card as JSON (see docs/nmjl-card-format.md), at most 512 KB"),
     )
 
+    def __init__(self, *args: Any, max_bytes: int, **kwargs: Any) -> None:
+        """``max_bytes``: the event's rule set's ``card_max_bytes``."""
+        super().__init__(*args, **kwargs)
+        self.max_bytes = max_bytes
+
     def clean_card(self):
         """Refused before it is read: a card is some 20 KB; a large upload is a mistake or an attack."""
-        from scoring.rules.nmjl.card import MAX_CARD_BYTES
-
         upload = self.cleaned_data["card"]
-        if upload.size > MAX_CARD_BYTES:
+        if self.max_bytes and upload.size > self.max_bytes:
             raise forms.ValidationError(
                 gettext("The card file has %(count)s bytes; at most %(max_card_bytes)s are accepted.")
-                % {"count": format(upload.size, ","), "max_card_bytes": format(MAX_CARD_BYTES, ",")}
+                % {"count": format(upload.size, ","), "max_card_bytes": format(self.max_bytes, ",")}
             )
         return upload
 

@@ -846,22 +846,17 @@ def set_seating_options(
     )
 
 
-def set_nmjl_scheme(tournament: Tournament, preset: str, *, acting_user: User) -> None:
-    """Choose the event's NMJL tournament points scheme (a named preset of the book's table)."""
-    update_settings(tournament, {"scheme": {"preset": preset}}, acting_user=acting_user)
-
-
 def load_event_card(tournament: Tournament, content: bytes, *, acting_user: User) -> str:
     """Load the year's card (organisers own it; the app ships only made-up samples) from a JSON file."""
     import json
 
-    from scoring.rules.nmjl.card import MAX_CARD_BYTES
-    from scoring.rules.nmjl.ruleset import load_event_card as load
-
-    if len(content) > MAX_CARD_BYTES:
+    rules = tournament.rule_set
+    if not rules.card_max_bytes:
+        raise ServiceError(gettext("These rules have no card to load."), code="no_card")
+    if len(content) > rules.card_max_bytes:
         raise ServiceError(
             gettext("The card file has %(count)s bytes; at most %(max_card_bytes)s are accepted.")
-            % {"count": format(len(content), ","), "max_card_bytes": format(MAX_CARD_BYTES, ",")},
+            % {"count": format(len(content), ","), "max_card_bytes": format(rules.card_max_bytes, ",")},
             code="bad_card",
         )
     try:
@@ -878,7 +873,7 @@ def load_event_card(tournament: Tournament, content: bytes, *, acting_user: User
             code="bad_card",
         ) from None
     try:
-        card = load(data)
+        card = rules.load_card(data)
     except HandInputError as error:
         raise ServiceError(
             gettext("The card file has a problem: %(message)s") % {"message": error.message}, code="bad_card"
@@ -889,34 +884,6 @@ def load_event_card(tournament: Tournament, content: bytes, *, acting_user: User
 
 def round_results_exist(tournament: Tournament) -> bool:
     return any(round_has_results(round_) for round_ in tournament.rounds.all())
-
-
-def set_classical_settlement(
-    tournament: Tournament,
-    *,
-    round_to: int,
-    stakes_limit: int | None,
-    limit: int | None = None,
-    acting_user: User,
-) -> None:
-    """Table options of the classical books: pay to the nearest ``round_to`` (Babcock line 1204), cap
-    any single payment (Foster question 11), and the limit of a hand (Babcock lines 409, 780, 1197:
-    300, 400, 500 or 600; empty keeps the book's)."""
-    update_settings(
-        tournament,
-        {
-            "settlement.round_to": round_to,
-            "settlement.stakes_limit": stakes_limit or None,
-            "limit": limit or None,
-        },
-        acting_user=acting_user,
-    )
-
-
-def set_tie_break(tournament: Tournament, tie_break: str, *, acting_user: User) -> None:
-    """How equal totals are ranked in a score-ranked event (NMJL, classical): shared, or by wins.
-    MCR ranks by rule 73 alone (its rule set has no such setting)."""
-    update_settings(tournament, {"tie_break": tie_break}, acting_user=acting_user)
 
 
 # --- seating in the background -------------------------------------------------------------------

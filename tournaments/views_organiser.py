@@ -385,7 +385,7 @@ def _render_settings(request: HttpRequest, tournament: Tournament, **extra: Any)
         "tournament": tournament,
         "rule_set": rule_set,
         "groups": extra.pop("groups", None) or _settings_forms(tournament),
-        "card_form": extra.pop("card_form", None) or CardForm(),
+        "card_form": extra.pop("card_form", None) or CardForm(max_bytes=rule_set.card_max_bytes),
         **rule_set.settings_context(),
         **extra,
     }
@@ -423,7 +423,7 @@ def save_settings(request: HttpRequest, slug: str, group: str) -> HttpResponse:
 @require_POST
 def load_card(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = event_for(request, slug, Role.ORGANISER)
-    card_form = CardForm(request.POST, request.FILES)
+    card_form = CardForm(request.POST, request.FILES, max_bytes=tournament.rule_set.card_max_bytes)
     if card_form.is_valid():
         try:
             name = services.load_event_card(

@@ -16,7 +16,6 @@ from typing import Any, ClassVar
 
 from scoring.rules import vocabulary
 from scoring.rules.errors import HandInputError, gettext_noop
-from scoring.rules.mcr import session as mcr
 from scoring.rules.rulings import Ruling
 from scoring.rules.settings import Setting
 
@@ -68,6 +67,75 @@ TIE_BREAK_SETTING = Setting(
     ),
     group=gettext_noop("Ties in the standings"),
 )
+
+
+@dataclass(frozen=True, slots=True)
+class PenaltyItem:
+    """A penalty in force at a table, the same for every rule set (the MCR book's rules name each way):
+    ``paid_to`` "each_other": the offender pays ``points`` to each other player (MCR rule 84);
+    "none": the points are only deducted (rules 79, 80, 83, 88); a seat letter ("E", "S", "W", "N"),
+    or "opponent" with ``paid_to_seat``: the offender pays that one player (rule 85e, line 2387).
+    ``points`` 0 is a recorded warning (rules 77a, 85b) and moves nothing."""
+
+    seat: str
+    points: int
+    paid_to: str = "none"
+    paid_to_seat: str | None = None
+
+    @property
+    def receiver(self) -> str | None:
+        """The one seat paid (rule 85e), or None when the points go to each other player or nobody."""
+        if self.paid_to_seat is not None:
+            return self.paid_to_seat
+        return self.paid_to if self.paid_to in SEATS else None
+
+
+def penalty_effect(penalty: PenaltyItem) -> dict[str, int]:
+    """What a penalty does to each seat: MCR rule 84 penalties are paid to each other player; rule 85e's to
+    the one opponent named; the rest (rules 79, 80, 83, 88) are deducted from the offender only. A
+    warning (0 points, rules 77a and 85b, line 2354 and 2384) changes nothing. Every penalty paid to
+    players sums to zero."""
+    if penalty.seat not in SEATS:
+        raise HandInputError(gettext_noop("unknown seat %(seat)r"), code="bad_seat", seat=penalty.seat)
+    if isinstance(penalty.points, bool) or not isinstance(penalty.points, int):
+        raise HandInputError(gettext_noop("penalty points must be a whole number"), code="bad_penalty")
+    if penalty.points < 0:
+        raise HandInputError(gettext_noop("penalty points cannot be negative"), code="bad_penalty")
+    receiver = penalty.receiver
+    if penalty.paid_to_seat is not None and penalty.paid_to not in ("none", "opponent", penalty.paid_to_seat):
+        raise HandInputError(
+            gettext_noop("paid_to %(paid_to)r and paid_to_seat %(paid_to_seat)r disagree"),
+            code="bad_penalty",
+            paid_to=penalty.paid_to,
+            paid_to_seat=penalty.paid_to_seat,
+        )
+    if receiver is None and penalty.paid_to not in ("each_other", "none"):
+        raise HandInputError(
+            gettext_noop("paid_to must be 'each_other', 'none' or a seat (E, S, W, N), not %(paid_to)r"),
+            code="bad_penalty",
+            paid_to=penalty.paid_to,
+        )
+    if receiver is not None:
+        if receiver not in SEATS:
+            raise HandInputError(
+                gettext_noop("unknown seat %(receiver)r to pay the penalty to"),
+                code="bad_seat",
+                receiver=receiver,
+            )
+        if receiver == penalty.seat:
+            raise HandInputError(gettext_noop("a player cannot pay a penalty to himself"), code="bad_penalty")
+    result = dict.fromkeys(SEATS, 0)
+    if receiver is not None:
+        result[receiver] += penalty.points
+        result[penalty.seat] -= penalty.points
+    elif penalty.paid_to == "each_other":
+        for seat in SEATS:
+            if seat != penalty.seat:
+                result[seat] += penalty.points
+                result[penalty.seat] -= penalty.points
+    else:
+        result[penalty.seat] -= penalty.points
+    return result
 
 
 def seat(value: Any, what: str, *, allow_none: bool = False) -> str | None:
@@ -137,7 +205,11 @@ class RuleSet:
     settings_template: ClassVar[str] = ""
     """A template the organiser's settings page includes for what the generic forms cannot show."""
     hand_form: ClassVar[str] = ""
-    """Dotted path of the Django form that enters one hand (resolved by the scoring layer)."""
+    """Dotted path of the Django form that enters one hand, named by its rule set
+    ("scoring.forms.MCRHandForm"), resolved by the scoring layer."""
+    card_max_bytes: ClassVar[int] = 0
+    """The largest card file (in bytes) an organiser may load (:meth:`load_card`); 0: these rules have
+    no card."""
     tie_breaks: ClassVar[tuple[str, ...]] = ("shared", "wins")
     scoresheet_note: ClassVar[str] = ""
     settings_fields: ClassVar[tuple[Setting, ...]] = (TIE_BREAK_SETTING,)
@@ -175,6 +247,13 @@ class RuleSet:
     def default_settings(cls) -> dict[str, Any]:
         """What a new event of this rule set stores at creation (absent keys take their defaults)."""
         return {}
+
+    @classmethod
+    def load_card(cls, data: Any) -> Any:
+        """The card an organiser loads (its decoded JSON, stored as the setting ``card``), checked: it has
+        a ``name``; raises :class:`HandInputError` when it is not a card. None for rules without a card
+        (``card_max_bytes`` 0)."""
+        return None
 
     def settings_problems(self) -> list[str]:
         """Problems the field checks cannot see (a card that does not load, say); empty when fine."""
@@ -320,7 +399,7 @@ class RuleSet:
         hands: Sequence[HandRecord],
         *,
         totals: Mapping[str, int] | None = None,
-        penalties: Sequence[mcr.PenaltyItem] = (),
+        penalties: Sequence[PenaltyItem] = (),
         late_minutes: Mapping[str, int] | None = None,
     ) -> SessionTotals:
         """Scores of a table's session: its hands (or reported totals), penalties and lateness."""
@@ -332,7 +411,7 @@ class RuleSet:
                 for seat_, points in self.points(record).items():
                     scores[seat_] += points
         for penalty in penalties:
-            for seat_, points in mcr.penalty_effect(penalty).items():
+            for seat_, points in penalty_effect(penalty).items():
                 scores[seat_] += points
         forfeits = set()
         for seat_, minutes in (late_minutes or {}).items():
@@ -359,6 +438,14 @@ class RuleSet:
     def score_request(cls, request: Any) -> dict[str, Any]:
         """Score one hand of ``shared/specs/scoring-json.md``."""
         raise NotImplementedError
+
+    @classmethod
+    def tile_breakdown(cls, request: Any) -> dict[str, Any]:
+        """The tile picker's answer for one hand of ``shared/specs/scoring-json.md`` (a rule set with
+        ``uses_tile_picker``): ``result`` (the scored reading: ``reading`` and ``fans``, each with
+        ``name``, ``count``, ``sets`` and ``points``; ``notes``), ``total`` (flowers included),
+        ``meets_minimum`` and ``minimum``; raises :class:`HandInputError` for a hand it cannot score."""
+        raise HandInputError(gettext_noop("these rules have no tile picker"), code="no_tile_picker")
 
 
 def seat_of_player(hand: Mapping[str, Any], key: str, wind_of: Mapping[str, str]) -> str | None:

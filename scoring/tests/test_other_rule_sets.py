@@ -123,7 +123,9 @@ def test_the_organiser_loads_a_card_and_a_bad_card_is_refused_with_its_path(nmjl
 
 def test_the_organiser_picks_a_scheme_preset(nmjl_table, organiser, referee):
     tournament = nmjl_table.round.tournament
-    event_services.set_nmjl_scheme(tournament, "exposures-10-20-30", acting_user=organiser)
+    event_services.update_settings(
+        tournament, {"scheme": {"preset": "exposures-10-20-30"}}, acting_user=organiser
+    )
     services.record_hand(
         nmjl_table,
         HandEntry(winner="E", discarder="S", data={"won_by": "discard", "value": 25, "winner_exposures": 4}),
@@ -131,7 +133,7 @@ def test_the_organiser_picks_a_scheme_preset(nmjl_table, organiser, referee):
     )
     assert services.session_result(loaded(nmjl_table)).scores["S"] == -30
     with pytest.raises(ServiceError) as error:
-        event_services.set_nmjl_scheme(tournament, "book", acting_user=organiser)
+        event_services.update_settings(tournament, {"scheme": {"preset": "book"}}, acting_user=organiser)
     assert error.value.code == "has_results"
 
 
@@ -242,8 +244,8 @@ def test_the_classical_demo_event_round_trips_and_ranks_by_score(db):
 
 def test_the_organiser_sets_babcocks_rounding_to_the_nearest_ten(babcock_table, organiser, referee):
     # Babcock line 1204: "12 and 14 count as 10, 16 and 18 as 20".
-    event_services.set_classical_settlement(
-        babcock_table.round.tournament, round_to=10, stakes_limit=None, acting_user=organiser
+    event_services.update_settings(
+        babcock_table.round.tournament, {"settlement.round_to": 10}, acting_user=organiser
     )
     babcock_table.round.tournament.refresh_from_db()
     services.record_hand(
@@ -276,15 +278,15 @@ def test_an_nmjl_event_may_break_ties_by_games_won(nmjl_table, organiser, refere
         (code["W"], 1, 60),
     }
     with pytest.raises(ServiceError):
-        event_services.set_tie_break(tournament, "coin", acting_user=organiser)
-    event_services.set_tie_break(tournament, "wins", acting_user=organiser)
+        event_services.update_settings(tournament, {"tie_break": "coin"}, acting_user=organiser)
+    event_services.update_settings(tournament, {"tie_break": "wins"}, acting_user=organiser)
     by_wins = standings_rows(Tournament.objects.get(pk=tournament.pk), include_provisional=True)
     assert [(r["player"], r["rank"]) for r in by_wins[:2]] == [(code["E"], 1), (code["W"], 2)]
 
 
 def test_mcr_ties_follow_rule_73_and_cannot_be_changed(event, organiser):
     with pytest.raises(ServiceError) as error:
-        event_services.set_tie_break(event, "wins", acting_user=organiser)
+        event_services.update_settings(event, {"tie_break": "wins"}, acting_user=organiser)
     assert error.value.code == "not_a_setting"
 
 
@@ -359,9 +361,7 @@ def test_hand_scores_above_the_limit_are_refused_and_the_limit_is_an_event_setti
         services.record_hand(babcock_table, entry, acting_user=referee)
     assert error.value.code == "above_limit"
     tournament = babcock_table.round.tournament
-    event_services.set_classical_settlement(
-        tournament, round_to=1, stakes_limit=None, limit=500, acting_user=organiser
-    )
+    event_services.update_settings(tournament, {"limit": 500}, acting_user=organiser)
     babcock_table.round.tournament.refresh_from_db()
     services.record_hand(babcock_table, entry, acting_user=referee)
     assert services.session_result(loaded(babcock_table)).scores["S"] == 450 * 4

@@ -13,6 +13,7 @@ from django.utils import translation
 
 from scoring.rules.errors import HandInputError
 from scoring.rules.mcr import calculator
+from scoring.rules.mcr.ruleset import MCRRuleSet
 from scoring.rules.mcr.session import HandOutcome, validate_hand
 from scoring.rules.tiles import parse_hand
 from scoring.views_tiles import breakdown
@@ -92,9 +93,9 @@ def test_a_service_refusal_is_in_the_page_language(client, event, table, referee
 def test_the_typed_tiles_breakdown_names_the_problem_in_the_page_language():
     raw = json.dumps({"concealed": ["1m", "x9"], "melds": [], "win_tile": "1m"})
     with translation.override("zh-hans"):
-        assert "未知的牌代码'x9'" in breakdown(raw)["error"]
+        assert "未知的牌代码'x9'" in breakdown(raw, MCRRuleSet())["error"]
     with translation.override("en"):
-        assert "unknown tile code 'x9'" in breakdown(raw)["error"]
+        assert "unknown tile code 'x9'" in breakdown(raw, MCRRuleSet())["error"]
 
 
 def test_the_nmjl_lateness_note_carries_the_scheme_points_in_both_languages():

@@ -10,6 +10,7 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scoring.rules.mcr.ruleset import MCRRuleSet
 from scoring.views_tiles import breakdown
 
 pytestmark = pytest.mark.django_db
@@ -177,7 +178,7 @@ def test_it_says_what_is_wrong_with_a_bad_hand(ref_client, url, data, message):
 
 
 def test_it_refuses_a_deeply_nested_document_without_crashing():
-    assert "not JSON" in breakdown("[" * 1500 + "]" * 1500)["error"]
+    assert "not JSON" in breakdown("[" * 1500 + "]" * 1500, MCRRuleSet())["error"]
 
 
 def test_it_is_for_referees_of_the_event(client, stranger, url):
@@ -225,7 +226,7 @@ def test_a_valid_hand_with_random_fields_never_breaks_it(ref_client, url, change
 @settings(max_examples=60, deadline=None)
 @given(text=st.text(max_size=200))
 def test_random_text_gives_an_error_or_a_breakdown(text):
-    context = breakdown(text)
+    context = breakdown(text, MCRRuleSet())
     assert "error" in context or "result" in context
 
 

@@ -12,8 +12,9 @@ Public API (frozen dataclasses in ``models``; every refusal is ``SeatingError(me
   ``lower_bound(players, rounds)``.
 - ``designs``: stored resolvable designs (28, 40, 52 players: every pair once) with ``designs.verify``;
   ``constructions``: the exact constructions the engine starts from (see docs/seating.md).
-- ``rotation``: ``mcr_winds_for_hand`` / ``mcr_hand`` (MCR rules 74-75), ``nmjl_winds_for_hand`` /
-  ``nmjl_hand`` (NMJL rules 116-117).
+
+Who sits where hand by hand within a session, and each seat's wind, is the rule set's to say
+(``RuleSet.winds``: MCR rules 74-75, NMJL rules 116-117), not the seating engine's.
 """
 
 from __future__ import annotations
@@ -33,7 +34,6 @@ from .models import (
     TableSeating,
 )
 from .quality import lower_bound, quality_report
-from .rotation import mcr_hand, mcr_winds_for_hand, nmjl_hand, nmjl_winds_for_hand
 
 __all__ = [
     "WINDS",
@@ -48,10 +48,6 @@ __all__ = [
     "SubstitutePolicy",
     "TableSeating",
     "lower_bound",
-    "mcr_hand",
-    "mcr_winds_for_hand",
-    "nmjl_hand",
-    "nmjl_winds_for_hand",
     "plan_seating",
     "quality_report",
     "reseat_from",

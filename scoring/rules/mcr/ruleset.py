@@ -58,7 +58,7 @@ class MCRRuleSet(RuleSet):
     label = "Chinese Official (MCR)"
     uses_table_points = True
     uses_tile_picker = True
-    hand_form = "scoring.forms.HandForm"
+    hand_form = "scoring.forms.MCRHandForm"
     settings_template = "scoring/settings/_mcr.html"
     tie_breaks: ClassVar[tuple[str, ...]] = ("shared",)  # rule 73: equal players share the rank
     settings_fields: ClassVar[tuple[Setting, ...]] = ()
@@ -268,3 +268,16 @@ class MCRRuleSet(RuleSet):
         from scoring.rules.mcr.calculator import score_request
 
         return score_request(request)
+
+    @classmethod
+    def tile_breakdown(cls, request: Any) -> dict[str, Any]:
+        from scoring.rules.mcr.calculator import MINIMUM_POINTS, calculate, score_request
+        from scoring.rules.tiles import parse_hand
+
+        summary = score_request(request)
+        return {
+            "result": calculate(parse_hand(request)),
+            "total": summary["total"],
+            "meets_minimum": summary["meets_minimum"],
+            "minimum": MINIMUM_POINTS,
+        }

@@ -12,6 +12,7 @@ from fractions import Fraction
 
 from scoring.rules.errors import HandInputError, gettext_noop
 from scoring.rules.mcr.penalties import check_winner_not_barred
+from scoring.rules.ruleset import PenaltyItem, penalty_effect
 
 SEATS = ("E", "S", "W", "N")
 MINIMUM_FAN = 8  # rule 24 (line 2171): at least 8 points, flowers excluded
@@ -31,26 +32,6 @@ class HandOutcome:
     winner: str | None
     discarder: str | None = None
     fan: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class PenaltyItem:
-    """``paid_to`` "each_other": the offender pays ``points`` to each other player (rule 84);
-    "none": the points are only deducted (rules 79, 80, 83, 88); a seat letter ("E", "S", "W", "N"),
-    or "opponent" with ``paid_to_seat``: the offender pays that one player (rule 85e, line 2387).
-    ``points`` 0 is a recorded warning (rules 77a, 85b) and moves nothing."""
-
-    seat: str
-    points: int
-    paid_to: str = "none"
-    paid_to_seat: str | None = None
-
-    @property
-    def receiver(self) -> str | None:
-        """The one seat paid (rule 85e), or None when the points go to each other player or nobody."""
-        if self.paid_to_seat is not None:
-            return self.paid_to_seat
-        return self.paid_to if self.paid_to in SEATS else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,54 +178,6 @@ def check_hand_count(count: int, hands_per_session: int | None = None) -> None:
             count=count,
             allowed=allowed,
         )
-
-
-def penalty_effect(penalty: PenaltyItem) -> dict[str, int]:
-    """What a penalty does to each seat: rule 84 penalties are paid to each other player; rule 85e's to
-    the one opponent named; the rest (rules 79, 80, 83, 88) are deducted from the offender only. A
-    warning (0 points, rules 77a and 85b, line 2354 and 2384) changes nothing. Every penalty paid to
-    players sums to zero."""
-    if penalty.seat not in SEATS:
-        raise HandInputError(gettext_noop("unknown seat %(seat)r"), code="bad_seat", seat=penalty.seat)
-    if isinstance(penalty.points, bool) or not isinstance(penalty.points, int):
-        raise HandInputError(gettext_noop("penalty points must be a whole number"), code="bad_penalty")
-    if penalty.points < 0:
-        raise HandInputError(gettext_noop("penalty points cannot be negative"), code="bad_penalty")
-    receiver = penalty.receiver
-    if penalty.paid_to_seat is not None and penalty.paid_to not in ("none", "opponent", penalty.paid_to_seat):
-        raise HandInputError(
-            gettext_noop("paid_to %(paid_to)r and paid_to_seat %(paid_to_seat)r disagree"),
-            code="bad_penalty",
-            paid_to=penalty.paid_to,
-            paid_to_seat=penalty.paid_to_seat,
-        )
-    if receiver is None and penalty.paid_to not in ("each_other", "none"):
-        raise HandInputError(
-            gettext_noop("paid_to must be 'each_other', 'none' or a seat (E, S, W, N), not %(paid_to)r"),
-            code="bad_penalty",
-            paid_to=penalty.paid_to,
-        )
-    if receiver is not None:
-        if receiver not in SEATS:
-            raise HandInputError(
-                gettext_noop("unknown seat %(receiver)r to pay the penalty to"),
-                code="bad_seat",
-                receiver=receiver,
-            )
-        if receiver == penalty.seat:
-            raise HandInputError(gettext_noop("a player cannot pay a penalty to himself"), code="bad_penalty")
-    result = dict.fromkeys(SEATS, 0)
-    if receiver is not None:
-        result[receiver] += penalty.points
-        result[penalty.seat] -= penalty.points
-    elif penalty.paid_to == "each_other":
-        for seat in SEATS:
-            if seat != penalty.seat:
-                result[seat] += penalty.points
-                result[penalty.seat] -= penalty.points
-    else:
-        result[penalty.seat] -= penalty.points
-    return result
 
 
 def late_penalty(minutes: int) -> int | None:

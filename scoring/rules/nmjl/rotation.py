@@ -49,7 +49,7 @@ def pivot_rotation(count: int, *, dice_follow_pivot: bool = False) -> list[Deal]
     from her seat (her first deal, hand 0, is where they start), so she first moves before hand 8.
     Rule 117 (lines 979-981): officially the dice stay with the seat, so the player now in the pivot's
     old seat deals; with ``dice_follow_pivot`` (the author's recommendation) the pivot deals first from
-    her new seat. The same results as ``tournaments.seating.rotation.nmjl_hand``.
+    her new seat.
     """
     if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_HAND_INDEX + 1:
         raise HandInputError(

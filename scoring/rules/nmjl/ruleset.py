@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 from scoring.rules import vocabulary
 from scoring.rules.errors import HandInputError, Text, gettext_noop
+from scoring.rules.nmjl.card import MAX_CARD_BYTES
 from scoring.rules.ruleset import (
     SEATS,
     TIE_BREAK_SETTING,
@@ -138,6 +139,7 @@ class NMJLRuleSet(RuleSet):
         }
     }
     hand_form = "scoring.forms.NMJLGameForm"
+    card_max_bytes = MAX_CARD_BYTES
     settings_template = "scoring/settings/_nmjl.html"
     side_rankings: ClassVar[tuple[str, ...]] = ("games_won", "jokerless_wins")
     settings_fields: ClassVar[tuple[Setting, ...]] = (
@@ -235,6 +237,10 @@ class NMJLRuleSet(RuleSet):
         until the organiser loads the year's card; a dead hand scores the table's 0 in a wall game too
         ("Dead hand 0 points", line 1570; docs/nmjl-rules.md)."""
         return {"card": "sample-2027", "scheme": {"preset": "book"}, "dead_hand_in_wall_game": "dead_hand"}
+
+    @classmethod
+    def load_card(cls, data: Any):  # -> Card | None
+        return load_event_card(data)
 
     @cached_property
     def card(self):  # -> Card | None

@@ -20,7 +20,8 @@ from scoring.rules.mcr.penalties import (
     points_for,
     winner_barred,
 )
-from scoring.rules.mcr.session import SEATS, PenaltyItem, penalty_effect
+from scoring.rules.mcr.session import SEATS
+from scoring.rules.ruleset import PenaltyItem, penalty_effect
 
 
 def test_empty_calling_is_a_warning_then_5_10_20_and_doubling():

@@ -10,17 +10,17 @@ from hypothesis import strategies as st
 
 from scoring.rules.errors import HandInputError
 from scoring.rules.mcr.session import (
+    SEAT_BY_ROUND,
     SEATS,
     HandOutcome,
-    PenaltyItem,
     SessionInput,
     late_penalty,
-    penalty_effect,
     score_session,
     settle_hand,
     table_points,
     winds_for_hand,
 )
+from scoring.rules.ruleset import PenaltyItem, penalty_effect
 
 
 def test_the_discarder_pays_basic_plus_eight_and_the_others_eight():
@@ -191,6 +191,39 @@ def test_players_change_seats_as_rule_75_says_at_each_new_round():
     assert prevalent == "N"
     assert winds["N"] == "E"
     assert winds["W"] == "S"
+
+
+def seats_in_round(quan):
+    return {start: seats[quan] for start, seats in SEAT_BY_ROUND.items()}
+
+
+def test_rule_75d_gives_each_original_seat_its_four_seats_line_2347():
+    rounds = [seats_in_round(q) for q in range(4)]
+    assert [r["E"] for r in rounds] == ["E", "S", "N", "W"]
+    assert [r["S"] for r in rounds] == ["S", "E", "W", "N"]
+    assert [r["W"] for r in rounds] == ["W", "N", "E", "S"]
+    assert [r["N"] for r in rounds] == ["N", "W", "S", "E"]
+
+
+@pytest.mark.parametrize(
+    ("quan", "moves"),
+    [
+        (1, {"E": "S", "S": "E", "N": "W", "W": "N"}),  # rule 75a (line 2341): East-South, North-West swap
+        (2, {"E": "W", "S": "N", "N": "E", "W": "S"}),  # rule 75b (line 2342): across, North to East
+        (3, {"E": "S", "S": "E", "N": "W", "W": "N"}),  # rule 75c (line 2344): swap again
+    ],
+)
+def test_rule_75_moves_the_players_of_each_seat_at_the_start_of_a_round(quan, moves):
+    before, after = seats_in_round(quan - 1), seats_in_round(quan)
+    by_seat = {seat: start for start, seat in before.items()}
+    assert {seat: after[by_seat[seat]] for seat in SEATS} == moves
+
+
+def test_the_first_dealer_of_each_round_sits_in_the_east_seat_rule_74b():
+    for quan in range(4):
+        _, winds = winds_for_hand(4 * quan)
+        dealer = next(start for start, wind in winds.items() if wind == "E")
+        assert seats_in_round(quan)[dealer] == "E"
 
 
 @given(st.integers(min_value=0, max_value=63))

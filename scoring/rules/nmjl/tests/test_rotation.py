@@ -46,7 +46,7 @@ def test_with_the_dice_following_the_pivot_she_deals_first_after_moving_rule_117
 
 def test_rule_116_lines_978_to_981_hand_by_hand():
     # The pivot (starting East) keeps her seat for hands 0-7 and sits South from hand 8; the seat winds
-    # are a permutation with the dealer East. The same results as tournaments.seating.rotation.nmjl_hand.
+    # are a permutation with the dealer East.
     deals = pivot_rotation(17)
     assert all(deal.seats["E"] == "E" for deal in deals[:8])
     assert deals[8].seats == {"E": "S", "S": "E", "W": "W", "N": "N"}
