@@ -35,6 +35,7 @@ test-packages:
 test: test-packages dev-venv
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 	DEBUG=1 $(BIN)/mypy .
 	$(BIN)/python -m pytest -n 2
 
