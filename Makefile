@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 
-.PHONY: run test lint messages bench bench-http prod prod-stop prod-status venv dev-venv clean
+.PHONY: run test test-packages lint messages bench bench-http prod prod-stop prod-status venv dev-venv clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,9 +27,15 @@ run: venv
 	@echo "Serving on http://127.0.0.1:$(PORT)/"
 	DEBUG=1 $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
-test: dev-venv
+# The Debian packages the tests need: installed when root, else named in one line (tests/debian-packages.sh).
+# Listed first in `test` so that python3-venv is there before dev-venv makes the virtualenv.
+test-packages:
+	tests/debian-packages.sh
+
+test: test-packages dev-venv
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 	DEBUG=1 $(BIN)/mypy .
 	$(BIN)/python -m pytest -n 2
 
