@@ -455,8 +455,7 @@ class ClassicalHandForm(HandEntryForm):
                 label=gettext("Hand score: %(seat)s") % {"seat": label},
                 min_value=0,
                 max_value=100000,
-                initial=0,
-            )
+            )  # no 0 shown: a score not typed is refused, never counted as 0
 
     def entry(self) -> dict[str, Any]:
         data = self.cleaned_data

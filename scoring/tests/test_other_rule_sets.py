@@ -231,6 +231,31 @@ def test_a_classical_hand_without_east_is_refused(babcock_table, referee):
         )
 
 
+def test_a_classical_winner_with_no_scores_entered_is_refused_and_nothing_counted(
+    client, babcock_table, referee
+):
+    # Found by a new referee: a winner chosen and the four scores left as the form showed them was saved as
+    # "S goes out (E 0, S 0, W 0, N 0)". Going out always scores (Babcock line 504: 20 for Mah-Jongg).
+    client.force_login(referee)
+    url = reverse("referee:table", args=[babcock_table.round.tournament.slug, 1, 1])
+    form = client.get(url).content.decode()
+    assert 'name="score_E"' in form and 'name="score_E" value="0"' not in form  # no 0 shown to keep
+    empty = {"winner": "S", "east": "E", "expected_number": "1"}
+    assert client.post(url + "hands/add/", empty).status_code == 422
+    zeros = {**empty, "score_E": "0", "score_S": "0", "score_W": "0", "score_N": "0"}
+    refused = client.post(url + "hands/add/", zeros)
+    assert refused.status_code == 422 and "went out but their hand score is 0" in refused.content.decode()
+    assert babcock_table.hands.count() == 0
+    with pytest.raises(ServiceError):
+        services.record_hand(
+            babcock_table,
+            HandEntry(winner="S", data={"east": "E", "scores": {"E": 0, "S": 0, "W": 0, "N": 0}}),
+            acting_user=referee,
+        )
+    draw = {**zeros, "winner": ""}  # a draw at 0 is a real hand: nobody went out
+    assert client.post(url + "hands/add/", draw).status_code == 302
+
+
 def test_the_classical_demo_event_round_trips_and_ranks_by_score(db):
     doc = json.loads((FIXTURES / "demo-babcock.json").read_text())
     tournament = import_event(doc)

@@ -93,6 +93,17 @@ class ClassicalRuleSet(RuleSet):
                 gettext_noop("give each player's hand score (E, S, W, N)"), code="bad_scores"
             )
         clean_scores = {s: whole(scores[s], f"{s}'s hand score", 0, 100_000) for s in SEATS}
+        if winner is not None and clean_scores[winner] == 0:
+            # Going out always scores: Babcock line 504 (20 for Mah-Jongg), the 1920s book's basal score
+            # (line 159), Foster question 14 (line 123). A winner at 0 is a hand whose scores were not entered.
+            raise HandInputError(
+                gettext_noop(
+                    "%(winner)s went out but their hand score is 0: enter each player's hand score "
+                    "(going out alone scores points in every classical book)"
+                ),
+                code="winner_scores_nothing",
+                winner=winner,
+            )
         limit = self.limit
         if limit is not None:
             over = [s for s in SEATS if clean_scores[s] > limit]
