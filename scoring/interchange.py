@@ -515,7 +515,7 @@ def validate_event(doc: Any) -> list[str]:
             check.add(f"{apath}.filed_minutes_after", "must be a whole number of minutes")
         else:
             try:
-                services.check_appeal_deadline(minutes)
+                services.check_appeal_deadline(minutes, event_rules)
             except ServiceError as error:
                 check.add(f"{apath}.filed_minutes_after", error.message)
         for key, limit in APPEAL_TEXTS.items():

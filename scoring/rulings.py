@@ -19,6 +19,7 @@ from django.utils import timezone
 from django.utils.translation import get_language, gettext
 
 from scoring import services
+from scoring.citations import cite
 from scoring.models import (
     REASONS_LENGTH,
     Appeal,
@@ -352,6 +353,7 @@ def file_appeal(
     check_length(Appeal, "signed_by", signed_by.strip(), label=gettext("Signed by"))
     table = services._lock_table(ruling.table)
     tournament = table.round.tournament
+    rules = tournament.rule_set  # its own book's rule numbers, or none cited
     # The current version of the ruling: a superseded one is not what stands.
     current = type(ruling)._default_manager.get(
         **{name: getattr(ruling, name) for name in ruling.identity}, is_current=True
@@ -363,20 +365,36 @@ def file_appeal(
     statement = statement.strip()
     if not statement:
         raise ServiceError(
-            gettext("An appeal must be made in writing: enter the statement (rule 94b)."), code="no_statement"
+            cite(
+                rules,
+                "appeal_statement",
+                gettext("An appeal must be made in writing: enter the statement (%(rule)s)."),
+                gettext("An appeal must be made in writing: enter the statement."),
+            ),
+            code="no_statement",
         )
     if not signed_by.strip():
         raise ServiceError(
-            gettext("Name who signed the appeal: the player and/or the team leader (rule 94c)."),
+            cite(
+                rules,
+                "appeal_signed",
+                gettext("Name who signed the appeal: the player and/or the team leader (%(rule)s)."),
+                gettext("Name who signed the appeal: the player and/or the team leader."),
+            ),
             code="not_signed",
         )
     fee = appeal_fee(tournament)
     if fee and not fee_received:
         raise ServiceError(
-            gettext(
-                "The appeal fee of %(fee)s must accompany the appeal (rule 94d); tick that it was received."
-            )
-            % {"fee": fee},
+            cite(
+                rules,
+                "appeal_fee",
+                gettext(
+                    "The appeal fee of %(fee)s must accompany the appeal (%(rule)s); tick that it was received."
+                ),
+                gettext("The appeal fee of %(fee)s must accompany the appeal; tick that it was received."),
+                fee=fee,
+            ),
             code="fee_not_paid",
         )
     if appellant is not None and not table.seats.filter(registration=appellant).exists():
@@ -395,16 +413,22 @@ def file_appeal(
     minutes = minutes_since(current.created_at, now)
     if minutes > APPEAL_DEADLINE_MINUTES:
         raise ServiceError(
-            gettext(
-                "An appeal must be filed within %(appeal_deadline_minutes)s minutes of the "
-                "ruling (rule 94a); this ruling was made %(minutes)s minutes ago, at "
-                "%(localtime)s."
-            )
-            % {
-                "appeal_deadline_minutes": APPEAL_DEADLINE_MINUTES,
-                "minutes": minutes,
-                "localtime": format(timezone.localtime(current.created_at), "%H:%M"),
-            },
+            cite(
+                rules,
+                "appeal_deadline",
+                gettext(
+                    "An appeal must be filed within %(appeal_deadline_minutes)s minutes of the "
+                    "ruling (%(rule)s); this ruling was made %(minutes)s minutes ago, at "
+                    "%(localtime)s."
+                ),
+                gettext(
+                    "An appeal must be filed within %(appeal_deadline_minutes)s minutes of the "
+                    "ruling; this ruling was made %(minutes)s minutes ago, at %(localtime)s."
+                ),
+                appeal_deadline_minutes=APPEAL_DEADLINE_MINUTES,
+                minutes=minutes,
+                localtime=format(timezone.localtime(current.created_at), "%H:%M"),
+            ),
             code="appeal_too_late",
         )
     appeal = Appeal.objects.create(
@@ -494,11 +518,16 @@ def decide_appeal(
     tournament = table.round.tournament
     appeal = Appeal.objects.select_related("penalty", "late_arrival").get(pk=appeal.pk)
     if status not in (AppealStatus.UPHELD, AppealStatus.DENIED):
-        raise ServiceError(gettext("An appeal is decided as upheld or denied."), code="bad_status")
+        raise ServiceError(gettext("An appeal is decided as granted or rejected."), code="bad_status")
     user = acting(acting_user)
     if user is None or not can_decide_appeals(user, tournament):
         raise ServiceError(
-            gettext("Only the chief referee or the appeals committee decides an appeal (rule 94)."),
+            cite(
+                tournament.rule_set,
+                "appeal",
+                gettext("Only the chief referee or the appeals committee decides an appeal (%(rule)s)."),
+                gettext("Only the chief referee or the appeals committee decides an appeal."),
+            ),
             code="not_allowed",
         )
     if appeal.ruled_by_id is not None and appeal.ruled_by_id == user.pk:

@@ -29,6 +29,7 @@ from django.utils import timezone
 from django.utils.translation import get_language, gettext
 
 from scoring import substitutions
+from scoring.citations import cite
 from scoring.models import (
     Appeal,
     AppealDecision,
@@ -585,18 +586,23 @@ def wind_at_table(table: Table, registration: Registration, *, hand_number: int 
     return stood_in.seat.wind
 
 
-def check_receiver(table: Table, payer_wind: str, receiver: Registration | None, citation: str) -> None:
-    """A penalty paid to one player (rule 85e) names someone playing another seat at this table."""
+def check_receiver(
+    table: Table, payer_wind: str, receiver: Registration | None, citation: str | None
+) -> None:
+    """A penalty paid to one player (MCR rule 85e) names someone playing another seat at this table;
+    the refusal cites ``citation`` (the ruling's or the rule set's own rule), or nothing when it is empty."""
     try:
         wind = wind_at_table(table, receiver) if receiver is not None else None
     except ServiceError:
         wind = None
     if wind is None or wind == payer_wind:
-        raise ServiceError(
+        message = (
             gettext("Name the opponent at this table who receives the points (%(citation)s).")
-            % {"citation": citation},
-            code="bad_receiver",
+            % {"citation": citation}
+            if citation
+            else gettext("Name the opponent at this table who receives the points.")
         )
+        raise ServiceError(message, code="bad_receiver")
 
 
 @transaction.atomic
@@ -629,7 +635,8 @@ def add_penalty(
         )
     check_penalty(points, paid_to, warning=warning)
     if paid_to == PaidTo.PLAYER:
-        check_receiver(table, wind, paid_to_player, "rule 85e")
+        citation = table.round.tournament.rule_set.rule_reference("paid_to_player", get_language())
+        check_receiver(table, wind, paid_to_player, citation)
     penalty = store_penalty(
         table,
         registration,
@@ -683,22 +690,30 @@ def add_catalogue_penalty(
     return rulings.add_ruling(table, registration, key, reason=reason, acting_user=acting_user, **details)
 
 
-def check_appeal_deadline(minutes_after: int) -> None:
-    """Rule 94a: an appeal must be submitted within 30 minutes of the judgment."""
+def check_appeal_deadline(minutes_after: int, rule_set: RuleSet | None) -> None:
+    """MCR rule 94a: an appeal must be submitted within 30 minutes of the judgment; the refusal cites
+    ``rule_set``'s own rule, or none when its book has none (or the rules are not known)."""
     if minutes_after > APPEAL_DEADLINE_MINUTES:
         raise ServiceError(
-            gettext(
-                "An appeal must be filed within %(appeal_deadline_minutes)s minutes of the "
-                "judgment (MCR rule 94a)."
-            )
-            % {"appeal_deadline_minutes": APPEAL_DEADLINE_MINUTES},
+            cite(
+                rule_set,
+                "appeal_deadline",
+                gettext(
+                    "An appeal must be filed within %(appeal_deadline_minutes)s minutes of the "
+                    "judgment (%(rule)s)."
+                ),
+                gettext(
+                    "An appeal must be filed within %(appeal_deadline_minutes)s minutes of the judgment."
+                ),
+                appeal_deadline_minutes=APPEAL_DEADLINE_MINUTES,
+            ),
             code="appeal_too_late",
         )
 
 
 def store_decision(appeal: Appeal, status: str, *, reasons: str = "", acting_user: User) -> AppealDecision:
     if status not in (AppealStatus.UPHELD, AppealStatus.DENIED):
-        raise ServiceError(gettext("An appeal is decided as upheld or denied."), code="bad_status")
+        raise ServiceError(gettext("An appeal is decided as granted or rejected."), code="bad_status")
     return AppealDecision.supersede(appeal=appeal, status=status, reasons=reasons, acting_user=acting_user)
 
 

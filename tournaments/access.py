@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext
 from django_htmx.middleware import HtmxDetails
 
+from scoring.citations import cite
 from tournaments.archive import ARCHIVED_MESSAGE
 from tournaments.models import EventRole, Role, Round, Table, Tournament
 
@@ -43,7 +44,7 @@ def has_role(user: User | AnonymousUser, tournament: Tournament, role: str) -> b
 
 
 def can_decide_appeals(user: User | AnonymousUser, tournament: Tournament) -> bool:
-    """Rule 94: an appeal against a referee's judgment goes to the chief referee or to the appeals
+    """MCR rule 94: an appeal against a referee's judgment goes to the chief referee or to the appeals
     committee (the organisers); a referee or scorer may not decide one."""
     if not user.is_authenticated:
         return False
@@ -60,7 +61,12 @@ def appeals_event_for(request: HttpRequest, slug: str) -> Tournament:
     tournament = get_object_or_404(Tournament, slug=slug)
     if not can_decide_appeals(request.user, tournament):
         raise PermissionDenied(
-            gettext("Only the chief referee or the appeals committee decides appeals (rule 94).")
+            cite(
+                tournament.rule_set,
+                "appeal",
+                gettext("Only the chief referee or the appeals committee decides appeals (%(rule)s)."),
+                gettext("Only the chief referee or the appeals committee decides appeals."),
+            )
         )
     return tournament
 

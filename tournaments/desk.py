@@ -152,7 +152,7 @@ def set_withdrawn(
     if ruling:
         raise ServiceError(
             gettext(
-                "%(name)s is disqualified (%(ruling)s): only an upheld appeal reinstates them. "
+                "%(name)s is disqualified (%(ruling)s): only a granted appeal reinstates them. "
                 "Nothing was changed."
             )
             % {"name": registration.player.name, "ruling": ruling},

@@ -140,7 +140,7 @@ TEAM_SETTINGS: tuple[Setting, ...] = (
 a team; the team's total is the sum of its best N members' results, or of all of them."""
 APPEAL_FEE = Setting(
     key="appeals.fee",
-    label=gettext_noop("Appeal fee (returned if the appeal is upheld, forfeited if denied)"),
+    label=gettext_noop("Appeal fee (returned if the appeal is granted, forfeited if it is rejected)"),
     kind="int",
     default=0,
     minimum=0,

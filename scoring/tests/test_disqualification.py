@@ -141,7 +141,7 @@ def test_the_desk_does_not_reinstate_a_disqualified_player(client, event, table,
     assert error.value.code == "disqualified" and "MCR 89, session 1" in error.value.message
     client.force_login(organiser)
     page = client.post(reverse("manage:withdraw", args=[event.slug, east.code]), follow=True)
-    assert page.status_code == 200 and "only an upheld appeal reinstates" in page.content.decode()
+    assert page.status_code == 200 and "only a granted appeal reinstates" in page.content.decode()
     assert fresh(east).withdrawn
     assert not AuditEntry.objects.filter(action=AuditAction.REINSTATE).exists()
     edit = client.get(reverse("manage:edit_player", args=[event.slug, east.code])).content.decode()

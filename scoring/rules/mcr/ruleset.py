@@ -66,7 +66,7 @@ class MCRRuleSet(RuleSet):
     """Rule 94d (Sloper line 2409): "An appeal fee of U.S. $200 in cash must accompany the submission of
     the appeal"; returned if the appeal is upheld (94d-i), forfeited if denied (94d-ii)."""
     appeal_fee_help = gettext_noop(
-        "MCR rule 94d: the book's fee is US$200 in cash, returned if the appeal is upheld; 0 for no fee."
+        "MCR rule 94d: the book's fee is US$200 in cash, returned if the appeal is granted; 0 for no fee."
     )
     time_ends_session = True
     """Rule 74f (Sloper line 2335): with a time limit, the game ends when the time runs out or four
