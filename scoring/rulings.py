@@ -19,7 +19,6 @@ from django.utils import timezone
 from django.utils.translation import get_language, gettext
 
 from scoring import services
-from scoring.citations import cite
 from scoring.models import (
     REASONS_LENGTH,
     Appeal,
@@ -38,6 +37,7 @@ from scoring.rules.rulings import UNRANKED, Ruling
 from tournaments import desk, event_settings
 from tournaments.access import can_decide_appeals
 from tournaments.audit import AuditAction, User, acting, audit
+from tournaments.citations import cite
 from tournaments.errors import ServiceError
 from tournaments.field_limits import check_length, max_length
 from tournaments.models import EventRole, Registration, Role, Table, Tournament

@@ -29,7 +29,6 @@ from django.utils import timezone
 from django.utils.translation import get_language, gettext
 
 from scoring import substitutions
-from scoring.citations import cite
 from scoring.models import (
     Appeal,
     AppealDecision,
@@ -52,6 +51,7 @@ from tournaments import clock as session_clock
 from tournaments import takeovers
 from tournaments.archive import check_open
 from tournaments.audit import AuditAction, User, acting, audit, bump_entry, bump_standings
+from tournaments.citations import cite
 from tournaments.errors import ServiceError
 from tournaments.field_limits import check_length
 from tournaments.messages import rule_sentence

@@ -10,8 +10,8 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext
 from django_htmx.middleware import HtmxDetails
 
-from scoring.citations import cite
 from tournaments.archive import ARCHIVED_MESSAGE
+from tournaments.citations import cite
 from tournaments.models import EventRole, Role, Round, Table, Tournament
 
 
