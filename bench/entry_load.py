@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/entry_load.py [--db sqlite|postgres|both] [--players 400] [--sessions 10]
         [--duration 15] [--referees 8] [--readers 64] [--reader-think MS] [--nginx] [--cpus split]
-        [--kill 0] [--quick]
+        [--kill 0] [--post-only] [--quick]
 
 Each database gets a throw-away stack on loopback (bench/stack.py: its own PostgreSQL cluster or SQLite file,
 its own redis-server): the generated event (bench/make_event.py, the last two sessions seated but unplayed),
@@ -11,8 +11,9 @@ deploy/serve runs them behind nginx (deploy/nginx.conf routes /referee/ to the s
 
 1. throughput alone: wrk with ``--readers`` connections on /healthz (a trivial view), then on the cached
    standings; the ratio is the target "cached standings >= 0.5 of a trivial view";
-2. entry alone: ``--referees`` referees (logged in, posting the hand form as the browser does) save hands
-   continuously for ``--duration`` seconds: save p50/p95;
+2. entry alone: ``--referees`` referees (logged in, posting the hand form and then loading the table page it
+   redirects to, as a browser does; ``--post-only`` for the post alone) save hands continuously for
+   ``--duration`` seconds: save p50/p95, a save being both requests;
 3. entry with readers: the same, while ``--readers`` connections (4 wrk processes, a quarter each) read the
    standings, a session's results (all sessions in turn), players' pages (all players in turn) and the event
    page: p50/p95 and errors per page, the referees' saves beside step 2's, and the share of a core each
@@ -33,6 +34,7 @@ are noisy. ``--quick`` is the CI version (40 players, 3 s phases).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -43,6 +45,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -67,6 +70,7 @@ PUBLIC_NICE = (
 )
 PUBLIC_IDLE = True  # SCHED_IDLE, as deploy/serve (PUBLIC_SCHED=idle), systemd and compose run it
 STAFF_WORKERS = 2
+RELOAD = True  # --post-only: a save is the post alone, without the page the browser loads after it
 READER_THINK_MS = 0  # --reader-think: each reader's pause between two pages (0: none, a closed loop)
 PUBLIC_CPUS: str | None = None  # --cpus split: "1" (taskset), the public side's core
 STAFF_CPUS: str | None = None  # and the referees' core: "0"
@@ -147,7 +151,9 @@ def wrk_result(process: subprocess.Popen) -> dict[str, float]:
 def referee(
     index: int, port: int, slug: str, tables: list[tuple[int, int]], entry: Entry, stop: threading.Event
 ):
-    """One referee: logs in, then saves hands table after table (16 each), as fast as the pages answer."""
+    """One referee: logs in, then saves hands table after table (16 each), as fast as the pages answer.
+    As a browser does, a save is the post and the table page it redirects to (``RELOAD``, on unless
+    ``--post-only``): the time a referee waits for the next form is both."""
     browser = Browser(port)
     while True:
         try:
@@ -177,12 +183,16 @@ def referee(
             path = f"/referee/{slug}/sessions/{session}/tables/{table}/hands/add/"
             started = time.perf_counter()
             try:
-                status, _, _ = browser.request("POST", path, data)
+                status, location, _ = browser.request("POST", path, data)
             except OSError:  # the server died under us (the fault run): not acknowledged, post it again
                 with entry.lock:
                     entry.retries += 1
                 time.sleep(0.2)
                 continue
+            if status == 302 and RELOAD:
+                page = urlsplit(location)
+                with contextlib.suppress(OSError):  # saved all the same; the next post says so
+                    browser.request("GET", page.path + (f"?{page.query}" if page.query else ""))
             elapsed = (time.perf_counter() - started) * 1000
             with entry.lock:
                 if status == 302:
@@ -381,6 +391,7 @@ def run(db: str, args: argparse.Namespace, port: int) -> bool:
         print(
             f"\n{args.referees} referees saving "
             + (f"a hand every {args.pace:g} s each" if args.pace else "as fast as answered (closed loop)")
+            + (", each save the post and the page it loads after it" if RELOAD else ", the post alone")
             + f" (pool :{port + 1}), then with {share * 4} readers "
             + (f"pausing ~{READER_THINK_MS} ms between pages " if READER_THINK_MS else "")
             + f"(pool :{port}), {d} s each ({load_line()}):"
@@ -478,7 +489,7 @@ def fault_run(
 
 
 def main() -> None:
-    global PUBLIC_NICE, PUBLIC_IDLE, PUBLIC_THREADS, PUBLIC_CPUS, STAFF_CPUS, READER_THINK_MS
+    global PUBLIC_NICE, PUBLIC_IDLE, PUBLIC_THREADS, PUBLIC_CPUS, STAFF_CPUS, READER_THINK_MS, RELOAD
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -545,6 +556,11 @@ def main() -> None:
         help="split: the referees' pool (and this script's referees) on core 0, nginx, the public pool and "
         "the readers' wrk on core 1 (taskset); a diagnosis, not a deployment (docs/scale.md: nginx serves both)",
     )
+    parser.add_argument(
+        "--post-only",
+        action="store_true",
+        help="a save is the post alone (by default, as a browser, the referee then loads the table page)",
+    )
     parser.add_argument("--port", type=int, default=18300)
     parser.add_argument("--quick", action="store_true", help="CI: 40 players, 4 sessions, 3 s phases")
     args = parser.parse_args()
@@ -554,6 +570,7 @@ def main() -> None:
         args.public_threads,
     )
     READER_THINK_MS = args.reader_think
+    RELOAD = not args.post_only
     if args.cpus == "split":
         PUBLIC_CPUS, STAFF_CPUS = "1", "0"
         os.sched_setaffinity(0, {0})  # the referees' threads: on their pool's core
