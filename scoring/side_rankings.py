@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.cache import cache
 from django.utils.translation import gettext_lazy as _
 
 from scoring.exports.data import TeamRow, team_standings
@@ -17,6 +16,7 @@ from scoring.services import confirmed_tables
 from scoring.standings_cache import cached_standings_rows, standings_cache_key
 from tournaments.event_settings import team_best
 from tournaments.models import Seat, Table, Tournament
+from tournaments.public_read import computed_once
 from tournaments.release import counted_rounds
 
 SIDE_TITLES = {
@@ -110,21 +110,19 @@ def counted_hands(tournament: Tournament) -> list[SideHand]:
 
 
 def event_side_rankings(tournament: Tournament) -> list[SideRanking]:
-    """The rankings the event's rule set offers, cached per public version (they count what the public
-    standings count)."""
-    key = _version_key(tournament, "side-rankings")
-    rankings = cache.get(key)
-    if rankings is None:
-        rules = tournament.rule_set
-        rankings = side_rankings(
+    """The rankings the event's rule set offers, computed once per public version (they count what the
+    public standings count; ``computed_once``, as the standings themselves)."""
+    rules = tournament.rule_set
+    return computed_once(
+        _version_key(tournament, "side-rankings"),
+        lambda: side_rankings(
             rules.side_rankings,
             counted_hands(tournament),
             counts=rules.side_counts,
             value=rules.hand_value,
             limit=SIDE_LIMIT,
-        )
-        cache.set(key, rankings, timeout=3600)
-    return rankings
+        ),
+    )
 
 
 def event_team_standings(tournament: Tournament, rows: list[dict[str, Any]] | None = None) -> list[TeamRow]:

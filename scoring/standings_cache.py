@@ -121,16 +121,13 @@ def why_nobody_is_ranked(tournament: Tournament, *, provisional: bool = False) -
     if provisional:
         return "nothing_entered"
     confirmed = {p.number for p in session_progress(tournament) if p.confirmed}
-    counted = counted_rounds(tournament)
-    if not confirmed or confirmed & counted:
+    if not confirmed or confirmed & counted_rounds(tournament):
         return "none_confirmed"
-    frozen_after = tournament.standings_frozen_after
     published = set(
         tournament.rounds.filter(results_published_at__isnull=False).values_list("number", flat=True)
     )
-    if frozen_after is not None and any(n in published and n > frozen_after for n in confirmed):
-        return "frozen"
-    return "unpublished"
+    # Confirmed and published, yet not counted: only a freeze leaves such a session out (counted_rounds).
+    return "frozen" if confirmed & published else "unpublished"
 
 
 def standings_cache_key(tournament: Tournament) -> str:
