@@ -235,7 +235,8 @@ def test_a_classical_winner_with_no_scores_entered_is_refused_and_nothing_counte
     client, babcock_table, referee
 ):
     # Found by a new referee: a winner chosen and the four scores left as the form showed them was saved as
-    # "S goes out (E 0, S 0, W 0, N 0)". Going out always scores (Babcock line 504: 20 for Mah-Jongg).
+    # "S goes out (E 0, S 0, W 0, N 0)". Going out always scores: Babcock, seeds/000_237ca3ff6aae24f4.txt
+    # line 504: "Game or MAH-JONGG (for winning the hand) 20 points".
     client.force_login(referee)
     url = reverse("referee:table", args=[babcock_table.round.tournament.slug, 1, 1])
     form = client.get(url).content.decode()
