@@ -170,7 +170,9 @@ class AllowedForm(forms.Form):
 
 
 class StaffForm(forms.Form):
-    username = forms.CharField(max_length=150, label=gettext_lazy("Username"))
+    username = forms.CharField(
+        max_length=max_length(get_user_model(), "username"), label=gettext_lazy("Username")
+    )
     role = forms.ChoiceField(choices=Role.choices, initial=Role.REFEREE, label=gettext_lazy("Role"))
 
     def clean_username(self) -> object:
@@ -188,7 +190,7 @@ class NewStaffAccountForm(forms.Form):
     """A volunteer's new login: the service checks the username (taken, characters) and creates it."""
 
     new_username = forms.CharField(
-        max_length=150,
+        max_length=max_length(get_user_model(), "username"),
         label=gettext_lazy("Username"),
         widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "none"}),
     )

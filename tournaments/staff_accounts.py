@@ -13,7 +13,6 @@ from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.tokens import PasswordResetTokenGenerator
-from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.urls import reverse
@@ -23,6 +22,7 @@ from django.utils.translation import gettext
 
 from tournaments.audit import AuditAction, User, audit
 from tournaments.errors import ServiceError
+from tournaments.field_limits import check_length
 from tournaments.models import EventRole, Role, Tournament
 
 INVITATION_HOURS = 24
@@ -65,17 +65,11 @@ def invitation_path(user: object) -> str:
 def _check_username(username: str) -> str:
     username = username.strip()
     model = get_user_model()
-    limit = model._meta.get_field(model.USERNAME_FIELD).max_length or 150  # type: ignore[union-attr]
     if not username:
         raise ServiceError(gettext("The account needs a username."), code="username_required")
-    if len(username) > limit:
-        raise ServiceError(
-            gettext("A username has at most %(limit)s characters (this one has %(length)s).")
-            % {"limit": limit, "length": len(username)},
-            code="too_long",
-        )
-    try:
-        UnicodeUsernameValidator()(username)
+    check_length(model, model.USERNAME_FIELD, username, label=gettext("The username"))
+    try:  # the model's own rules
+        model._meta.get_field(model.USERNAME_FIELD).run_validators(username)  # type: ignore[union-attr]
     except ValidationError as error:
         raise ServiceError(
             gettext("A username has letters, digits and @ . + - _ only, without spaces."),
