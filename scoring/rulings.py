@@ -42,8 +42,9 @@ from tournaments.errors import ServiceError
 from tournaments.field_limits import check_length, max_length
 from tournaments.models import EventRole, Registration, Role, Table, Tournament
 
-APPEAL_DEADLINE_MINUTES = 30
-"""MCR rule 94a (line 2400): "The appeal must be submitted within 30 minutes of the judgment"."""
+APPEAL_DEADLINE_MINUTES = services.APPEAL_DEADLINE_MINUTES
+"""MCR rule 94a (book 003 line 2405): "The appeal must be submitted within 30 minutes of the judgment" (one figure,
+``scoring.services``, for the page's appeals and the imported ones)."""
 
 
 # --- penalties -----------------------------------------------------------------------------------------

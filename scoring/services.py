@@ -67,7 +67,7 @@ from tournaments.models import (
 )
 from tournaments.results import TableProgress
 
-APPEAL_DEADLINE_MINUTES = 30  # MCR rule 94a (seeds/003_2541481d343502a5.txt, line ~2466)
+APPEAL_DEADLINE_MINUTES = 30  # MCR rule 94a (seeds/003_2541481d343502a5.txt, line 2405)
 
 
 @dataclass(frozen=True)
