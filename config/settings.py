@@ -238,7 +238,7 @@ X_FRAME_OPTIONS = "DENY"
 
 # Content-Security-Policy: scripts and styles from our own origin only (no inline script, no CDN).
 # CSP_REPORT_ONLY=1 sends it as Content-Security-Policy-Report-Only instead (browsers report, nothing blocked).
-_CSP = {
+SITE_CSP = {
     "DIRECTIVES": {
         "default-src": [SELF],
         "script-src": [SELF],
@@ -255,9 +255,9 @@ _CSP = {
 CONTENT_SECURITY_POLICY: dict[str, Any] | None = None
 CONTENT_SECURITY_POLICY_REPORT_ONLY: dict[str, Any] | None = None
 if env_bool("CSP_REPORT_ONLY", False):
-    CONTENT_SECURITY_POLICY_REPORT_ONLY = _CSP
+    CONTENT_SECURITY_POLICY_REPORT_ONLY = SITE_CSP
 else:
-    CONTENT_SECURITY_POLICY = _CSP
+    CONTENT_SECURITY_POLICY = SITE_CSP
 
 # ---------------------------------------------------------------------------------------------------------------
 LANGUAGE_CODE = "en"

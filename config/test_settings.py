@@ -5,7 +5,7 @@ import os
 os.environ.setdefault("SECRET_KEY", "test-only-key-not-secret")
 
 from config.settings import *  # noqa: F403
-from config.settings import _CSP
+from config.settings import SITE_CSP
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 STORAGES = {
@@ -30,4 +30,4 @@ AXES_ENABLED = False
 # Some templates still have inline handlers (the browser tests use them): report, do not block, in tests.
 # config/tests/test_security_headers.py checks the enforced policy of the real settings.
 CONTENT_SECURITY_POLICY = None
-CONTENT_SECURITY_POLICY_REPORT_ONLY = _CSP
+CONTENT_SECURITY_POLICY_REPORT_ONLY = SITE_CSP

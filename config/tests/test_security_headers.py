@@ -8,11 +8,11 @@ import pytest
 from django.test import override_settings
 
 from config.security import client_ip
-from config.settings import _CSP
+from config.settings import SITE_CSP
 
 
 @pytest.mark.django_db
-@override_settings(CONTENT_SECURITY_POLICY=_CSP, CONTENT_SECURITY_POLICY_REPORT_ONLY=None)
+@override_settings(CONTENT_SECURITY_POLICY=SITE_CSP, CONTENT_SECURITY_POLICY_REPORT_ONLY=None)
 def test_pages_carry_a_content_security_policy_without_inline_script(client):
     response = client.get("/")
     policy = response["Content-Security-Policy"]
