@@ -69,7 +69,8 @@ def event(organiser, referee):
         acting_user=organiser,
     )
     services.grant_role(tournament, referee, Role.REFEREE, acting_user=organiser)
-    # A small seating time limit (STYLE.md pitfall 16): 8 players cannot avoid every repeat, and the
+    # A small seating time limit, because a fixture that runs the search to its full limit makes the whole
+    # suite slow: 8 players cannot avoid every repeat, and the
     # search would otherwise use its whole default limit each time a test seats a session.
     services.set_seating_options(
         tournament, substitute_policy="none", swiss=False, time_limit=0.5, acting_user=organiser

@@ -1,4 +1,4 @@
-"""Eight people pressing the same button at once, many times, on a real database (issue 10).
+"""Eight people pressing the same button at once, many times, on a real database.
 
     .venv/bin/python bench/confirm_races.py [--races 20] [--database-url postgres://.../empty_db] [--quick]
 

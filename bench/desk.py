@@ -1,4 +1,4 @@
-"""Benchmark: the registration desk at a 200-player event (issue 13), as the desk's phone sees it.
+"""Benchmark: the registration desk at a 200-player event, as the desk's phone sees it.
 
 Times the players page, a check-in by a scanned seat slip, a name search ignoring accents, a
 registration (with its duplicate check) and a publication, with the database queries each makes.

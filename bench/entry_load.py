@@ -1,4 +1,4 @@
-"""Referees saving hands while a hall of phones reads the public pages: the figures of issue 12.
+"""Referees saving hands while a hall of phones reads the public pages: the figures of docs/scale.md.
 
     .venv/bin/python bench/entry_load.py [--db sqlite|postgres|both] [--players 400] [--sessions 10]
         [--duration 15] [--referees 8] [--readers 64] [--reader-think MS] [--nginx] [--cpus split]

@@ -1,4 +1,4 @@
-"""Faults during entry: what readers and referees see, and what is lost (issue 25).
+"""Faults during entry: what readers and referees see, and what is lost.
 
     .venv/bin/python bench/faults.py [--quick] [--db postgres|sqlite] [--players 400] [--referees 8]
         [--readers 16] [--redis-down 10] [--settle 5]

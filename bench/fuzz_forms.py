@@ -1,4 +1,4 @@
-"""Fuzz the hand, penalty and player-import forms with 10,000 generated posts each (issue 11).
+"""Fuzz the hand, penalty and player-import forms with 10,000 generated posts each.
 
 Every post is answered without a 500, and nothing is half-written: the table's hands stay numbered 1..n
 and score as a session, penalties stay on the table's players, a player list is imported whole or not at

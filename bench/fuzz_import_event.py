@@ -1,4 +1,4 @@
-"""Fuzz ``import_event`` with 10,000 mangled documents (issue 11): each is imported or refused with its
+"""Fuzz ``import_event`` with 10,000 mangled documents: each is imported or refused with its
 problems listed, never a traceback, and nothing half-written. One command:
 
     .venv/bin/python bench/fuzz_import_event.py [--examples N]

@@ -1,4 +1,4 @@
-"""Fuzz the score_hands engines with generated hostile input (issue 11): 10,000 inputs per rule set.
+"""Fuzz the score_hands engines with generated hostile input: 10,000 inputs per rule set.
 
     .venv/bin/python bench/fuzz_score_hands.py [--examples 10000] [--rules mcr ...] [--seed 0]
 

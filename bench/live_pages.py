@@ -1,4 +1,4 @@
-"""Benchmark: what polls during a session (issue 13) on a generated 400-player MCR event (10 sessions,
+"""Benchmark: what polls during a session on a generated 400-player MCR event (10 sessions,
 5 played, session 6 in play with its clock running): the organiser's live fragments (every 15 s), the
 clock fragment (every phone, every 20-30 s), the projector and the referee's table page.
 

@@ -1,4 +1,4 @@
-"""Benchmark: the public pages players poll on their phones (issue 15), on a generated 200-player MCR
+"""Benchmark: the public pages players poll on their phones, on a generated 200-player MCR
 event (7 sessions of 16 hands, every table confirmed).
 
 For each page: the first view after a change (nothing cached), a poll of its fragment when nothing

@@ -1,4 +1,4 @@
-"""Benchmark: drawing a session's public results page again while hands pour in (issue 12), on a generated
+"""Benchmark: drawing a session's public results page again while hands pour in, on a generated
 400-player MCR event (10 sessions, 8 played, every table of session 9 with four hands entered).
 
 The page is drawn again after every change at one of its tables (once per entry version, language and for

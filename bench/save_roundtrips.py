@@ -1,4 +1,4 @@
-"""Benchmark: the database round trips of a referee's hand save (issue 12), in-process and single-threaded.
+"""Benchmark: the database round trips of a referee's hand save, in-process and single-threaded.
 
 Each query of a save is a round trip to the database; on PostgreSQL under load each is a wake-up on a busy
 core (docs/scale.md). On a generated 64-player event (bench/make_event.py, session 1 played, session 2

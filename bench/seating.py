@@ -1,7 +1,7 @@
 """Benchmark of the seating engine over N players x R rounds, with the lower bounds beside each figure.
 
     .venv/bin/python bench/seating.py                 # N = 4..60 x R = 1..17 at 10 s a cell, 2 jobs (~15 min)
-    .venv/bin/python bench/seating.py --quick         # the issue's hard cells only, 10 s each (~1 min)
+    .venv/bin/python bench/seating.py --quick         # HARD_CELLS only, 10 s each (~1 min)
     .venv/bin/python bench/seating.py --cells 20x7 24x8 --time-limit 3
     .venv/bin/python bench/seating.py --grid large    # the old grid, N up to 400
 
@@ -10,7 +10,7 @@ Each line shows "figure/bound": repeated pairs (sum over pairs of max(0, meeting
 imbalance (largest spread of a player's E/S/W/N counts); table returns against N * max(0, R - N/4); pairs
 with a common opponent (indirect meetings, no bound); the seconds the cell took and the share of its time
 limit. A "*" marks a cell whose repeated pairs or worst pair miss their bound (not always reachable: see
-docs/seating.md). The issue's targets are checked at the end.
+docs/seating.md). The targets (TARGETS) are checked at the end.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from tournaments.seating import SeatingPlayer, lower_bound, plan_seating
 
 HARD_CELLS = ((28, 9), (52, 17), (40, 13), (24, 8), (20, 7), (12, 3), (16, 5), (28, 17), (36, 11), (60, 17))
 TARGETS = {
-    # cell: (most repeated pairs, worst pair at most), from the issue
+    # cell: (most repeated pairs, worst pair at most), the targets docs/seating.md measures against
     (28, 9): (0, 1),
     (52, 17): (0, 1),
     (24, 8): (12, 2),
@@ -85,7 +85,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--quick", action="store_true", help="only the hard cells of issue 16")
+    parser.add_argument("--quick", action="store_true", help="only the hard cells (HARD_CELLS)")
     parser.add_argument("--cells", nargs="*", help="cells as NxR, for example 20x7 (overrides the grid)")
     parser.add_argument("--grid", choices=["full", "large"], default="full", help="full: N<=60, R<=17")
     parser.add_argument("--time-limit", type=float, default=10.0, help="seconds per cell (default 10)")
@@ -135,7 +135,7 @@ def main() -> int:
     )
     off_bound = [float(c["seconds"]) / float(c["limit"]) for c in results if not c["optimal"]]
     if off_bound:
-        # Issue 16: the time given is used on hard cases (the work budget is calibrated to fill about 85 % of
+        # The time given is used on hard cases (the work budget is calibrated to fill about 85 % of
         # the limit on an idle 2-core machine; a loaded one reaches the clock first).
         print(
             f"time used where the bound was not reached: {100 * min(off_bound):.0f} % to "

@@ -1,4 +1,5 @@
-"""Exact (SAT) searches for the 24-player, 8-round seating with 12 repeated pairs (issue 16, offline).
+"""Exact (SAT) searches for the 24-player, 8-round seating with 12 repeated pairs, offline
+(docs/seating.md, "24 players over 8 rounds").
 
     python3 -m venv /tmp/satenv && /tmp/satenv/bin/pip install python-sat   # NOT a project dependency
     nice -n 19 /tmp/satenv/bin/python bench/seating_covering24.py --model lift

@@ -1,4 +1,4 @@
-"""The signed-in user's devices: "log out everywhere else" for a lost or shared referee tablet (issue 11).
+"""The signed-in user's devices: "log out everywhere else" for a lost or shared referee tablet.
 
 Sessions are stored in the database (Django's default engine), so ending a user's other sessions is a
 matter of finding the rows whose data names that user. An event has at most a few thousand live sessions,

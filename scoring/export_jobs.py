@@ -1,4 +1,4 @@
-"""Long prints and exports made by the background worker (issue 12), not in the request.
+"""Long prints and exports made by the background worker, not in the request.
 
 The workbook (3.3 s of CPU on a 400 x 10 event), scoresheets (1.8 s), seat slips (2.2 s), the register
 (0.9 s) and the EMA XLSX (1.2 s) are the prints whose class says ``background = True``. Asking for one

@@ -54,7 +54,7 @@ def status(progress: list[SessionProgress], counted: set[int] | None = None) -> 
 
 def seating_published(round_: Round) -> bool:
     """Whether a session's seating may be shown in the hall: seated, and published by the organiser
-    (release controls, issue 13: ``tournaments.release``)."""
+    (release controls: ``tournaments.release``)."""
     return round_.seated_at is not None and round_.seating_published_at is not None
 
 

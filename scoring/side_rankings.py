@@ -49,7 +49,7 @@ def counted_hands(tournament: Tournament) -> list[SideHand]:
     """Every current hand won at a confirmed table, with its winner's registration code (substitutes
     fill seats but are not ranked, so their wins are left out; so are withdrawn players and players out of
     the ranking by a ruling, MCR 77e-f and 89). Seven queries."""
-    # Only sessions the public standings count: results published, not after a frozen session (issue 13).
+    # Only sessions the public standings count: results published, not after a frozen session.
     counted = confirmed_tables(tournament) & set(
         Table.objects.filter(
             round__tournament=tournament, round__number__in=counted_rounds(tournament)

@@ -112,7 +112,7 @@ def public_progress(tournament: Tournament, progress: list[SessionProgress]) -> 
 
 
 def why_nobody_is_ranked(tournament: Tournament, *, provisional: bool = False) -> str:
-    """Why the standings have no row (issue 24), for the line shown instead: "nothing_entered" (the
+    """Why the standings have no row, for the line shown instead: "nothing_entered" (the
     staff's provisional view), "none_confirmed" (no table confirmed yet), "frozen" (the standings were
     frozen before any session with a confirmed table), "unpublished" (confirmed, but the results of those
     sessions are not published yet)."""

@@ -250,7 +250,7 @@ def player(request: HtmxHttpRequest, slug: str, code: str) -> HttpResponse:
         code=code,
     )
     if registration.is_substitute and not getattr(registration, "stood_in", False):
-        # A reserve has a page once they took over a seat (issue 16), to show what they played.
+        # A reserve has a page once they took over a seat, to show what they played.
         raise Http404("No such player")
     if request.htmx:
         return vary_on_htmx(
@@ -281,7 +281,7 @@ def player_context(tournament: Tournament, registration: Registration) -> dict[s
             seats[at_table.round_id] = at_table
         else:
             table_mates.setdefault(at_table.table_id, []).append(at_table)
-    # Takeovers (issue 16), read only when there is one: of this player's seats (who took over from which
+    # Takeovers, read only when there is one: of this player's seats (who took over from which
     # hand), and the seats this person took over as a substitute (which seat, from which hand, for whom).
     taken_over: dict[int, list[Any]] = {}
     stood_in: dict[int, list[Any]] = {}
@@ -307,7 +307,7 @@ def player_context(tournament: Tournament, registration: Registration) -> dict[s
     penalties = _counted_penalties(registration, counted_rounds=counted, carried=carried)
     sessions = []
     for round_ in tournament.rounds.all():
-        # A draft seating (issue 13) shows neither the seat nor the opponents.
+        # A draft seating shows neither the seat nor the opponents.
         mine = seats.get(round_.pk) if round_.seating_published_at is not None else None
         mates = sorted(table_mates.get(mine.table_id, []) if mine else [], key=lambda s: WINDS.index(s.wind))
         opponents = [
@@ -367,7 +367,7 @@ def _counted_penalties(
 ) -> dict[int, list[Penalty]]:
     """The player's penalties at tables the standings count (confirmed), by session number, and those of
     the substitutes in ``carried`` (takeovers of this player's seats) at those seats' tables: under the
-    default substitute policy the seat's score, and so this player's, carries them (issue 16)."""
+    default substitute policy the seat's score, and so this player's, carries them."""
     named = Q(registration=registration)
     for item in carried:
         named |= Q(registration_id=item.substitute_id, table_id=item.seat.table_id)

@@ -1,4 +1,4 @@
-"""Generated posts for the hand, penalty and player-import forms, and what must hold after each (issue 11).
+"""Generated posts for the hand, penalty and player-import forms, and what must hold after each.
 
 Shared by the suite's short run (tests/test_form_fuzz.py) and the full one (bench/fuzz_forms.py, 10,000
 inputs per form). Each post is answered without a 500, and nothing is half-written: a table's current hands

@@ -1,4 +1,4 @@
-"""The demo events read in Chinese from end to end (issue 15): every main public and referee page of each demo
+"""The demo events read in Chinese from end to end: every main public and referee page of each demo
 event, rendered with ``Accept-Language: zh-hans``, shows no English word outside a short allow-list (the
 players' own names and places, codes). ``test_translations.py`` checks the templates' own text; this one also
 catches what the Python side puts on a page (a hand's line, a ruling's citation, a card family, a wind's name,

@@ -1,4 +1,4 @@
-"""The site's stylesheet read as text (issue 24, small items): readable colours and touch targets on
+"""The site's stylesheet read as text : readable colours and touch targets on
 phones. Sizes as the browser computes them are for the browser suite; here the rules themselves."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Degrade, never fail (issue 25): with Redis away every page is computed from the database; with the
+"""Degrade, never fail: with Redis away every page is computed from the database; with the
 database away for a moment a save says plainly it was not stored; the health check names the part that is
 down."""
 

@@ -1,4 +1,4 @@
-"""Issue 11, short run: generated posts to the hand, penalty and player-import forms (bench/fuzz_forms.py runs
+"""Short run: generated posts to the hand, penalty and player-import forms (bench/fuzz_forms.py runs
 10,000 of each). Every post is answered without a 500, and nothing is left half-written."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""English and Simplified Chinese on the public pages (issue 15): chosen from the browser's Accept-Language
+"""English and Simplified Chinese on the public pages: chosen from the browser's Accept-Language
 or the switch at the foot of every page (a cookie), an unsupported language reads English, never an error;
 fan names, tiles and winds in the page's language."""
 
@@ -134,7 +134,8 @@ def _pdf_text(content: bytes) -> str:
 
 
 def test_the_prints_are_in_the_language_they_are_made_in(event, referee):
-    """The standings PDF, scoresheets, seat slips and table cards (wqy-zenhei embedded, STYLE.md pitfall 5)."""
+    """The standings PDF, scoresheets, seat slips and table cards (wqy-zenhei embedded: reportlab's own
+    fonts have no CJK glyphs)."""
     from django.utils import translation
 
     from scoring import services
@@ -225,7 +226,7 @@ def test_the_registration_desk_reads_in_chinese(client, event, organiser):
     ],
 )
 def test_the_other_organiser_pages_read_in_chinese(client, event, organiser, name, args, expected):
-    """Issue 15: the organiser pages too (settings with the schema's labels, PINs, re-seating, uploaded
+    """The organiser pages too (settings with the schema's labels, PINs, re-seating, uploaded
     seating, the rulings register, editing a player)."""
     code = event.registrations.first().code
     client.force_login(organiser)

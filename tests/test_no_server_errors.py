@@ -196,7 +196,7 @@ DESK_URLS = [
 @FUZZ
 @given(data=posts, target=st.sampled_from(DESK_URLS))
 def test_the_desk_and_release_forms_never_answer_500(client, event, organiser, data, target):
-    """Issue 13: the registration desk and the release controls answer bad input with a message."""
+    """The registration desk and the release controls answer bad input with a message."""
     client.force_login(organiser)
     values = {"slug": event.slug, "code": event.registrations.first().code}
     name, args = target

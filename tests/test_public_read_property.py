@@ -1,4 +1,4 @@
-"""Anonymous public reads through the page cache answer exactly what an uncached rendering answers (issue 22).
+"""Anonymous public reads through the page cache answer exactly what an uncached rendering answers.
 
 A hypothesis state machine interleaves organiser and referee actions (publish or take back the event, a
 session's seating or results, freeze the standings, record, correct and delete hands, confirm a table,

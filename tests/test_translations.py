@@ -1,4 +1,4 @@
-"""The CI check for the two languages (issue 15): every string marked for translation has a Chinese
+"""The CI check for the two languages: every string marked for translation has a Chinese
 translation that is not fuzzy, the compiled catalogue matches it, ``makemessages`` finds nothing new, and no
 template (public, referee or organiser) shows English text that is not marked. A new untranslated string fails here."""
 

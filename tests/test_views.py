@@ -334,7 +334,7 @@ def test_the_player_page_makes_the_same_few_queries_whatever_the_number_of_sessi
 
 
 def test_saving_a_hand_reads_only_what_the_save_needs(client, table, referee, django_assert_max_num_queries):
-    # Issue 12: each query is a round trip while a hall of phones keeps the cores busy. 14 in this count
+    # Each query is a round trip while a hall of phones keeps the cores busy. 14 in this count
     # (a savepoint's two included): session, user, the event with the referee's role, the table and its
     # seats for the form's choices; then the table's lock, its state in one query (seats, hands, totals,
     # rulings, signatures, confirmation, clock), the hand, the session's, the table's and the event's

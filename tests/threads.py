@@ -1,4 +1,4 @@
-"""Eight writers released at once, for the threaded tests on SQLite and PostgreSQL (issue 10)."""
+"""Eight writers released at once, for the threaded tests on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 

@@ -96,8 +96,8 @@ def event_for(request: HttpRequest, slug: str, role: str, *, archived_ok: bool =
     """The event for a staff page; a post to an archived event is refused here, before any view runs
     (only taking it out of the archive passes ``archived_ok``)."""
     user = request.user
-    # The role is read with the event, in one query (issue 12: every query of a referee's save is a
-    # round trip); the same answer as ``has_role``.
+    # The role is read with the event, in one query (every query of a referee's save is a round trip,
+    # docs/scale.md); the same answer as ``has_role``.
     holds = EventRole.objects.filter(tournament=OuterRef("pk"), user=user.pk, role__in=granting(role))
     tournament = get_object_or_404(Tournament.objects.annotate(viewer_holds_role=Exists(holds)), slug=slug)
     allowed = user.is_superuser or tournament.viewer_holds_role  # type: ignore[attr-defined]  # annotated

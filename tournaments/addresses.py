@@ -1,4 +1,4 @@
-"""An event's web address (slug) made from its name (issue 24), for names in any script.
+"""An event's web address (slug) made from its name, for names in any script.
 
 Django's ``slugify`` drops every letter that is not ASCII ("Ünïcødé" → "unicde", "上海麻将公开赛" → "").
 The name is transliterated first with ``anyascii`` (ISC licence, tables for every script): accents go

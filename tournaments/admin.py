@@ -9,7 +9,7 @@ from tournaments.models import AuditEntry, EventRole, Registration, Round, Seat,
 
 class ReadOnlyAdmin(admin.ModelAdmin):
     """Results, the structure they hang on and the audit log are never changed or deleted here: a
-    superuser's click must not destroy what the services keep as versions (issue 11)."""
+    superuser's click must not destroy what the services keep as versions."""
 
     def has_add_permission(self, request, obj=None) -> bool:
         return False

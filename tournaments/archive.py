@@ -1,6 +1,6 @@
 """Archiving an event: once it has results an event is kept, never deleted; archived, it is read-only.
 
-The admin refuses to delete an event with results (its audit log outlives it in any case, issue 11); the
+The admin refuses to delete an event with results (its audit log outlives it in any case); the
 organiser archives it instead. An archived event stays public (players look up old results), but no
 page or service may change it: result writes check :func:`check_open` under the table's lock, and every
 organiser or referee post is refused by :func:`tournaments.access.event_for` before a view runs.

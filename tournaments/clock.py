@@ -157,8 +157,8 @@ def refusal_after_time(
     now: datetime,
 ) -> str | None:
     """:func:`after_time_refusal` with the session's ``clock`` read by the caller (a hand save reads it
-    with the table's state under the table's lock: issue 12, one round trip less). ``hands_first_entered``
-    is called only once the table's time is up (the moments are read only then)."""
+    with the table's state under the table's lock: one round trip less, docs/scale.md).
+    ``hands_first_entered`` is called only once the table's time is up (the moments are read only then)."""
     tournament = table.round.tournament
     if not tournament.rule_set.time_ends_session:
         return None

@@ -1,4 +1,4 @@
-"""Texts checked against the model field they are stored in (issue 22).
+"""Texts checked against the model field they are stored in.
 
 A text longer than its column's ``max_length`` is refused with a message naming the field, never cut short
 and never left to the database (PostgreSQL refuses it with an error; SQLite stores it whole). The limit is

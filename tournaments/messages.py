@@ -1,4 +1,4 @@
-"""The rule engines' refusals in the reader's language (issue 15).
+"""The rule engines' refusals in the reader's language.
 
 Rule code is plain Python: a :class:`~scoring.rules.errors.RuleError` carries a stable ``code``, its English
 template (marked with ``gettext_noop`` so that ``makemessages`` collects it) and the parameters that fill it. This is

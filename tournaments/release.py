@@ -1,4 +1,4 @@
-"""Release controls (issue 13): an event, each session's seating and each session's results are drafts
+"""Release controls: an event, each session's seating and each session's results are drafts
 until the organiser publishes them, and the public standings can be frozen after session N until the
 prize-giving.
 

@@ -1,4 +1,4 @@
-"""An uploaded XLSX workbook opened safely (issue 22; STYLE.md pitfalls 13 and 18).
+"""An uploaded XLSX workbook opened safely.
 
 An XLSX file is a zip archive, and openpyxl unpacks parts of it whole when the workbook opens (every shared
 string, even in read-only mode): a 0.4 MB file holding one deflated 400 MB shared string took 0.9 GB. So
@@ -89,7 +89,8 @@ def check_workbook_archive(content: bytes) -> None:
 def open_workbook(content: bytes) -> Workbook:
     """The uploaded workbook, checked (:func:`check_workbook_archive`) and then opened read-only with
     the cells' values; a file openpyxl cannot read is a ServiceError (code ``bad_file``). The caller
-    must still call ``reset_dimensions()`` on a sheet and cap rows and columns (STYLE.md pitfall 13)."""
+    must still call ``reset_dimensions()`` on a sheet and cap rows and columns: read-only mode trusts
+    the sheet's stated dimension, and a 5 KB file can claim a million rows."""
     check_workbook_archive(content)
     import openpyxl
 

@@ -1,4 +1,4 @@
-"""An organiser creates a volunteer's login from the staff page (issue 24).
+"""An organiser creates a volunteer's login from the staff page.
 
 On the morning of an event a referee turns up without an account, and ``/admin/`` is for the site's
 administrators only. The organiser types a username and picks a role: the account is created with no

@@ -113,7 +113,7 @@ def find(request: HttpRequest, slug: str) -> HttpResponse:
         matched = [
             pk
             for pk, name, code in tournament.registrations.filter(
-                # a reserve is found once they took over a seat (issue 16)
+                # a reserve is found once they took over a seat
                 Q(is_substitute=False) | Q(substitutions__isnull=False),
                 withdrawn_at=None,
             )
@@ -131,7 +131,7 @@ def find(request: HttpRequest, slug: str) -> HttpResponse:
         more = 0
     latest = (
         tournament.rounds.exclude(seated_at=None)
-        .exclude(seating_published_at=None)  # a draft seating is not shown (issue 13)
+        .exclude(seating_published_at=None)  # a draft seating is not shown
         .order_by("-number")
         .first()
     )
@@ -142,7 +142,7 @@ def find(request: HttpRequest, slug: str) -> HttpResponse:
             seat.registration_id: seat
             for seat in Seat.objects.filter(round=latest, registration__in=found).select_related("table")
         }
-        if len(seats) < len(found):  # someone without a seat may have taken one over (issue 16)
+        if len(seats) < len(found):  # someone without a seat may have taken one over
             for item in (
                 takeovers.substitutions_queryset()
                 .filter(seat__round=latest, substitute__in=[r for r in found if r.pk not in seats])

@@ -1,4 +1,4 @@
-"""The environment examples as written pass ``manage.py check --deploy`` with no warning (issue 22): the compose
+"""The environment examples as written pass ``manage.py check --deploy`` with no warning: the compose
 example (with the environment compose.yaml adds) and the ``/etc/mahjong/env`` of docs/deployment.md (systemd's
 EnvironmentFile=). Only the database is swapped for SQLite: the check needs no server."""
 

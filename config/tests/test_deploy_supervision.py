@@ -1,4 +1,4 @@
-"""The one-command stack is supervised (issue 25): deploy/serve's supervisord restarts each of its four programs
+"""The one-command stack is supervised: deploy/serve's supervisord restarts each of its four programs
 however often, its nginx file (deploy/nginx-serve.conf) renders to a configuration a real nginx accepts, plain
 HTTP or TLS, and the systemd units restart what dies without a start limit. The stack itself, killed and
 restarted, is deploy/smoke-test's."""

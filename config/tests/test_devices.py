@@ -1,4 +1,4 @@
-"""Issue 11: "log out everywhere else" for a lost tablet; a login lasts a working day, not two weeks."""
+"""A "log out everywhere else" for a lost tablet; a login lasts a working day, not two weeks."""
 
 from __future__ import annotations
 

@@ -51,8 +51,8 @@ def points_text(value: float) -> str:
 
 def markup(value: Any) -> str:
     """User-typed text for a reportlab ``Paragraph``: escaped, so ``<img src=...>`` or an unclosed
-    ``<b>`` prints literally instead of being read as markup (STYLE pitfall 12); characters the CJK
-    font lacks (ź, Ć, ặ ...) are set in the fallback font."""
+    ``<b>`` prints literally instead of being read as markup (reportlab parses a Paragraph's text, and
+    ``<img>`` reads files); characters the CJK font lacks (ź, Ć, ặ ...) are set in the fallback font."""
     text = str(value)
     if not needs_fallback(text):
         return escape(text)

@@ -117,7 +117,7 @@ def ema_check(tournament: Tournament) -> EMACheck:
             continue  # only confirmed results go to the federation
         counted.add(table.round.number)
         total_scores += sum(result.scores.values())
-        seat_scores.extend(  # substitutes and withdrawn players (issue 13) are not ranked: see below
+        seat_scores.extend(  # substitutes and withdrawn players are not ranked: see below
             (seat.registration.code, seat.registration.is_substitute, result.scores[seat.wind])
             for seat in table.seats.all()
         )

@@ -159,7 +159,7 @@ class ScoresheetsPDF(Export):
         return grid
 
     def stand_ins(self, table: Table, space: float) -> Any:
-        """The substitutes who took over a seat (issue 16): "from hand 5: Bo for Ana", in small type
+        """The substitutes who took over a seat: "from hand 5: Bo for Ana", in small type
         under the players, or just the space when there is none."""
         from reportlab.platypus import Paragraph, Spacer
 
@@ -316,7 +316,7 @@ class ScoresheetsPDF(Export):
         hand_rows = count
         # penalties: the entered ones, then room for more
         penalties = list(table.penalties.all())
-        # a penalty may name a substitute (issue 16): it counts at the seat they took over
+        # a penalty may name a substitute: it counts at the seat they took over
         stand_ins = {
             item.substitute_id: (seat.wind, item.substitute)
             for seat in table.seats.all()

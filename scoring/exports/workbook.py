@@ -1,6 +1,7 @@
 """The event as a workbook for the federation and the organisers: totals, one sheet per session, every
 hand, penalties, lateness and appeals. Numbers are numbers, headers frozen, columns sized, and every
-text cell is stored as text (a name starting with ``=`` never becomes a formula, STYLE pitfall 6)."""
+text cell is stored as text (a name starting with ``=`` never becomes a formula, as openpyxl would store
+it)."""
 
 from __future__ import annotations
 

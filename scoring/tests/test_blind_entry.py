@@ -1,4 +1,4 @@
-"""Blind double entry (issue 10, "Confirmation"): a second person enters the score sheet without seeing
+"""Blind double entry (docs/confirmation.md): a second person enters the score sheet without seeing
 the first entry; agreement confirms the table, disagreement confirms nothing and shows the
 differences hand by hand to a referee."""
 

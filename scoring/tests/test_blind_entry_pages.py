@@ -1,4 +1,4 @@
-"""Blind double entry stays blind on every staff page (issue 22): a referee who may still make the
+"""Blind double entry stays blind on every staff page: a referee who may still make the
 second entry sees none of the first entry's figures (winner, discarder, fan, points) on the table page,
 the hand correction page (form and versions), the hand appeal page, until a second entry is stored
 (then the differences are shown to resolve, docs/confirmation.md) and the entries agree. The first

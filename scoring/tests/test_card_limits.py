@@ -1,4 +1,4 @@
-"""Issue 11: an NMJL card file is data an organiser uploads, so it is checked like any hostile input.
+"""An NMJL card file is data an organiser uploads, so it is checked like any hostile input.
 
 Every refusal names the limit it hit, and the event keeps the card it had.
 """

@@ -1,5 +1,5 @@
 """Every write that changes a table's results is idempotent under a repeated post and correct when eight
-people press at once (issue 10, "Safe under retries and concurrency"). The threaded tests run on
+people press at once (docs/confirmation.md, "safe writes"). The threaded tests run on
 whatever database the suite runs on: CI runs them again on PostgreSQL (DATABASE_URL), where the
 table's row lock (``services._lock_table``, SELECT ... FOR UPDATE) serialises the writers; SQLite's
 IMMEDIATE transactions do the same there."""

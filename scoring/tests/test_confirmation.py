@@ -1,6 +1,6 @@
-"""Issue 10: results are provisional until a second person confirms them (Sloper rule 72: each player
-signs his score; shared/specs/event-json.md: only confirmed tables count), corrections at any time,
-and MCR hands as the book states them (shared/seeds/003_2541481d343502a5.txt)."""
+"""Results are provisional until a second person confirms them (Sloper rule 72: each player signs his score,
+shared/seeds/003_2541481d343502a5.txt line 2320; shared/specs/event-json.md: only confirmed tables count),
+corrections at any time, and MCR hands as the book states them (shared/seeds/003_2541481d343502a5.txt)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Long prints made by the background worker (scoring/export_jobs.py, issue 12): one job per print and
+"""Long prints made by the background worker (scoring/export_jobs.py, docs/prints.md): one job per print and
 event version, made once even with two workers, the same file as the direct render, failures reported
 on the job's page, old files removed, and only organisers see them."""
 

@@ -292,7 +292,7 @@ def test_the_standings_pdf_gives_the_name_the_room_and_each_session_a_narrow_col
     gaps = [heads[f"S{n + 1} TP"] - heads[f"S{n} TP"] for n in (1, 2, 3)]
     assert all(gap == pytest.approx(StandingsPDF.SESSION_WIDTH, abs=1) for gap in gaps)  # right-aligned heads
     assert heads["S1 TP"] - heads["Name"] > 300  # the room is the name's
-    # one session: still narrow, not half the page (the 500-point session column)
+    # one session: still narrow, not half the page (a 500-point session column must fit)
     export.rounds = [1]
     assert export.column_widths(774)[-1] <= 50
 

@@ -300,7 +300,7 @@ def test_a_document_nested_50000_deep_or_with_a_5000_digit_number_is_a_clear_ref
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_any_mangled_document_is_imported_or_refused_never_a_crash(db, spec_example, data):
-    """Issue 11: a short fuzz in the suite (bench/fuzz_import_event.py runs 10,000)."""
+    """A short fuzz in the suite (bench/fuzz_import_event.py runs 10,000)."""
     from scoring.tests.fuzz_documents import mangled
 
     doc = data.draw(mangled(spec_example))

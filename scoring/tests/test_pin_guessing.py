@@ -1,4 +1,4 @@
-"""Players' PINs cannot be collected (issue 22): every PIN that does not sign is refused in the same
+"""Players' PINs cannot be collected: every PIN that does not sign is refused in the same
 words and counted per table, user, client address and event, past a limit nothing is taken; a signature
 does not say whose PIN it was; the organiser reissues a whole session's PINs."""
 

@@ -1,5 +1,5 @@
 """Players sign their table's result with the PIN printed on their seat slip (Sloper rule 72, "each
-player signs his score": shared/seeds/003_2541481d343502a5.txt line 2320; issue 10, "Confirmation")."""
+player signs his score": shared/seeds/003_2541481d343502a5.txt line 2320; docs/confirmation.md)."""
 
 from __future__ import annotations
 
@@ -147,7 +147,7 @@ def test_a_hand_added_after_the_session_was_lengthened_withdraws_the_signatures_
     event, table, referee
 ):
     """A hand save reads whether signatures and a confirmation are in force with the table's state
-    (issue 12) and withdraws them as every other change does."""
+    and withdraws them as every other change does."""
     complete(table, referee)
     pins = seated_pins(table)
     for wind in "ESWN":

@@ -148,7 +148,7 @@ def test_names_in_any_script_print(organiser):
 
 @pytest.mark.parametrize("kind", [*SESSION_PRINTS, *PDF_EVENT_PRINTS])
 def test_markup_in_the_event_name_a_player_name_and_a_reason_prints_literally(played, kind):
-    """Issue 11: reportlab reads Paragraph text as markup; <img src=...> would read a file and an
+    """reportlab reads Paragraph text as markup; <img src=...> would read a file and an
     unclosed <b> would raise. Every PDF prints them as typed."""
     tournament = played.round.tournament
     tournament.name = HOSTILE

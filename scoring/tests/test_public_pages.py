@@ -1,4 +1,4 @@
-"""The public pages players follow on their phones (issue 15): live fragments answered 304 until a
+"""The public pages players follow on their phones: live fragments answered 304 until a
 result changes, sort cues, the player search, team standings, side rankings and the player page."""
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ def test_the_results_page_polls_its_cards_and_shows_a_confirmed_table_without_a_
 
 
 def test_a_hand_entered_draws_again_only_its_own_tables_card(client, event, referee, organiser):
-    # Issue 12: while hands pour in, each table's card is kept under its results_version, so drawing the
+    # While hands pour in, each table's card is kept under its results_version, so drawing the
     # session's page again draws only the tables that changed (a hand, a penalty at an unconfirmed table);
     # a change to the event's public pages (an audited organiser's change: a check-in here) draws them all.
     first, second = event.rounds.get(number=1).tables.order_by("number")
@@ -398,7 +398,7 @@ def test_only_each_teams_best_n_members_count_and_members_are_listed_best_first(
 
 
 def test_a_team_with_fewer_members_who_played_is_listed_below_the_complete_teams_unranked():
-    # Issue 24: after one confirmed table, a one-member team led four-member teams by summing fewer results.
+    # After one confirmed table, a one-member team led four-member teams by summing fewer results.
     from scoring.exports.data import team_standings
 
     rows = [

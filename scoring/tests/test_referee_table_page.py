@@ -1,4 +1,4 @@
-"""The referee's table page at a real table (issue 24): where a save lands, what each rule set cites,
+"""The referee's table page at a real table: where a save lands, what each rule set cites,
 the players in seat order, the appeals link, errors said once, and the Chinese page."""
 
 from __future__ import annotations

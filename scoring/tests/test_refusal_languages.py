@@ -1,4 +1,4 @@
-"""Refusals in the reader's language (issue 15): the rule engines' errors (a stable code, an English
+"""Refusals in the reader's language: the rule engines' errors (a stable code, an English
 template and parameters, scoring/rules/errors.py) and the services' errors reach the referee page in
 Chinese when the page is Chinese, and word for word as before in English."""
 

@@ -1,4 +1,4 @@
-"""Eight people pressing at once (issue 10): rulings, lateness and appeal decisions are recorded once, and
+"""Eight people pressing at once: rulings, lateness and appeal decisions are recorded once, and
 escalation counts (MCR rules 79, 80, 83: a warning, then 5, 10, 20 ...) are read under the table's lock.
 Runs on whatever database the suite uses; CI reruns it on PostgreSQL (DATABASE_URL)."""
 

@@ -1,4 +1,4 @@
-"""Seats fixed after hands were played, and substitutes taking over a seat mid-session (issue 16)."""
+"""Seats fixed after hands were played, and substitutes taking over a seat mid-session."""
 
 from __future__ import annotations
 

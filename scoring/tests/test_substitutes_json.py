@@ -1,4 +1,4 @@
-"""A substitution in the event JSON (issue 16): the format (shared/specs/event-json.md) has no place for
+"""A substitution in the event JSON: the format (shared/specs/event-json.md) has no place for
 it, so the export writes the seat's results under the seat's player and says what it leaves out; the
 document then round-trips exactly (docs/seating.md)."""
 

@@ -1,4 +1,4 @@
-"""A substitute who took over a seat mid-session (issue 16), shown where a tournament director and the
+"""A substitute who took over a seat mid-session, shown where a tournament director and the
 players look, and named by a penalty for an offence during their hands."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 22: every text the event JSON, the forms and the player import accept is checked against the
+"""Every text the event JSON, the forms and the player import accept is checked against the
 ``max_length`` of the model field it is stored in, with a message naming the field; nothing is cut short and
 nothing reaches the database (PostgreSQL would refuse it with an error)."""
 

@@ -1,6 +1,6 @@
-"""Issue 10's walk in real Chromium: a referee enters a table's sixteen hands, a second person confirms
-them (a second referee, or the four players signing with their PINs, rule 72), the public standings
-change from "in play" to final, and a correction after hand 16 withdraws the confirmation."""
+"""The confirmation walk (docs/confirmation.md) in real Chromium: a referee enters a table's sixteen hands, a
+second person confirms them (a second referee, or the four players signing with their PINs, rule 72), the
+public standings change from "in play" to final, and a correction after hand 16 withdraws the confirmation."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ def full_session_event():
     for _ in range(16):
         scoring.record_hand(other, scoring.HandEntry(winner=None), acting_user=referee)
     scoring.confirm_table(other, acting_user=organiser)
-    # Public as it happens, seating and results included (issue 13 release controls).
+    # Public as it happens, seating and results included (the release controls, tournaments/release.py).
     release.publish_everything(tournament, acting_user=organiser)
     return tournament
 

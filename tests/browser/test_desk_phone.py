@@ -1,4 +1,4 @@
-"""Issue 13, phone first: the check-in desk, the release controls and "my tables" at 360 px wide, with
+"""Phone first: the check-in desk, the release controls and "my tables" at 360 px wide, with
 no sideways scrolling of the page (wide tables become cards)."""
 
 from __future__ import annotations

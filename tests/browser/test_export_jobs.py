@@ -1,4 +1,4 @@
-"""A long print in real Chromium (issue 12): the organiser clicks the workbook on the prints page, waits on
+"""A long print in real Chromium: the organiser clicks the workbook on the prints page, waits on
 the job's page (htmx polling) while a thread of the server makes it, and the file downloads by itself."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The Chinese public pages on a phone (390 px, issue 15): a browser that asks for Chinese gets the
+"""The Chinese public pages on a phone (390 px): a browser that asks for Chinese gets the
 standings in Chinese, an English one gets English, and the switch at the foot of the page changes the
 language and remembers it (a cookie) from page to page."""
 

@@ -23,7 +23,7 @@ def unseated_event():
     services.grant_role(tournament, referee, Role.REFEREE, acting_user=organiser)
     for name in ["Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hu"]:
         services.register_player(tournament, services.PlayerRow(name=name), acting_user=organiser)
-    # Public as it happens, seating and results included (issue 13 release controls).
+    # Public as it happens, seating and results included (the release controls, tournaments/release.py).
     release.publish_everything(tournament, acting_user=organiser)
     return tournament
 

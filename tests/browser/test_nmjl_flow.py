@@ -26,7 +26,7 @@ def nmjl_event():
     for name in ["Ann", "Bea", "Cat", "Dot"]:
         services.register_player(tournament, services.PlayerRow(name=name), acting_user=organiser)
     services.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
-    # Public as it happens, seating and results included (issue 13 release controls).
+    # Public as it happens, seating and results included (the release controls, tournaments/release.py).
     release.publish_everything(tournament, acting_user=organiser)
     return tournament
 

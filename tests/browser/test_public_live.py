@@ -1,4 +1,4 @@
-"""Players on their phones (390 px, issue 15): a player finds their seat by searching a name typed
+"""Players on their phones (390 px): a player finds their seat by searching a name typed
 without accents, and the standings, results and player pages change after a confirmation without a
 reload (htmx polls, answered 304 until something changes)."""
 
@@ -62,7 +62,7 @@ def seated(settings):
             tournament, services.PlayerRow(name=name, team=f"T{index % 2}"), acting_user=organiser
         )
     services.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
-    # Public as it happens, seating and results included (issue 13 release controls).
+    # Public as it happens, seating and results included (the release controls, tournaments/release.py).
     release.publish_everything(tournament, acting_user=organiser)
     return tournament, organiser, referee
 

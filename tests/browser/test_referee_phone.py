@@ -1,4 +1,4 @@
-"""Issue 13, phone first: the referee's pages of the three demo events at 360 px wide, with no sideways
+"""Phone first: the referee's pages of the three demo events at 360 px wide, with no sideways
 scrolling of the page (a table of sixteen hands, the penalty and lateness forms, a correction)."""
 
 from __future__ import annotations

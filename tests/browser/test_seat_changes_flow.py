@@ -1,4 +1,4 @@
-"""The three mid-event changes in real Chromium (issue 16): seats fixed after hands were played, a
+"""The three mid-event changes in real Chromium: seats fixed after hands were played, a
 substitute taking over a seat mid-session, and the rest of the event re-seated with a preview."""
 
 from __future__ import annotations

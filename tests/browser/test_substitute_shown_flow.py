@@ -1,4 +1,4 @@
-"""A substitute who took over mid-session, in real Chromium (issue 16): the referee names them in a
+"""A substitute who took over mid-session, in real Chromium: the referee names them in a
 penalty, and the public seating and the substitute's own page say which seat and hands they played."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The tournament day in real Chromium (issue 13, "done when"): the organiser registers and checks in
+"""The tournament day in real Chromium : the organiser registers and checks in
 players on a phone, seats a session and starts the clock; a referee logs in, lands on their tables,
 reaches their table and enters a hand; the organiser's page shows it without reloading; the projector
 pages through the standings and shows the clock."""
@@ -28,7 +28,7 @@ def day_event():
         acting_user=organiser,
     )
     services.grant_role(tournament, referee, Role.REFEREE, acting_user=organiser)
-    # A small seating time limit (STYLE.md pitfall 16).
+    # A small seating time limit: the search would otherwise run to its full default limit.
     services.set_seating_options(
         tournament, substitute_policy="none", swiss=False, time_limit=0.5, acting_user=organiser
     )
@@ -103,7 +103,7 @@ def test_the_tournament_day(browser, phone, page, live_server, day_event):
     assert "Session 1: 16 hands or 90 minutes" in phone.inner_text("#clock")
     assert no_sideways_scroll(phone)
 
-    # Publish the event, session 1's seating and (live) its results: all drafts until now (issue 13).
+    # Publish the event, session 1's seating and (live) its results: all drafts until now.
     assert phone.goto(f"{base}/e/{slug}/").status == 404
     phone.goto(f"{base}/manage/{slug}/")
     phone.click("text=Publish the event")

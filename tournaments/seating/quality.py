@@ -1,8 +1,8 @@
 """Measuring a seating, and the counting lower bounds it is judged against.
 
-Order of quality (docs of the seating issue and /work/shared/specs/seating-cli.md): every player once per
-round; fewest repeated pairs, the sum over pairs of max(0, meetings - 1); fewest meetings for the worst pair;
-seat winds balanced per player; fewest returns to a table number already visited.
+Order of quality (docs/seating.md, "What 'good' means", and /work/shared/specs/seating-cli.md): every player
+once per round; fewest repeated pairs, the sum over pairs of max(0, meetings - 1); fewest meetings for the
+worst pair; seat winds balanced per player; fewest returns to a table number already visited.
 """
 
 from __future__ import annotations

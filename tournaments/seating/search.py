@@ -31,7 +31,7 @@ CLUB_WEIGHT = 10**9
 EVALUATIONS_PER_SECOND = 160_000
 """Calibration of the deterministic work budget: a search may evaluate this many swaps per second of its
 time limit. The budget, not the clock, ends a normal search, so a seed gives the same plan on any machine at
-least this fast; the clock only cuts the search short on a slower one. Calibrated (issue 16) so that a hard
+least this fast; the clock only cuts the search short on a slower one. Calibrated so that a hard
 cell uses about 85 % of its limit on an idle 2-core machine of this project's CI (the earlier 60,000 and
 250,000 stopped it at 25-35 %, leaving quality on the table: 20 x 7 went from 24 repeated pairs to its bound
 of 20, 36 x 11 from 30 to 27)."""

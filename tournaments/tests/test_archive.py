@@ -1,4 +1,4 @@
-"""Issue 11: an event with results is archived, not deleted; archived, nothing in it can change."""
+"""An event with results is archived, not deleted; archived, nothing in it can change."""
 
 from __future__ import annotations
 

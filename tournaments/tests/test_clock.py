@@ -212,7 +212,7 @@ def nmjl_table(organiser, referee):
     for name in ["Ann", "Bea", "Cat", "Dot"]:
         event_services.register_player(tournament, event_services.PlayerRow(name=name), acting_user=organiser)
     [table] = event_services.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
-    publish_everything(tournament, acting_user=organiser)  # its public clock is shown (issue 13 releases)
+    publish_everything(tournament, acting_user=organiser)  # published, its public clock is shown
     return table
 
 

@@ -1,4 +1,4 @@
-"""Issue 13, the registration desk: edit, withdraw and reinstate a player, a warning on a probable
+"""The registration desk: edit, withdraw and reinstate a player, a warning on a probable
 duplicate, countries from ISO 3166 (typed names mapped, never truncated), check-in by a scanned seat
 slip or by a name search that ignores case and accents."""
 

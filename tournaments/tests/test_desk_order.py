@@ -1,4 +1,4 @@
-"""Issue 24 (small): the desk lists players by their folded name; the release controls offer "Publish"
+"""The desk lists players by their folded name; the release controls offer "Publish"
 only for seated sessions; archiving is not styled as the page's primary action."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 24: event names of any length and script: a limit with a message, an address for any name."""
+"""Event names of any length and script: a limit with a message, an address for any name."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 11: bad input at the registration desk is a clear refusal, never a 500 or a full memory."""
+"""Bad input at the registration desk is a clear refusal, never a 500 or a full memory."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 13, role-aware landing and navigation: after login each role lands where its work is, the
+"""Role-aware landing and navigation: after login each role lands where its work is, the
 navigation offers only what the roles may use, and an organiser can take a role back (logged)."""
 
 from __future__ import annotations

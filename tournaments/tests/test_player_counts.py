@@ -1,4 +1,4 @@
-"""Issue 24: the public event page and the organiser's dashboard count the players still in the event."""
+"""The public event page and the organiser's dashboard count the players still in the event."""
 
 from __future__ import annotations
 

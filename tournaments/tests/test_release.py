@@ -1,4 +1,4 @@
-"""Issue 13, release controls: an event, each session's seating and each session's results are drafts
+"""Release controls: an event, each session's seating and each session's results are drafts
 until the organiser publishes them; the standings can be frozen after session N until the
 prize-giving; nothing of a draft event is public (a friendly 404)."""
 

@@ -1,4 +1,4 @@
-"""Issue 13: events made before the release controls stay public, with every session (migration 0011)."""
+"""Events made before the release controls stay public, with every session (migration 0011)."""
 
 from __future__ import annotations
 

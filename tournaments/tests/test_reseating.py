@@ -1,4 +1,4 @@
-"""Re-seating never deletes anything entered (issue 10): planned outside any transaction, stored in a
+"""Re-seating never deletes anything entered: planned outside any transaction, stored in a
 short locked one that checks again; sessions with anything entered are history."""
 
 from __future__ import annotations

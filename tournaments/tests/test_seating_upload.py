@@ -1,4 +1,4 @@
-"""A prepared seating uploaded as CSV or XLSX, checked before anything is stored (issue 16)."""
+"""A prepared seating uploaded as CSV or XLSX, checked before anything is stored."""
 
 from __future__ import annotations
 

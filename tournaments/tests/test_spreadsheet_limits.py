@@ -1,4 +1,4 @@
-"""Issue 22: an uploaded XLSX is checked before it is opened (a small file unpacking to gigabytes is refused
+"""An uploaded XLSX is checked before it is opened (a small file unpacking to gigabytes is refused
 with the limit, before openpyxl reads a byte), through the player import and the seating upload alike."""
 
 from __future__ import annotations

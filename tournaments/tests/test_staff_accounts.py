@@ -1,4 +1,4 @@
-"""Issue 24: an organiser creates a volunteer's login from the staff page, with a link to set its password."""
+"""An organiser creates a volunteer's login from the staff page, with a link to set its password."""
 
 from __future__ import annotations
 

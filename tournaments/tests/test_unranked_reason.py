@@ -1,4 +1,4 @@
-"""Issue 24: when nobody is ranked, the public standings say why (no confirmed table yet, results not
+"""When nobody is ranked, the public standings say why (no confirmed table yet, results not
 published yet, or standings frozen before any session with a confirmed table)."""
 
 from __future__ import annotations

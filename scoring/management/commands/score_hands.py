@@ -1,7 +1,7 @@
 """python manage.py score_hands --rules RULES [FILE]: score hands as shared/specs/scoring-json.md says.
 
 One JSON object or a list in, one JSON list out; a bad hand gets ``{"error": ...}`` in its place and the
-others are still scored. Exit 0 for readable JSON, 2 when the input is not JSON. Hostile input (issue 11)
+others are still scored. Exit 0 for readable JSON, 2 when the input is not JSON. Hostile input
 meets the limits of ``scoring.rules.limits``: at most ``MAX_INPUT_BYTES`` are read and ``MAX_ITEMS``
 requests scored (else exit 2); each request is checked for depth, sizes and number ranges before scoring.
 """

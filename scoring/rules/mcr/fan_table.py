@@ -207,7 +207,8 @@ IMPLIED_EXCLUSIONS: dict[str, frozenset[str]] = {
     "All Simples": frozenset({"No Honors"}),
     "Middle Tiles": frozenset({"No Honors"}),
     # Reversible Tiles (no. 40, line 2646) allows no character tile, so the suit a reversible hand voids
-    # is always the characters: the voided suit is part of the pattern (issue 10; 1998 code alike).
+    # is always the characters: the voided suit is part of the pattern (docs/mcr-book-vs-1998-code.md,
+    # row 4; the 1998 code alike).
     "Reversible Tiles": frozenset({"One Voided Suit"}),
 }
 

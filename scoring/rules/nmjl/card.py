@@ -26,7 +26,8 @@ from scoring.rules.tiles import EAST, GREEN, NORTH, RED, SOUTH, WEST, WHITE
 
 CARD_FORMAT = "nmjl-card/1"
 HAND_TILES = 14
-#: Rule 27: singles, pairs, pungs, kongs, quints and sextets; the issue's notation stops at six.
+#: Rule 27: singles, pairs, pungs, kongs, quints and sextets; the card notation (docs/nmjl-card-format.md)
+#: stops at six.
 MAX_GROUP = 6
 COLOURS = ("g", "r", "b")
 SUITLESS_COLOUR = "-"
@@ -53,7 +54,7 @@ COLOURED_SYMBOLS = frozenset("123456789D")
 _ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 
 #: Limits on a card file, far above any real card (the League's cards have about 15 families and 70 hands,
-#: a file of some 20 KB) and far below what would slow the page that loads one (issue 11).
+#: a file of some 20 KB) and far below what would slow the page that loads one.
 MAX_CARD_BYTES = 512 * 1024
 MAX_FAMILIES = 60
 MAX_HANDS_PER_FAMILY = 100

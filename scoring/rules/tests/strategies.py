@@ -1,4 +1,4 @@
-"""Hypothesis strategies for hostile input to the pure request parsers (issue 11).
+"""Hypothesis strategies for hostile input to the pure request parsers.
 
 Used by ``test_hostile_input.py`` (a few hundred examples per rule set) and by
 ``bench/fuzz_score_hands.py`` (10,000 per rule set). Each rule set gets valid requests, valid requests

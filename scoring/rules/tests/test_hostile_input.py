@@ -1,4 +1,4 @@
-"""Issue 11: hostile input never gives a traceback or hangs; each is refused naming the limit.
+"""Hostile input never gives a traceback or hangs; each is refused naming the limit.
 
 Short fuzz runs here (a few hundred examples per rule set); ``bench/fuzz_score_hands.py`` runs 10,000.
 The limits are in ``scoring/rules/limits.py``; ``score_hands`` follows shared/specs/scoring-json.md.

@@ -65,7 +65,7 @@ def test_the_engine_seats_the_design_cells_without_a_repeat(players, rounds):
 
 
 def test_twenty_four_players_over_eight_rounds_reach_the_counting_bound():
-    # Issue 16: 8 rounds give each player 24 opponent seats for 23 opponents, so at least 12 pairs meet
+    # 8 rounds give each player 24 opponent seats for 23 opponents, so at least 12 pairs meet
     # twice; the stored resolvable minimum covering reaches it (every pair meets, no pair three times).
     assert lower_bound(24, 8).repeated_pairs == 12
     counts = designs.pair_meetings(designs.stored_rounds(24, 8))

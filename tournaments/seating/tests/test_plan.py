@@ -343,7 +343,7 @@ def test_odd_counts_seat_everyone_once_per_round_with_sit_outs_or_substitutes_sp
 
 @pytest.mark.parametrize("seed", [0, 1])
 def test_twelve_players_over_three_sessions_never_sit_one_pair_together_every_time(seed):
-    """Issue 16: "12 x 3 puts one pair together 3 times where 2 is enough". With three tables any two
+    """12 x 3 must not put one pair together 3 times where 2 is enough. With three tables any two
     rounds share at least 3 pairs, so worst pair 2 costs 9 repeated pairs against 6 with three pairs
     together in all three sessions (docs/seating.md, "12 players over 3 rounds"); a third meeting of one
     pair weighs more than three pairs meeting twice (``search.WORST_WEIGHT``), as a director would want."""

@@ -1,4 +1,4 @@
-"""Issue 10: MCR as the book states it. Claims against tiles, flowers, Reversible Tiles, 16 hands, payments.
+"""MCR as the book states it. Claims against tiles, flowers, Reversible Tiles, 16 hands, payments.
 
 Book: Sloper, shared/seeds/003_2541481d343502a5.txt (rules 24, 65-67, 74; fan nos. 40, 75, 81).
 """

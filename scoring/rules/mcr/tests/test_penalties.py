@@ -50,7 +50,7 @@ def test_every_entry_cites_its_rule_and_a_way_to_pay():
 
 
 # ---------------------------------------------------------------------------------------------
-# Issue 10, task 2: every kind of penalty of rules 76-93 (lines 2352-2400).
+# Every kind of penalty of rules 76-93 (lines 2352-2400).
 
 
 def test_every_kind_has_an_outcome_from_rule_77_and_a_rule_number():
