@@ -85,7 +85,7 @@ class StaffInvitationView(PasswordResetConfirmView):
     post_reset_login_backend = "django.contrib.auth.backends.ModelBackend"
     success_url = reverse_lazy("landing")
 
-    def form_valid(self, form: SetPasswordForm) -> HttpResponse:
+    def form_valid(self, form: SetPasswordForm[AbstractBaseUser]) -> HttpResponse:
         response = super().form_valid(form)
         messages.success(self.request, gettext("Your password is set: you are logged in."))
         return response

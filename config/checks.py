@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
+from django.apps import AppConfig
 from django.conf import settings
 from django.core.checks import Tags, Warning, register
 
 
 @register(Tags.caches, deploy=True)
-def check_shared_cache(app_configs, **kwargs) -> list[Warning]:
+def check_shared_cache(app_configs: Sequence[AppConfig] | None, **kwargs: Any) -> list[Warning]:
     backend = settings.CACHES["default"]["BACKEND"]
     if backend.endswith(("LocMemCache", "DummyCache")):
         return [
@@ -22,7 +26,7 @@ def check_shared_cache(app_configs, **kwargs) -> list[Warning]:
 
 
 @register(Tags.security, deploy=True)
-def check_content_security_policy(app_configs, **kwargs) -> list[Warning]:
+def check_content_security_policy(app_configs: Sequence[AppConfig] | None, **kwargs: Any) -> list[Warning]:
     if getattr(settings, "CONTENT_SECURITY_POLICY", None):
         return []
     return [

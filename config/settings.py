@@ -52,7 +52,7 @@ def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-def cache_from_url(url: str) -> dict:
+def cache_from_url(url: str) -> dict[str, Any]:
     """``redis://[:password@]host:port/db``, ``rediss://...`` or ``unix:///path?db=1``: Django's Redis cache,
     shared by every worker, answering as an empty cache while Redis is away (``config/cache.py``); ``locmem://`` (or empty): this process only; ``dummy://``: no caching."""
     scheme = urlsplit(url).scheme if url else "locmem"

@@ -8,7 +8,7 @@ an appeal's decision) is a :class:`VersionedResult`, written by the services thr
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Self, TypeVar
+from typing import Any, ClassVar, Self, TypeVar, cast
 
 from django.conf import settings
 from django.db import models
@@ -75,7 +75,7 @@ class VersionedResult(models.Model):
         return self.is_current and not self.voided
 
     @classmethod
-    def supersede(cls, *, acting_user: User, first: bool = False, **fields: Any) -> Any:
+    def supersede(cls: type[_V], *, acting_user: User, first: bool = False, **fields: Any) -> _V:
         """Store a new version of the fact named by the identity fields in ``fields`` (the first when
         there is none yet); the current version, if any, is kept and marked superseded. Call it in a
         transaction that holds the table's lock. ``first``: the caller knows no version exists (a new
@@ -87,17 +87,21 @@ class VersionedResult(models.Model):
             versions = cls._default_manager.filter(**key)
             last = versions.aggregate(Max("version"))["version__max"] or 0
             versions.filter(is_current=True).update(is_current=False)
-        return cls._default_manager.create(
+        created = cls._default_manager.create(
             version=last + 1, is_current=True, entered_by=acting(acting_user), **fields
         )
+        # django-stubs' plugin gives ``type[_V]``'s manager the bound's model (VersionedResult), not ``_V``.
+        return cast(_V, created)
 
-    def history(self) -> models.QuerySet:
+    def history(self: _V) -> models.QuerySet[_V]:
         """Every version of this fact, oldest first."""
-        return (
+        versions = (
             type(self)
             ._default_manager.filter(**{name: getattr(self, name) for name in self.identity})
             .order_by("version")
         )
+        # As in ``supersede``: the plugin types the manager by the bound's model, not ``_V``.
+        return cast("models.QuerySet[_V]", versions)
 
 
 class Hand(VersionedResult):

@@ -12,7 +12,7 @@ def _points(value: Any) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
-class StandingsTable(tables.Table):
+class StandingsTable(tables.Table):  # type: ignore[misc]  # django-tables2 ships no type hints
     rank = tables.Column(
         verbose_name="#",
         attrs={"td": {"class": "num"}},
@@ -37,7 +37,7 @@ class StandingsTable(tables.Table):
         super().__init__(*args, **kwargs)
         self.tournament_slug = tournament_slug
 
-    def player_url(self, record: dict) -> str:
+    def player_url(self, record: dict[str, Any]) -> str:
         from django.urls import reverse
 
         return reverse("public:player", args=[self.tournament_slug, record["player"]])

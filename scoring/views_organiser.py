@@ -3,6 +3,8 @@ that streams any print (docs/prints.md)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -76,7 +78,7 @@ def event_print(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
     return _stream(request, tournament, export, what)
 
 
-def _event_context(tournament: Tournament) -> dict:
+def _event_context(tournament: Tournament) -> dict[str, Any]:
     ema = None
     if tournament.uses_table_points:
         try:

@@ -3,6 +3,8 @@ players' seats are fixed after hands were played (the services are in ``scoring.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -37,7 +39,7 @@ def seat_changes_page(request: HttpRequest, slug: str, number: int) -> HttpRespo
     takeovers: dict[int, list[Substitution]] = {}
     for item in Substitution.objects.filter(seat__round=round_).select_related("substitute__player"):
         takeovers.setdefault(item.seat_id, []).append(item)
-    tables: dict[int, list[dict]] = {}
+    tables: dict[int, list[dict[str, Any]]] = {}
     for seat in sorted(seats, key=lambda s: (s.table.number, "ESWN".index(s.wind))):
         tables.setdefault(seat.table.number, []).append(
             {"seat": seat, "takeovers": takeovers.get(seat.pk, [])}

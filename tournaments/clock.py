@@ -180,7 +180,7 @@ def refusal_after_time(
 
 
 def _minutes(value: Any, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
+    if not isinstance(value, int) or isinstance(value, bool):
         raise ServiceError(
             gettext("%(what)s must be a whole number of minutes.") % {"what": what}, code="bad_minutes"
         )

@@ -5,6 +5,7 @@ from typing import Any, cast
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.core.files.uploadedfile import UploadedFile
 from django.utils.translation import get_language, gettext, gettext_lazy
 
 from players.models import Player
@@ -126,11 +127,12 @@ class PlayerImportForm(forms.Form):
         ),
     )
 
-    def clean_file(self):
-        upload = self.cleaned_data["file"]
-        if not upload.name.lower().endswith((".csv", ".xlsx", ".txt")):
+    def clean_file(self) -> UploadedFile:
+        upload: UploadedFile = self.cleaned_data["file"]
+        # A FileField's upload always has a name and a size (the stubs allow None for a file built by hand).
+        if not (upload.name or "").lower().endswith((".csv", ".xlsx", ".txt")):
             raise forms.ValidationError(gettext("Upload a .csv or .xlsx file."))
-        if upload.size > 2 * 1024 * 1024:
+        if (upload.size or 0) > 2 * 1024 * 1024:
             raise forms.ValidationError(gettext("The file is larger than 2 MB."))
         return upload
 
@@ -208,13 +210,14 @@ class CardForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.max_bytes = max_bytes
 
-    def clean_card(self):
+    def clean_card(self) -> UploadedFile:
         """Refused before it is read: a card is some 20 KB; a large upload is a mistake or an attack."""
-        upload = self.cleaned_data["card"]
-        if self.max_bytes and upload.size > self.max_bytes:
+        upload: UploadedFile = self.cleaned_data["card"]
+        size = upload.size or 0  # a FileField's upload always has one (the stubs allow None)
+        if self.max_bytes and size > self.max_bytes:
             raise forms.ValidationError(
                 gettext("The card file has %(count)s bytes; at most %(max_card_bytes)s are accepted.")
-                % {"count": format(upload.size, ","), "max_card_bytes": format(self.max_bytes, ",")}
+                % {"count": format(size, ","), "max_card_bytes": format(self.max_bytes, ",")}
             )
         return upload
 

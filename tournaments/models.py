@@ -11,7 +11,7 @@ from django.utils.translation import gettext, gettext_lazy
 
 from players.models import Player
 from scoring.rules import registry
-from scoring.rules.ruleset import RuleSet
+from scoring.rules.ruleset import RuleSet, Vocabulary
 
 WINDS = ("E", "S", "W", "N")
 WIND_CHOICES = [("E", "East"), ("S", "South"), ("W", "West"), ("N", "North")]
@@ -74,7 +74,7 @@ class Tournament(models.Model):
         Kept on the instance for as long as its rules and settings object stay the same (the services
         assign a new settings dict on every change), so a page scoring a hundred tables does not
         serialise the settings, an NMJL card included, for every table."""
-        kept = self.__dict__.get("_rule_set_kept")
+        kept: tuple[str, object, RuleSet] | None = self.__dict__.get("_rule_set_kept")
         if kept is not None and kept[0] == self.rules and kept[1] is self.settings:
             return kept[2]
         rule_set = _rule_set(self.rules, json.dumps(self.settings, sort_keys=True))
@@ -90,7 +90,7 @@ class Tournament(models.Model):
         return self.rule_set.uses_table_points
 
     @property
-    def words(self):  # -> Vocabulary
+    def words(self) -> Vocabulary:
         return self.rule_set.words
 
 

@@ -33,7 +33,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.core.cache import cache
@@ -47,6 +47,8 @@ from django_htmx.middleware import HtmxDetails
 from tournaments.models import Round, Tournament
 
 log = logging.getLogger(__name__)
+
+_T = TypeVar("_T")
 
 PAGE_SECONDS = 3600
 """How long a stored answer is kept (a new version makes a new key long before)."""
@@ -156,12 +158,12 @@ def _stored_by_another(key: str) -> Any:
     return None
 
 
-def computed_once(key: str, compute: Callable[[], Any], *, timeout: int = PAGE_SECONDS) -> Any:
+def computed_once(key: str, compute: Callable[[], _T], *, timeout: int = PAGE_SECONDS) -> _T:
     """``compute()``, stored under ``key`` (which must name every input of the result): while one caller
     computes a key, the others wait for its result (at most ``WAIT_SECONDS``, then compute too) instead of
     all computing at once; never an older result. With the cache away, computed every time."""
     try:
-        stored = cache.get(key)
+        stored: _T | None = cache.get(key)  # what ``compute()`` gave under this key
         if stored is not None:
             return stored
         computing = cache.add(f"{key}:computing", 1, timeout=LOCK_SECONDS)

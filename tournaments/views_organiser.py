@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from django.conf import settings
 from django.contrib import messages
@@ -16,6 +16,7 @@ from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
+from scoring.rules.settings import Setting
 from tournaments import event_settings, seating_bridge, services, staff_accounts, views_clock
 from tournaments.access import HtmxHttpRequest, event_for, round_of, table_of
 from tournaments.archive import set_archived
@@ -30,8 +31,9 @@ from tournaments.forms import (
     StaffForm,
     SwapForm,
 )
-from tournaments.models import EventRole, Role, Round, Seat, Table, Tournament
+from tournaments.models import EventRole, Role, Round, Seat, SeatingJob, Table, Tournament
 from tournaments.roles import table_roles
+from tournaments.seating import LowerBound, QualityReport
 
 
 @login_required
@@ -269,7 +271,15 @@ def _choice_label(key: str, tournament: Tournament) -> str:
     return gettext(labels[value]) if value in labels else str(value)
 
 
-def _job_context(tournament: Tournament) -> dict | None:
+class SeatingJobState(TypedDict):
+    """The event's seating job as the session page shows it (``_seating_job.html``)."""
+
+    job: SeatingJob
+    elapsed: float
+    percent: int
+
+
+def _job_context(tournament: Tournament) -> SeatingJobState | None:
     from django.utils import timezone
 
     job = services.current_seating_job(tournament)
@@ -299,7 +309,16 @@ def seating_job(request: HtmxHttpRequest, slug: str, number: int) -> HttpRespons
     return response
 
 
-def seating_report(tournament: Tournament) -> dict | None:
+class SeatingReport(TypedDict):
+    """The session page's quality report: the report, the counting bound, the pairs met most, the winds."""
+
+    report: QualityReport
+    bound: LowerBound | None
+    repeated: list[tuple[str, str, int]]
+    winds: list[dict[str, Any]]
+
+
+def seating_report(tournament: Tournament) -> SeatingReport | None:
     """The quality report of every seated session, with the counting bound beside it."""
     from tournaments.seating import lower_bound
 
@@ -341,7 +360,7 @@ def swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return redirect("manage:session", slug=slug, number=number)
 
 
-def _wind_order(seat) -> int:
+def _wind_order(seat: Seat) -> int:
     return "ESWN".index(seat.wind)
 
 
@@ -360,7 +379,7 @@ def totals_only(request: HttpRequest, slug: str, number: int, table: int) -> Htt
 def _settings_forms(tournament: Tournament, bound: str = "", data: Any = None) -> list[dict[str, Any]]:
     """One form per group of the event's settings (its rule set's and the seating options)."""
     values = event_settings.current(tournament.rules, tournament.settings)
-    groups: dict[str, list] = {}
+    groups: dict[str, list[Setting]] = {}
     for setting in event_settings.settings_fields(tournament.rules):
         if setting.group:
             groups.setdefault(setting.group, []).append(setting)

@@ -36,7 +36,7 @@ def event(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def seat_rows(table) -> list[dict]:
+def seat_rows(table: Table) -> list[dict[str, Any]]:
     """The table's seats by wind, each with its takeovers (prefetch ``takeovers.seat_prefetch("seats__")``)."""
     by_wind = {seat.wind: seat for seat in table.seats.all()}
     return [

@@ -138,7 +138,7 @@ def page_size(paper: str = "a4") -> tuple[float, float]:
     """``a4`` or ``letter`` (US Letter); anything else is refused with a message."""
     from reportlab.lib.pagesizes import A4, LETTER
 
-    sizes = {"a4": A4, "letter": LETTER}
+    sizes: dict[str, tuple[float, float]] = {"a4": A4, "letter": LETTER}
     if paper not in sizes:
         raise PrintError(
             gettext("Paper must be a4 or letter, not %(paper)s.") % {"paper": repr(paper)[:40]},
@@ -243,7 +243,7 @@ def qr_drawing(url: str, size: float) -> Any:
 
     modules = qr_modules(url)
 
-    class QR(Flowable):
+    class QR(Flowable):  # type: ignore[misc]  # reportlab ships no type hints: Flowable is Any
         def wrap(self, available_width: float, available_height: float) -> tuple[float, float]:
             return size, size
 

@@ -222,8 +222,9 @@ class ScoresheetsPDF(Export):
 
     def fill_rows(self, fixed: list[Any], rows: int, low: float, high: float) -> float:
         """The row height that makes ``rows`` rows fill what ``fixed`` leaves of the page."""
-        used = sum(f.wrap(self.doc.width, self.doc.height)[1] for f in fixed)
-        return max(low, min(high, (self.doc.height - used - 4) / rows))
+        height: float = self.doc.height  # reportlab ships no type hints
+        used: float = sum(f.wrap(self.doc.width, height)[1] for f in fixed)
+        return max(low, min(high, (height - used - 4) / rows))
 
     # --- the MCR scoresheet ------------------------------------------------------------------------
 

@@ -141,13 +141,13 @@ def penalty_effect(penalty: PenaltyItem) -> dict[str, int]:
 def seat(value: Any, what: str, *, allow_none: bool = False) -> str | None:
     if value is None and allow_none:
         return None
-    if value not in SEATS:
+    if not isinstance(value, str) or value not in SEATS:
         raise HandInputError(gettext_noop("%(what)s must be one of E, S, W, N"), code="bad_seat", what=what)
     return value
 
 
 def whole(value: Any, what: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
         raise HandInputError(
             gettext_noop("%(what)s must be a whole number from %(low)s to %(high)s"),
             code="bad_number",

@@ -160,7 +160,7 @@ def _bool_field(data: Mapping[str, Any], name: str, default: bool = False) -> bo
 
 def _wind_field(data: Mapping[str, Any], name: str) -> str:
     value = data.get(name, "E")
-    if value not in WINDS:
+    if not isinstance(value, str) or value not in WINDS:
         raise HandInputError(
             gettext_noop("field %(name)r must be one of E, S, W, N, not %(value)r"),
             code="bad_field",

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, BinaryIO
 
 from django.core.management.base import BaseCommand
 
@@ -45,7 +45,7 @@ def score_all(items: list[Any], rules: str) -> list[dict[str, Any]]:
 def read_input(name: str, limit: int = MAX_INPUT_BYTES) -> bytes:
     """The raw input, standard input for ``-``: at most ``limit`` bytes and one more to tell it is too big."""
     if name == "-":
-        stream = getattr(sys.stdin, "buffer", None)
+        stream: BinaryIO | None = getattr(sys.stdin, "buffer", None)
         if stream is None:  # a text stream (tests give io.StringIO)
             return sys.stdin.read(limit + 1).encode("utf-8", "surrogatepass")
         return stream.read(limit + 1)

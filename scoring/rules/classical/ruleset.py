@@ -143,7 +143,8 @@ class ClassicalRuleSet(RuleSet):
         from scoring.rules.classical.rulesets import RULE_BOOKS
 
         if "limit" in self.settings:
-            return self.settings["limit"]
+            limit: int | None = self.settings["limit"]  # a checked setting (settings_fields)
+            return limit
         return RULE_BOOKS[self.code].defaults.limit
 
     @property
@@ -160,7 +161,10 @@ class ClassicalRuleSet(RuleSet):
     def describe_chinese(self, record: HandRecord) -> str:
         """ "东 和牌（东家 南；东 10, 南 2, ...）" / "荒庄（...）" (seats by starting wind)."""
         scores = record.data["scores"]
-        name = lambda seat_: vocabulary.wind_label(seat_, vocabulary.CHINESE)  # noqa: E731
+
+        def name(seat_: str) -> str:
+            return vocabulary.wind_label(seat_, vocabulary.CHINESE)
+
         listed = ", ".join(f"{name(s)} {scores[s]}" for s in SEATS)
         head = f"{name(record.winner)} 和牌" if record.winner else "荒庄"
         return f"{head}（东家 {name(record.data['east'])}；{listed}）"
@@ -208,7 +212,7 @@ def next_east(previous: Sequence[HandRecord]) -> str:
     if not previous:
         return "E"
     last = previous[-1]
-    east = last.data.get("east", "E")
+    east: str = last.data.get("east", "E")
     if last.winner is None or last.winner == east:
         return east
     return SEATS[(SEATS.index(east) + 1) % 4]

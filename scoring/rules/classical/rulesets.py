@@ -181,7 +181,7 @@ def _bool(name: str, value: Any) -> bool:
 
 
 def _whole(name: str, value: Any, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
         raise _bad(f"option {name!r} must be a whole number from {low} to {high}, not {value!r}")
     return value
 

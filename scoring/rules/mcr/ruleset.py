@@ -17,6 +17,7 @@ from scoring.rules.mcr.fan_names import FAN_NAMES
 from scoring.rules.mcr.penalty_names import CHINESE_PENALTY_LABELS
 from scoring.rules.ruleset import (
     HandRecord,
+    PenaltyItem,
     RuleSet,
     SessionTotals,
     Winds,
@@ -228,7 +229,14 @@ class MCRRuleSet(RuleSet):
 
         return REFEREE_CATALOGUE
 
-    def score_session(self, hands, *, totals=None, penalties=(), late_minutes=None) -> SessionTotals:
+    def score_session(
+        self,
+        hands: Sequence[HandRecord],
+        *,
+        totals: Mapping[str, int] | None = None,
+        penalties: Sequence[PenaltyItem] = (),
+        late_minutes: Mapping[str, int] | None = None,
+    ) -> SessionTotals:
         result = mcr.score_session(
             mcr.SessionInput(
                 hands=[

@@ -191,7 +191,7 @@ def _shown(value: Any) -> str:
 
 
 def _integer(value: Any, path: str, *, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
         raise _error(path, f"must be a whole number from {low} to {high}, not {_shown(value)}")
     return value
 

@@ -151,7 +151,8 @@ def tournament_points(key: str, policy: OrganiserPolicy | None = None) -> int:
     if penalty.effect == "tournament_points":
         return penalty.points
     if penalty.effect == "organiser_policy":
-        return getattr(policy or OrganiserPolicy(), penalty.key)
+        points: int = getattr(policy or OrganiserPolicy(), penalty.key)  # a whole number (__post_init__)
+        return points
     if penalty.effect == "dead_hand":
         return BY_KEY["dead_hand"].points
     raise HandInputError(

@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from functools import cache, cached_property
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from scoring.rules import vocabulary
 from scoring.rules.errors import HandInputError, Text, gettext_noop
-from scoring.rules.nmjl.card import MAX_CARD_BYTES
+from scoring.rules.nmjl.card import MAX_CARD_BYTES, Card
 from scoring.rules.ruleset import (
     SEATS,
     TIE_BREAK_SETTING,
@@ -27,6 +27,9 @@ from scoring.rules.ruleset import (
 )
 from scoring.rules.rulings import Ruling
 from scoring.rules.settings import Setting
+
+if TYPE_CHECKING:
+    from scoring.rules.nmjl.tournament import TournamentScheme
 
 WON_BY = ("discard", "self_pick", "wall")
 
@@ -70,7 +73,7 @@ def _preset_choices() -> tuple[tuple[str, str], ...]:
 
 
 @cache
-def _sample_card(card_id: str):  # -> Card
+def _sample_card(card_id: str) -> Card:
     from scoring.rules.nmjl.card import load_sample_cards
 
     cards = load_sample_cards()
@@ -84,7 +87,7 @@ def _sample_card(card_id: str):  # -> Card
     return cards[card_id]
 
 
-def load_event_card(data: Any):  # -> Card | None
+def load_event_card(data: Any) -> Card | None:
     """The event's card: a sample's id, or the card itself as JSON (``docs/nmjl-card-format.md``)."""
     from scoring.rules.nmjl.card import load_card
 
@@ -239,15 +242,15 @@ class NMJLRuleSet(RuleSet):
         return {"card": "sample-2027", "scheme": {"preset": "book"}, "dead_hand_in_wall_game": "dead_hand"}
 
     @classmethod
-    def load_card(cls, data: Any):  # -> Card | None
+    def load_card(cls, data: Any) -> Card | None:
         return load_event_card(data)
 
     @cached_property
-    def card(self):  # -> Card | None
+    def card(self) -> Card | None:
         return load_event_card(self.settings.get("card"))
 
     @cached_property
-    def scheme(self):  # -> TournamentScheme
+    def scheme(self) -> TournamentScheme:
         from scoring.rules.nmjl.tournament import TournamentScheme
 
         scheme = TournamentScheme.from_settings(self.settings.get("scheme"))
@@ -347,7 +350,7 @@ class NMJLRuleSet(RuleSet):
         return HandRecord(winner=winner, discarder=discarder, data=clean)
 
     @staticmethod
-    def _from_tiles(card, data: Mapping[str, Any]) -> dict[str, Any]:  # card: Card | None
+    def _from_tiles(card: Card | None, data: Mapping[str, Any]) -> dict[str, Any]:
         """The winner's 14 tiles (and exposures) checked by the matcher against the card (rules 23, 81):
         the hand they make (or the named one, checked), whether jokerless, and the exposures counted."""
         from scoring.rules.nmjl.matcher import identify_hand
@@ -383,7 +386,8 @@ class NMJLRuleSet(RuleSet):
     def points(self, record: HandRecord) -> dict[str, int]:
         from scoring.rules.nmjl.api import score_request
 
-        return score_request(self.outcome(record), cards={})["points"]
+        points: dict[str, int] = score_request(self.outcome(record), cards={})["points"]
+        return points
 
     def describe(self, record: HandRecord) -> str:
         data = record.data
