@@ -131,8 +131,9 @@ def post_hand(client: Client, table: Table, data: dict[str, str]) -> int:
 
 def post_penalty(client: Client, table: Table, data: dict[str, str]) -> int:
     codes = list(table.seats.order_by("wind").values_list("registration__code", flat=True))
+    # isdecimal, not isdigit: "²" is a digit that int() refuses; any other text is posted as it is.
     mapped = {
-        key: (str(codes[int(value)]) if value.isdigit() and int(value) < len(codes) else value)
+        key: (str(codes[int(value)]) if value.isdecimal() and int(value) < len(codes) else value)
         if key in {"player", "paid_to_player"}
         else value
         for key, value in data.items()

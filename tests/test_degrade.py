@@ -98,7 +98,9 @@ def test_with_the_database_away_a_view_that_raises_answers_503_to_a_post_and_a_g
     client = Client(raise_request_exception=False)
     client.force_login(referee)
     url = reverse("referee:table", args=[table.round.tournament.slug, 1, 1])
-    failing = mock.patch("scoring.views_referee.event_for", side_effect=InterfaceError("connection closed"))
+    failing = mock.patch(
+        "scoring.views_referee_table.event_for", side_effect=InterfaceError("connection closed")
+    )
     with failing:
         read = client.get(url)
     assert read.status_code == 503
@@ -126,7 +128,7 @@ def test_with_the_database_away_a_public_page_says_the_site_is_busy_in_the_reade
 def test_any_other_error_is_still_the_generic_error_page(table, referee):
     client = Client(raise_request_exception=False)
     client.force_login(referee)
-    with mock.patch("scoring.views_referee.event_for", side_effect=RuntimeError("a bug")):
+    with mock.patch("scoring.views_referee_table.event_for", side_effect=RuntimeError("a bug")):
         response = client.get(reverse("referee:table", args=[table.round.tournament.slug, 1, 1]))
     assert response.status_code == 500
     assert "Something went wrong" in response.content.decode()
