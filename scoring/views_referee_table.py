@@ -273,6 +273,11 @@ def load_table_for_forms(
     return table
 
 
+def _never_shown(context: dict[str, Any]) -> bool:
+    """A form the page does not know is never shown: its refusal is said at the top."""
+    return False
+
+
 SHOWN: dict[str, Callable[[dict[str, Any]], bool]] = {
     "hand": lambda c: c["can_add"] and not c["table"].totals_only,
     "totals": lambda c: c["table"].totals_only and not c["rows"],
@@ -298,7 +303,7 @@ def render_table(
     """The table page; ``refused`` (form name, problem) is said at the top of the page only when that
     form is no longer shown (its errors are said on the form otherwise, once)."""
     context = _table_context(table, request.user, **forms_)
-    if refused is not None and not SHOWN.get(refused[0], lambda c: False)(context):
+    if refused is not None and not SHOWN.get(refused[0], _never_shown)(context):
         form = forms_[f"{refused[0]}_form"]
         problem = " ".join(str(e) for errors in form.errors.values() for e in errors)
         messages.error(request, refused[1] or gettext("Not saved: %(problem)s") % {"problem": problem})
