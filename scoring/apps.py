@@ -8,9 +8,9 @@ class ScoringConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import post_save
 
-        from scoring.confirmation import pin_for_new_registration
         from scoring.export_jobs import EXPORTS
-        from scoring.services import ScoringResults
+        from scoring.services.pins import pin_for_new_registration
+        from scoring.services.standings import ScoringResults
         from tournaments import results, worker
         from tournaments.models import Registration
 

@@ -35,13 +35,14 @@ from typing import Any
 from scoring.rules.ruleset import RuleSet, SessionTotals
 from scoring.rules.settings import lookup
 from scoring.standings import SessionLine
+from tournaments.models import Substitution
 
 POLICY_KEY = "seating.substitution_standings"
 DEFAULT_POLICY = "seat"
 
 
 @dataclass(frozen=True)
-class Takeover:
+class SeatSubstitution:
     """From hand ``from_hand`` on, ``code`` plays the seat (``substitute``: a registered substitute)."""
 
     from_hand: int
@@ -49,17 +50,15 @@ class Takeover:
     substitute: bool
 
 
-def takeovers(tournament: Any) -> dict[tuple[int, str], list[Takeover]]:
+def substitutions_by_seat(tournament: Any) -> dict[tuple[int, str], list[SeatSubstitution]]:
     """Every substitution of the event by (table id, seat wind), in one query."""
-    from tournaments.models import Substitution
-
-    found: dict[tuple[int, str], list[Takeover]] = {}
+    found: dict[tuple[int, str], list[SeatSubstitution]] = {}
     for table_id, wind, from_hand, code, substitute in Substitution.objects.filter(
         seat__round__tournament=tournament
     ).values_list(
         "seat__table_id", "seat__wind", "from_hand", "substitute__code", "substitute__is_substitute"
     ):
-        found.setdefault((table_id, wind), []).append(Takeover(from_hand, code, substitute))
+        found.setdefault((table_id, wind), []).append(SeatSubstitution(from_hand, code, substitute))
     return found
 
 
@@ -98,7 +97,7 @@ def seat_lines(
     wind: str,
     code: str,
     substitute: bool,
-    takeovers: Sequence[Takeover],
+    substitutions: Sequence[SeatSubstitution],
     hands: Sequence[Any],
     result: SessionTotals,
     round_number: int,
@@ -110,17 +109,17 @@ def seat_lines(
     to the substitute's line."""
     charged = charged or {}
     wins_of = [1 if record.winner == wind else 0 for record in hands]
-    if rule == "seat" or not takeovers:
+    if rule == "seat" or not substitutions:
         holders = [(code, substitute, list(range(len(hands))))]
     else:
-        order = sorted(takeovers, key=lambda t: t.from_hand)
+        order = sorted(substitutions, key=lambda s: s.from_hand)
         holders = [(code, substitute, [])]
-        for takeover in order:
-            holders.append((takeover.code, takeover.substitute, []))
+        for substitution in order:
+            holders.append((substitution.code, substitution.substitute, []))
         for index in range(len(hands)):
             holder = 0
-            for position, takeover in enumerate(order, start=1):
-                if index + 1 >= takeover.from_hand:
+            for position, substitution in enumerate(order, start=1):
+                if index + 1 >= substitution.from_hand:
                     holder = position
             holders[holder][2].append(index)
     per_hand = [rules.points(record)[wind] for record in hands] if len(holders) > 1 else []

@@ -1,7 +1,7 @@
 """Every write that changes a table's results is idempotent under a repeated post and correct when eight
 people press at once (docs/confirmation.md, "safe writes"). The threaded tests run on
 whatever database the suite runs on: CI runs them again on PostgreSQL (DATABASE_URL), where the
-table's row lock (``services._lock_table``, SELECT ... FOR UPDATE) serialises the writers; SQLite's
+table's row lock (``services.kernel.lock_table``, SELECT ... FOR UPDATE) serialises the writers; SQLite's
 IMMEDIATE transactions do the same there."""
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ from django.urls import reverse
 from scoring import confirmation
 from scoring.confirmation import PIN_TRIES, issue_pins, sign_with_pin
 from scoring.models import PinAttempt, Signature
+from scoring.services import pins as pin_service
 from scoring.tests.test_pins import complete, players_only, seated_pins
 from tournaments import services as event_services
 from tournaments.errors import ServiceError
@@ -122,7 +123,7 @@ def test_a_signature_does_not_say_whose_pin_it_was_until_all_four_have_signed(
 
 
 def test_one_user_is_locked_out_across_tables(monkeypatch, event, table, referee, organiser):
-    monkeypatch.setattr(confirmation, "PIN_TRIES_PERSON", 4)
+    monkeypatch.setattr(pin_service, "PIN_TRIES_PERSON", 4)
     second = other_table(event)
     complete(table, referee)
     complete(second, referee)
@@ -140,7 +141,7 @@ def test_one_user_is_locked_out_across_tables(monkeypatch, event, table, referee
 
 
 def test_one_address_is_locked_out_across_users(monkeypatch, event, table, referee, organiser):
-    monkeypatch.setattr(confirmation, "PIN_TRIES_ADDRESS", 3)
+    monkeypatch.setattr(pin_service, "PIN_TRIES_ADDRESS", 3)
     complete(table, referee)
     users = [referee, *(another_referee(event, organiser, name) for name in ("rita", "rob", "ray"))]
     for user in users[:3]:
@@ -151,7 +152,7 @@ def test_one_address_is_locked_out_across_users(monkeypatch, event, table, refer
 
 
 def test_the_event_is_locked_out_across_tables_and_people(monkeypatch, event, table, referee, organiser):
-    monkeypatch.setattr(confirmation, "PIN_TRIES_EVENT", 6)
+    monkeypatch.setattr(pin_service, "PIN_TRIES_EVENT", 6)
     second = other_table(event)
     complete(table, referee)
     complete(second, referee)

@@ -1,0 +1,344 @@
+"""The players' PINs and signing a table's result with them (Sloper rule 72: "each player signs his
+score", shared/seeds/003_2541481d343502a5.txt line 2320): a PIN per registration, printed on the seat
+slip; when every seat has signed, the table is confirmed (``services.confirmation.confirm_table``).
+Refused PINs are counted and limited so that guessing one is hopeless.
+
+Signing does not change the result, so it is not a :func:`services.kernel.table_write`: it holds the
+table's lock (``services.kernel.lock_table``) in its own transaction, which also keeps a refused try
+counted when the refusal is raised.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Count, Q
+from django.utils import timezone
+from django.utils.translation import gettext
+
+from scoring.models import ConfirmedBy, PinAttempt, PlayerPin, Signature
+from scoring.services.confirmation import confirm_table, players_sign, table_state
+from scoring.services.kernel import lock_table
+from scoring.services.queries import is_confirmed, table_with_results
+from tournaments.archive import check_open
+from tournaments.audit import AuditAction, User, acting, audit
+from tournaments.errors import ServiceError
+from tournaments.models import Registration, Round, Seat, Substitution, Table, Tournament
+
+PIN_DIGITS = 6
+
+
+PIN_WINDOW = timedelta(minutes=15)
+"""How long a refused PIN counts. PINs last the whole event, so the limits below are per window, and
+a try refused during a lockout is not counted (the lockout ends a window after the tries that caused
+it)."""
+
+
+PIN_TRIES = 5
+"""Refused PINs allowed at one table per window: the four players mistyping are not slowed; at five tries a
+quarter of an hour, guessing one of the table's four PINs among a million takes more than a year."""
+
+
+PIN_TRIES_PERSON = 10
+"""Refused PINs allowed per user (the referee's login on the device the players type on) per window, across
+tables and events: a guesser cannot spread the tries over every table."""
+
+
+PIN_TRIES_EVENT = 30
+"""Refused PINs allowed per event per window, across tables and people (several accounts guessing), and
+per client address across events: a hall's devices often share one address behind the venue's router,
+so an address gets the event's allowance, not a person's."""
+
+
+PIN_TRIES_ADDRESS = PIN_TRIES_EVENT
+
+
+def new_pin() -> str:
+    """Six random digits from the operating system's secure source (not guessable from others)."""
+    return f"{secrets.randbelow(10**PIN_DIGITS):0{PIN_DIGITS}d}"
+
+
+def _store_pin(registration: Registration, *, acting_user: User, first: bool = False) -> PlayerPin:
+    """A fresh PIN, unique among the event's current PINs (a clash is drawn again); ``first``: a new
+    registration's, with no earlier version to supersede."""
+    current = PlayerPin.objects.current().filter(tournament_id=registration.tournament_id)
+    while True:
+        pin = new_pin()
+        if current.filter(pin=pin).exists():
+            continue
+        try:
+            with transaction.atomic():
+                if first:
+                    return PlayerPin.objects.create(
+                        tournament_id=registration.tournament_id, registration=registration, pin=pin
+                    )
+                return PlayerPin.supersede(
+                    tournament_id=registration.tournament_id,
+                    registration=registration,
+                    pin=pin,
+                    acting_user=acting_user,
+                )
+        except IntegrityError:  # issued meanwhile by someone else: draw again
+            continue
+
+
+def pin_for_new_registration(
+    sender: Any, instance: Registration, created: bool, raw: bool = False, **_: Any
+) -> None:
+    """A new registration's PIN (connected to ``post_save`` in ``ScoringConfig.ready``); fixtures loaded
+    raw are left alone (printing the slips issues any PIN still missing)."""
+    if created and not raw:
+        _store_pin(instance, acting_user=None, first=True)
+
+
+def pins_for(tournament: Tournament) -> dict[int, str]:
+    """The current PIN of each registration that has one."""
+    return dict(
+        PlayerPin.objects.current().filter(tournament=tournament).values_list("registration_id", "pin")
+    )
+
+
+@transaction.atomic
+def issue_pins(tournament: Tournament, *, acting_user: User) -> dict[int, str]:
+    """Give every registration without a PIN one (registrations get theirs when they are made; this
+    covers those made before PINs existed), and return every registration's PIN. Printing the seat
+    slips calls it. Issuing twice gives nobody a second PIN."""
+    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    have = pins_for(locked)
+    if locked.archived_at is not None:
+        return have  # read-only: its slips print the PINs it has
+    missing = locked.registrations.exclude(pk__in=have)
+    issued = 0
+    for registration in missing:
+        have[registration.pk] = _store_pin(registration, acting_user=acting_user).pin
+        issued += 1
+    if issued:
+        audit(locked, acting_user, AuditAction.ISSUE_PINS, f"PINs issued to {issued} players", count=issued)
+    return have
+
+
+@transaction.atomic
+def reissue_pin(registration: Registration, *, acting_user: User) -> str:
+    """A new PIN for a player who lost theirs or whose PIN was seen; the old one stops working at once.
+    Logged (without the PIN itself)."""
+    check_open(Tournament.objects.select_for_update().get(pk=registration.tournament_id))
+    pin = _store_pin(registration, acting_user=acting_user)
+    audit(
+        registration.tournament,
+        acting_user,
+        AuditAction.REISSUE_PIN,
+        f"New PIN for {registration.player.name} (version {pin.version})",
+        code=registration.code,
+    )
+    return pin.pin
+
+
+def seated_in(round_: Round) -> list[Registration]:
+    """Everyone seated in a session: its seats' players and those who substituted for them."""
+    ids = set(Seat.objects.filter(table__round=round_).values_list("registration_id", flat=True))
+    ids |= set(Substitution.objects.filter(seat__table__round=round_).values_list("substitute_id", flat=True))
+    return list(
+        Registration.objects.filter(pk__in=ids).select_related("player").order_by("player__name", "code")
+    )
+
+
+@transaction.atomic
+def reissue_session_pins(round_: Round, *, acting_user: User) -> dict[int, str]:
+    """A new PIN for every player seated in a session (slips of the session lost or seen, a guesser at
+    work): every old one stops working at once; signatures already made stand. Returns the new PINs by
+    registration; logged with their number, not the PINs. The session's seat slips print them."""
+    tournament = Tournament.objects.select_for_update().get(pk=round_.tournament_id)
+    check_open(tournament)
+    players = seated_in(round_)
+    if not players:
+        raise ServiceError(
+            gettext("%(session)s is not seated yet: nobody has a seat slip to reissue.")
+            % {"session": round_},
+            code="not_seated",
+        )
+    issued = {
+        registration.pk: _store_pin(registration, acting_user=acting_user).pin for registration in players
+    }
+    audit(
+        tournament,
+        acting_user,
+        AuditAction.REISSUE_SESSION_PINS,
+        f"New PINs for the {len(issued)} players seated in session {round_.number}",
+        public_pages=False,
+        round=round_.number,
+        count=len(issued),
+    )
+    return issued
+
+
+@dataclass(frozen=True)
+class SignResult:
+    """A signature's answer: how many of the table's seats have signed, never whose PIN it was (an
+    answer naming the player would tell a guesser whose PIN they found)."""
+
+    signed: int
+    seats: int
+    confirmed: bool
+
+
+def signatures(table: Table) -> set[int]:
+    """Registrations whose signature of the table's current result stands."""
+    return set(Signature.objects.in_force().filter(table=table).values_list("registration_id", flat=True))
+
+
+def pin_limits() -> dict[str, int]:
+    """Refused PINs allowed per window, by what they are counted against."""
+    return {
+        "table": PIN_TRIES,
+        "person": PIN_TRIES_PERSON,
+        "event": PIN_TRIES_EVENT,
+        "address": PIN_TRIES_ADDRESS,
+    }
+
+
+def _refused_recently(table: Table, *, user_id: int | None = None, address: str = "") -> dict[str, int]:
+    """The PINs refused within the window at this table, in its event, by this user (in any event) and
+    from this address (in any event): one query."""
+    scope = Q(table=table) | Q(tournament_id=table.round.tournament_id)
+    counts = {
+        "table": Count("pk", filter=Q(table=table)),
+        "event": Count("pk", filter=Q(tournament_id=table.round.tournament_id)),
+    }
+    if user_id is not None:
+        scope |= Q(user_id=user_id)
+        counts["person"] = Count("pk", filter=Q(user_id=user_id))
+    if address:
+        scope |= Q(address=address)
+        counts["address"] = Count("pk", filter=Q(address=address))
+    return PinAttempt.objects.filter(scope, created_at__gte=timezone.now() - PIN_WINDOW).aggregate(**counts)
+
+
+def locked_out(counts: dict[str, int]) -> list[str]:
+    """What has reached its limit of refused PINs ("table", "person", "event", "address")."""
+    limits = pin_limits()
+    return [what for what, count in counts.items() if count >= limits[what]]
+
+
+def pin_refused() -> ServiceError:
+    """The one answer to every PIN that does not sign: wrong, another table's, already signed, the table
+    already confirmed. The same words each time, so a guess learns nothing about the PIN it tried."""
+    return ServiceError(
+        gettext("That PIN does not sign this table. Check the PIN on your seat slip."), code="wrong_pin"
+    )
+
+
+def _count_refusal(table: Table, counts: dict[str, int], *, user: Any, address: str) -> None:
+    """Store a refused PIN; when it brings something to its limit, log the lockout (once: a try refused
+    during the lockout is not stored)."""
+    PinAttempt.objects.create(
+        table=table, tournament_id=table.round.tournament_id, user=user, address=address
+    )
+    limits = pin_limits()
+    reached = [what for what, count in counts.items() if count + 1 == limits[what]]
+    if not reached:
+        return
+    who = {
+        "table": f"{limits['table']} at this table",
+        "person": f"{limits['person']} by {getattr(user, 'username', user)}",
+        "event": f"{limits['event']} in the event",
+        "address": f"{limits['address']} from {address}",
+    }
+    minutes = int(PIN_WINDOW.total_seconds() // 60)
+    audit(
+        table.round.tournament,
+        user,
+        AuditAction.PIN_LOCKOUT,
+        f"Session {table.round.number} table {table.number}: too many wrong PINs "
+        f"({', '.join(who[what] for what in reached)} in {minutes} minutes); PINs refused until then",
+        public_pages=False,
+        reached=reached,
+        table=table.number,
+        round=table.round.number,
+        address=address,
+    )
+
+
+def seat_signers(table: Table) -> tuple[dict[int, str], dict[int, Registration]]:
+    """Who may sign for each seat: its player and anyone who substituted for them in the session (a
+    player who left ill cannot sign; the substitute signs the seat's score). Returns each signer's
+    seat and registration (prefetched seats)."""
+    seat_of: dict[int, str] = {}
+    players: dict[int, Registration] = {}
+    for seat in table.seats.all():
+        seat_of[seat.registration_id] = seat.wind
+        players[seat.registration_id] = seat.registration
+    for substitution in Substitution.objects.filter(seat__table=table).select_related(
+        "seat", "substitute__player"
+    ):
+        seat_of.setdefault(substitution.substitute_id, substitution.seat.wind)
+        players.setdefault(substitution.substitute_id, substitution.substitute)
+    return seat_of, players
+
+
+def signing_progress(table: Table, signed_ids: set[int]) -> tuple[int, int]:
+    """How many seats have signed, of how many (every seat signs once, by its player or substitute).
+    Counts, not names: the page shows them while players type PINs on it."""
+    seat_of, _ = seat_signers(table)
+    return len({seat_of[r] for r in signed_ids if r in seat_of}), len(table.seats.all())
+
+
+def sign_with_pin(table: Table, pin: str, *, acting_user: User, address: str = "") -> SignResult:
+    """A player at the table signs its complete result with their PIN (rule 72); when every seat has
+    signed, the table is confirmed (``ConfirmedBy.PLAYERS``). Any PIN that does not sign (wrong,
+    another table's, a seat already signed, the table already confirmed) is refused with the same words
+    (``pin_refused``) and counted per table, event, user (``acting_user``) and client ``address``; past
+    a limit (``pin_limits``) within ``PIN_WINDOW`` every PIN is refused (``pin_throttled``) until the
+    window has passed, and the lockout is logged. The answer says how many have signed, not who."""
+    pin = (pin or "").strip()
+    address = (address or "")[:45]
+    user = acting(acting_user)
+    refusal: ServiceError | None = None
+    with transaction.atomic():
+        table = lock_table(table)
+        tournament = table.round.tournament
+        if not players_sign(tournament):
+            raise ServiceError(
+                gettext("In this event a second referee confirms results, not the players' PINs."),
+                code="not_allowed",
+            )
+        counts = _refused_recently(table, user_id=user.pk if user else None, address=address)
+        if locked_out(counts):
+            raise ServiceError(gettext("Too many wrong PINs: ask the organiser."), code="pin_throttled")
+        loaded = table_with_results(table)
+        if table_state(loaded) != "complete":
+            raise ServiceError(
+                gettext(
+                    "Only a complete table's result can be signed: enter its last hand or mark it complete."
+                ),
+                code="not_complete",
+            )
+        seat_of, players = seat_signers(loaded)
+        owner = PlayerPin.objects.current().filter(tournament=tournament, pin=pin).first() if pin else None
+        already = signatures(table)
+        done = {seat_of[r] for r in already if r in seat_of}
+        signer = owner.registration_id if owner is not None else None
+        if signer is None or signer not in seat_of or seat_of[signer] in done or is_confirmed(loaded):
+            _count_refusal(table, counts, user=user, address=address)
+            refusal = pin_refused()
+        else:
+            registration = players[signer]
+            Signature.supersede(table=table, registration=registration, acting_user=acting_user)
+            done.add(seat_of[signer])
+            audit(
+                tournament,
+                acting_user,
+                AuditAction.SIGN_TABLE,
+                f"Session {table.round.number} table {table.number}: signed by {registration.player.name}",
+                code=registration.code,
+            )
+            seats = len(loaded.seats.all())
+            confirmed = False
+            if len(done) >= seats and not is_confirmed(table, fresh=True):
+                confirm_table(table, acting_user=acting_user, how=ConfirmedBy.PLAYERS)
+                confirmed = True
+            return SignResult(signed=len(done), seats=seats, confirmed=confirmed)
+    raise refusal  # the refused try is committed above, so it counts towards the limits
