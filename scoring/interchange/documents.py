@@ -64,7 +64,9 @@ class Checker:
         if limit is not None:
             self.add(path, f"must be at most {limit} characters (it has {len(text)})")
 
-    def objects(self, value: Any, path: str, *, missing: str = "must be a list") -> list[tuple[str, Mapping[str, Any]]]:
+    def objects(
+        self, value: Any, path: str, *, missing: str = "must be a list"
+    ) -> list[tuple[str, Mapping[str, Any]]]:
         """The objects of a list in the document, each with its path; anything else is reported."""
         if not isinstance(value, list):
             self.add(path, missing)
