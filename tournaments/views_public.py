@@ -113,7 +113,7 @@ def find(request: HttpRequest, slug: str) -> HttpResponse:
         matched = [
             pk
             for pk, name, code in tournament.registrations.filter(
-                # a reserve is found once they took over a seat (issue 16)
+                # a reserve is found once they played a seat as a substitute (issue 16)
                 Q(is_substitute=False) | Q(substitutions__isnull=False),
                 withdrawn_at=None,
             )

@@ -31,6 +31,8 @@ MAX_SESSIONS = 50
 
 @dataclass(frozen=True)
 class EventDetails:
+    """What the organiser gives to create an event (checked before anything is written)."""
+
     name: str
     slug: str = ""
     rules: str = registry.DEFAULT
@@ -112,6 +114,7 @@ def create_tournament(details: EventDetails, *, acting_user: User) -> Tournament
 
 @transaction.atomic
 def grant_role(tournament: Tournament, user: AbstractBaseUser, role: str, *, acting_user: User) -> None:
+    """Give ``user`` a role in the event (granting it twice changes nothing but the log)."""
     EventRole.objects.get_or_create(tournament=tournament, user=user, role=role)
     audit(tournament, acting_user, AuditAction.GRANT_ROLE, f"{user} is {role}", user=str(user), role=role)
 
@@ -141,6 +144,7 @@ def revoke_role(event_role: EventRole, *, acting_user: User) -> None:
 
 @transaction.atomic
 def set_totals_only(table: Table, allowed: bool, *, acting_user: User) -> None:
+    """Let a table enter its session's totals without the hands (a table that kept score on paper)."""
     Table.objects.filter(pk=table.pk).update(totals_only=allowed)
     table.totals_only = allowed
     audit(
@@ -199,6 +203,7 @@ def update_settings(tournament: Tournament, changes: dict[str, Any], *, acting_u
 def set_seating_options(
     tournament: Tournament, *, substitute_policy: str, swiss: bool, time_limit: float, acting_user: User
 ) -> None:
+    """The seating options in one change, checked like every setting (``update_settings``)."""
     update_settings(
         tournament,
         {

@@ -26,6 +26,8 @@ EMA_ID_RE = re.compile(r"^\d{8}$")
 
 @dataclass(frozen=True)
 class PlayerRow:
+    """One player's details as typed at the desk or read from a list (cleaned by ``clean_player_row``)."""
+
     name: str
     country: str = ""
     ema_id: str = ""
@@ -185,6 +187,7 @@ def add_registration(tournament: Tournament, row: PlayerRow) -> Registration:
 
 @transaction.atomic
 def register_player(tournament: Tournament, row: PlayerRow, *, acting_user: User) -> Registration:
+    """Register one player from the desk's details (a typed country name is mapped to its code)."""
     registration = add_registration(tournament, clean_player_row(row, country_names=True))
     bump_standings(tournament)
     audit(
@@ -199,6 +202,8 @@ def register_player(tournament: Tournament, row: PlayerRow, *, acting_user: User
 
 @dataclass
 class ImportReport:
+    """What an import registered, or every problem that kept it from registering anyone."""
+
     created: list[Registration] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
 
@@ -395,6 +400,7 @@ def import_players(
 
 @transaction.atomic
 def set_checked_in(registration: Registration, checked_in: bool, *, acting_user: User) -> None:
+    """Mark a player present or not: once anyone is checked in, only those present are seated."""
     Registration.objects.filter(pk=registration.pk).update(checked_in=checked_in)
     registration.checked_in = checked_in
     audit(

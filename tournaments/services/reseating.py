@@ -12,7 +12,10 @@ checks again, under those locks, that:
 - the sessions kept as history and the players to seat are still those the plan was made for.
 
 Otherwise nothing is stored and the organiser is told why. Sessions with anything entered are history:
-they are never replaced, only followed.
+they are never replaced, only followed (``seating.entered_at``, ``seating.check_replaceable``).
+
+Seating one session (:func:`generate_seating`) or the rest of the event (:func:`seat_remaining`) without
+a preview is the same proposal stored at once.
 """
 
 from __future__ import annotations

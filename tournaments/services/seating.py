@@ -52,6 +52,9 @@ def substitute(tournament: Tournament, code: str) -> Registration:
 
 
 def store_round(round_: Round, seating: RoundSeating, by_code: dict[str, Registration]) -> list[Table]:
+    """Replace the session's tables with the plan's (``by_code``: engine id -> registration). Call it
+    inside the caller's locked transaction, after ``check_replaceable``: deleting a table deletes what
+    was entered there."""
     round_.tables.all().delete()
     tables = []
     for table_plan in seating.tables:
@@ -66,8 +69,9 @@ def store_round(round_: Round, seating: RoundSeating, by_code: dict[str, Registr
     return tables
 
 
-def engine_error(error: Exception) -> ServiceError:
-    assert isinstance(error, SeatingError)
+def engine_error(error: SeatingError) -> ServiceError:
+    """The engine's refusal as the organiser reads it, with what to do when the players do not make
+    whole tables."""
     message = error.message if hasattr(error, "message") else str(error)
     if error.code == "not_multiple_of_four":
         message += " Register or check in substitutes, or choose a substitute policy in the event settings."
@@ -153,6 +157,7 @@ def _check_swap(first: Seat, second: Seat, seats: Iterable[Seat]) -> None:
 
 @transaction.atomic
 def set_fixed_table(registration: Registration, table: int | None, *, acting_user: User) -> None:
+    """Keep a player at one table in every later plan (a player who cannot move; ``None`` frees them)."""
     Registration.objects.filter(pk=registration.pk).update(fixed_table=table)
     registration.fixed_table = table
     audit(
@@ -176,8 +181,8 @@ def entered_at(rounds: Sequence[Round]) -> str | None:
 
     Every model with a foreign key to ``Table`` or ``Seat`` is asked, except the seats themselves:
     results, penalties, lateness, appeals (through their penalty), confirmations, substitutions and
-    whatever is added later. Anything there
-    would be deleted with the tables, so its session cannot be re-seated."""
+    whatever is added later. Anything there would be deleted with the tables, so its session cannot be
+    re-seated."""
     if not rounds:
         return None
     relations = [(r, "round") for r in Table._meta.related_objects]
@@ -202,6 +207,7 @@ def entered_at(rounds: Sequence[Round]) -> str | None:
 
 
 def check_replaceable(rounds: Sequence[Round]) -> None:
+    """Refuse to replace the seating of a session with anything entered: it is history, only followed."""
     for round_ in rounds:
         found = entered_at([round_])
         if found is not None:
