@@ -54,10 +54,10 @@ from scoring.standings_cache import (
     why_nobody_is_ranked,
 )
 from scoring.tables import ScoreStandingsTable, StandingsTable
-from tournaments import takeovers
 from tournaments.access import HtmxHttpRequest, has_role, public_event, public_round
 from tournaments.event_settings import team_best
 from tournaments.models import WINDS, Registration, Role, Round, Seat, Substitution, Table, Tournament
+from tournaments.services import substitutions as seat_substitutions
 from tournaments.views_public import seat_rows
 
 log = logging.getLogger(__name__)
@@ -288,7 +288,7 @@ def player_context(tournament: Tournament, registration: Registration) -> dict[s
     if getattr(registration, "stood_in", True) or any(
         getattr(seat, "taken_over", True) for seat in seats.values()
     ):
-        for item in takeovers.involving(registration, tournament):
+        for item in seat_substitutions.involving(registration, tournament):
             if item.substitute_id == registration.pk:
                 stood_in.setdefault(item.seat.round_id, []).append(item)
             else:
@@ -333,7 +333,7 @@ def player_context(tournament: Tournament, registration: Registration) -> dict[s
                 "place": place,
                 "standing_after": after[0] if after else None,
                 "penalties": penalties.get(round_.number, []),
-                "takeovers": taken_over.get(mine.pk, []) if mine is not None else [],
+                "substitutions": taken_over.get(mine.pk, []) if mine is not None else [],
                 "stood_in": stood_in.get(round_.pk, []) if round_.seating_published_at is not None else [],
             }
         )
@@ -366,7 +366,7 @@ def _counted_penalties(
     registration: Registration, *, counted_rounds: set[int], carried: Sequence[Any] = ()
 ) -> dict[int, list[Penalty]]:
     """The player's penalties at tables the standings count (confirmed), by session number, and those of
-    the substitutes in ``carried`` (takeovers of this player's seats) at those seats' tables: under the
+    the substitutes in ``carried`` (substitutions at this player's seats) at those seats' tables: under the
     default substitute policy the seat's score, and so this player's, carries them."""
     named = Q(registration=registration)
     for item in carried:

@@ -30,9 +30,9 @@ from scoring.forms import (
 from scoring.models import Hand
 from scoring.rules import vocabulary
 from tournaments import clock as session_clock
-from tournaments import takeovers
 from tournaments.access import can_decide_appeals, event_for, table_of
 from tournaments.models import WINDS, Role, Table
+from tournaments.services import substitutions as seat_substitutions
 from tournaments.views_clock import clock_context
 
 HAND_FORM_ID = "hand-form"
@@ -94,11 +94,11 @@ def player_choices(table: Table) -> list[tuple[str, str]]:
 
 
 def _offender_choices(table: Table) -> list[tuple[str, str]]:
-    """Who a penalty may name: the seated players and anyone who took over a seat (issue 16), so a
+    """Who a penalty may name: the seated players and anyone who played a seat as a substitute, so a
     penalty during a substitute's hands names the substitute (prefetched ``seats__substitutions``)."""
     choices = player_choices(table)
     for seat in table.seats.all():
-        for item in takeovers.of_seat(seat):
+        for item in seat_substitutions.of_seat(seat):
             label = gettext("%(name)s (for %(player)s from hand %(number)s)") % {
                 "name": item.substitute.player.name,
                 "player": seat.registration.player.name,
@@ -160,7 +160,7 @@ def _table_context(table: Table, viewer: Any = None, **forms: Any) -> dict[str, 
         {
             "start": w,
             "name": by_wind[w].registration.player.name,
-            "takeovers": takeovers.of_seat(by_wind[w]),
+            "substitutions": seat_substitutions.of_seat(by_wind[w]),
             "wind_now": winds.seats[w] if winds else None,
             "total": result.scores[w],
             "table_points": float(result.table_points[w])
@@ -265,8 +265,8 @@ def load_table_for_forms(
 ) -> Table:
     """A table with only what the posted form's choices need (its seats, and who took them over for the
     forms that may name a substitute): a save goes to the service, which reads the results under the
-    table's lock itself, so prefetching them here would be five queries per save for nothing (issue 12:
-    saves while the hall reads). A refused form re-renders from ``load_table``."""
+    table's lock itself, so prefetching them here would be five queries per save for nothing (saves
+    while the hall reads, docs/scale.md). A refused form re-renders from ``load_table``."""
     tournament = event_for(request, slug, Role.REFEREE)
     table = table_of(tournament, number, table_number)
     prefetch_related_objects([table], *services.seat_prefetches(substitutions=which in TAKEOVER_FORMS))
@@ -335,7 +335,7 @@ def table_registrations(table: Table) -> dict[str, Any]:
     """The table's players and its substitutes by code (prefetched ``seats__substitutions``)."""
     found = {seat.registration.code: seat.registration for seat in table.seats.all()}
     for seat in table.seats.all():
-        found.update({item.substitute.code: item.substitute for item in takeovers.of_seat(seat)})
+        found.update({item.substitute.code: item.substitute for item in seat_substitutions.of_seat(seat)})
     return found
 
 

@@ -36,13 +36,13 @@ def seat_changes_page(request: HttpRequest, slug: str, number: int) -> HttpRespo
         for r in tournament.registrations.select_related("player").order_by("player__name")
         if r.pk not in taken
     ]
-    takeovers: dict[int, list[Substitution]] = {}
+    by_seat: dict[int, list[Substitution]] = {}
     for item in Substitution.objects.filter(seat__round=round_).select_related("substitute__player"):
-        takeovers.setdefault(item.seat_id, []).append(item)
+        by_seat.setdefault(item.seat_id, []).append(item)
     tables: dict[int, list[dict[str, Any]]] = {}
     for seat in sorted(seats, key=lambda s: (s.table.number, "ESWN".index(s.wind))):
         tables.setdefault(seat.table.number, []).append(
-            {"seat": seat, "takeovers": takeovers.get(seat.pk, [])}
+            {"seat": seat, "substitutions": by_seat.get(seat.pk, [])}
         )
     return render(
         request,

@@ -16,10 +16,12 @@ from django.utils.translation import gettext
 
 from players.folding import fold, matches, query_words
 from players.models import Player
-from tournaments import results, services
+from tournaments import results
 from tournaments.audit import AuditAction, User, audit, bump_standings
 from tournaments.errors import ServiceError
 from tournaments.models import Registration, Tournament
+from tournaments.services.registrations import PlayerRow, clean_player_row, register_player, set_checked_in
+from tournaments.services.seating import round_has_results
 
 
 @dataclass(frozen=True)
@@ -31,7 +33,7 @@ class Duplicate:
 
 
 def probable_duplicates(
-    tournament: Tournament, row: services.PlayerRow, *, exclude: Registration | None = None
+    tournament: Tournament, row: PlayerRow, *, exclude: Registration | None = None
 ) -> list[Duplicate]:
     """Registrations of this event with the same name (ignoring case and accents) or EMA number."""
     wanted = fold(row.name)
@@ -54,12 +56,12 @@ def _describe(duplicates: list[Duplicate]) -> str:
 
 @transaction.atomic
 def register(
-    tournament: Tournament, row: services.PlayerRow, *, register_anyway: bool = False, acting_user: User
+    tournament: Tournament, row: PlayerRow, *, register_anyway: bool = False, acting_user: User
 ) -> Registration:
     """Register one player at the desk. A probable duplicate is refused with code ``probable_duplicate``
     unless the organiser confirmed "register anyway"; the same EMA number is the same person, so it is
     always refused (EMA numbers are unique)."""
-    cleaned = services.clean_player_row(row, country_names=True)
+    cleaned = clean_player_row(row, country_names=True)
     duplicates = probable_duplicates(tournament, cleaned)
     same_ema = [d for d in duplicates if d.reason.startswith("the same EMA")]
     if same_ema:
@@ -80,7 +82,7 @@ def register(
             % {"duplicates": _describe(duplicates)},
             code="probable_duplicate",
         )
-    return services.register_player(tournament, cleaned, acting_user=acting_user)
+    return register_player(tournament, cleaned, acting_user=acting_user)
 
 
 def _details(registration: Registration) -> dict[str, str]:
@@ -96,10 +98,10 @@ def _details(registration: Registration) -> dict[str, str]:
 
 
 @transaction.atomic
-def edit(registration: Registration, row: services.PlayerRow, *, acting_user: User) -> Registration:
+def edit(registration: Registration, row: PlayerRow, *, acting_user: User) -> Registration:
     """Correct a player's name, family and given names, country, EMA number or team (the person's details
     change in every event they play, as they are one person)."""
-    cleaned = services.clean_player_row(row, country_names=True)
+    cleaned = clean_player_row(row, country_names=True)
     registration = (
         Registration.objects.select_for_update()
         .select_related("player", "tournament")
@@ -176,7 +178,7 @@ def later_seatings(registration: Registration) -> list[int]:
     """Sessions without results yet in which the player is still seated (to be re-seated)."""
     numbers = []
     for seat in registration.seats.select_related("round").order_by("round__number"):
-        if not services.round_has_results(seat.round):
+        if not round_has_results(seat.round):
             numbers.append(seat.round.number)
     return numbers
 
@@ -236,5 +238,5 @@ def check_in_by_code(tournament: Tournament, scanned: str, *, acting_user: User)
             code="withdrawn",
         )
     if not registration.checked_in:
-        services.set_checked_in(registration, True, acting_user=acting_user)
+        set_checked_in(registration, True, acting_user=acting_user)
     return registration

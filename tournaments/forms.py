@@ -285,7 +285,7 @@ class SettingsForm(forms.Form):
         )
 
     def changes(self) -> dict[str, Any]:
-        """The cleaned values by dotted key, ready for ``services.update_settings``."""
+        """The cleaned values by dotted key, ready for ``tournaments.services.events.update_settings``."""
         result = {}
         for name, setting in self.settings.items():
             value = self.cleaned_data.get(name)

@@ -3,19 +3,20 @@
 An XLSX file is a zip archive, and openpyxl unpacks parts of it whole when the workbook opens (every shared
 string, even in read-only mode): a 0.4 MB file holding one deflated 400 MB shared string took 0.9 GB. So
 :func:`open_workbook`, the one place an uploaded workbook is opened (the player import and the seating
-upload read it through ``services.read_rows``), reads the archive's directory first and refuses, before
+upload read it through :func:`read_rows`), reads the archive's directory first and refuses, before
 openpyxl sees a byte, a file that is not a zip archive or that would unpack to more than the limits below.
 
 The sizes checked are those the archive's directory states; Python's ``zipfile`` (which openpyxl reads
 through) never returns more than the stated size of a member, so a member that lies about its size
 cannot unpack to more.
 
-The limits are far above any real upload: a list of 5,000 players (``services.MAX_IMPORT_ROWS``) or a
+The limits are far above any real upload: a list of 5,000 players (:data:`MAX_IMPORT_ROWS`) or a
 seating of 50 sessions unpacks to a few megabytes in a handful of parts.
 """
 
 from __future__ import annotations
 
+import csv
 import io
 import zipfile
 from typing import TYPE_CHECKING
@@ -34,6 +35,11 @@ MAX_PART_BYTES = 10 * MB
 """Any one part unpacked (the shared strings, one sheet)."""
 MAX_PARTS = 1000
 """Parts in the archive (a workbook with one sheet has about ten)."""
+MAX_IMPORT_ROWS = 5000
+"""Rows read from an uploaded CSV or XLSX file (a player list, a seating)."""
+MAX_IMPORT_COLUMNS = 20
+MAX_FIELD = 1000
+"""Characters kept of one cell."""
 
 
 def _megabytes(size: int) -> str:
@@ -101,3 +107,57 @@ def open_workbook(content: bytes) -> Workbook:
             gettext("This is not a readable XLSX workbook (%(name)s).") % {"name": error.__class__.__name__},
             code="bad_file",
         ) from None
+
+
+def read_rows(content: bytes, filename: str, *, what: str = "players") -> list[list[str]]:
+    """The cells of a CSV or XLSX file, read safely: the stated dimension of a sheet is not trusted, rows
+    and columns are capped, every cell is cut to ``MAX_FIELD`` characters (``what`` names the rows)."""
+    if filename.lower().endswith(".xlsx"):
+        workbook = open_workbook(content)  # its unpacked size checked first
+        sheet = workbook.worksheets[0]
+        sheet.reset_dimensions()  # the stated dimension may claim a million rows
+        raw_rows: list[list[str]] = []
+        for row in sheet.iter_rows(values_only=True, max_col=MAX_IMPORT_COLUMNS):
+            if len(raw_rows) > MAX_IMPORT_ROWS:
+                workbook.close()
+                raise ServiceError(
+                    gettext(
+                        "The file has more than %(max_import_rows)s rows; import at most "
+                        "%(max_import_rows)s %(what)s at once."
+                    )
+                    % {"max_import_rows": MAX_IMPORT_ROWS, "what": what},
+                    code="too_many_rows",
+                )
+            raw_rows.append(["" if cell is None else str(cell)[:MAX_FIELD] for cell in row])
+        workbook.close()
+    else:
+        try:
+            text = content.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise ServiceError(
+                gettext("The file is not UTF-8 text; save it as CSV UTF-8 or XLSX."), code="bad_file"
+            ) from None
+        try:
+            dialect = csv.Sniffer().sniff(text[:2048], delimiters=",;\t")
+        except csv.Error:
+            dialect = csv.excel
+        raw_rows = []
+        try:
+            for row in csv.reader(io.StringIO(text), dialect):
+                if len(raw_rows) > MAX_IMPORT_ROWS:
+                    raise ServiceError(
+                        gettext(
+                            "The file has more than %(max_import_rows)s rows; import at most "
+                            "%(max_import_rows)s %(what)s at once."
+                        )
+                        % {"max_import_rows": MAX_IMPORT_ROWS, "what": what},
+                        code="too_many_rows",
+                    )
+                raw_rows.append([cell[:MAX_FIELD] for cell in row[:MAX_IMPORT_COLUMNS]])
+        except csv.Error as error:
+            raise ServiceError(
+                gettext("The file could not be read as CSV (row %(value)s: %(error)s).")
+                % {"value": len(raw_rows) + 1, "error": error},
+                code="bad_file",
+            ) from None
+    return raw_rows

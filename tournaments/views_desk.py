@@ -15,7 +15,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from players import countries
-from tournaments import desk, results, services
+from tournaments import desk, results
 from tournaments.access import HtmxHttpRequest, event_for
 from tournaments.errors import ServiceError
 from tournaments.forms import (
@@ -28,6 +28,7 @@ from tournaments.forms import (
     WithdrawForm,
 )
 from tournaments.models import Registration, Role, Tournament
+from tournaments.services import registrations, seating
 
 
 def _message(error: ServiceError) -> str:
@@ -92,7 +93,7 @@ def add_player(request: HttpRequest, slug: str) -> HttpResponse:
         anyway = data.pop("register_anyway")
         try:
             registration = desk.register(
-                tournament, services.PlayerRow(**data), register_anyway=anyway, acting_user=request.user
+                tournament, registrations.PlayerRow(**data), register_anyway=anyway, acting_user=request.user
             )
         except ServiceError as error:
             duplicate = error.code == "probable_duplicate"
@@ -116,7 +117,9 @@ def import_players(request: HttpRequest, slug: str) -> HttpResponse:
         return _render_players(request, tournament, import_form=import_form)
     upload = import_form.cleaned_data["file"]
     try:
-        report = services.import_players(tournament, upload.read(), upload.name, acting_user=request.user)
+        report = registrations.import_players(
+            tournament, upload.read(), upload.name, acting_user=request.user
+        )
     except ServiceError as error:
         return _render_players(request, tournament, import_errors=[error.message])
     if report.errors:
@@ -164,7 +167,7 @@ def check_in(request: HtmxHttpRequest, slug: str, code: str) -> HttpResponse:
             gettext("%(name)s has withdrawn: reinstate them first.") % {"name": registration.player.name},
         )
         return redirect("manage:players", slug=slug)
-    services.set_checked_in(
+    registrations.set_checked_in(
         registration, form.cleaned_data.get("checked_in", False), acting_user=request.user
     )
     if request.htmx:
@@ -211,7 +214,7 @@ def edit_player(request: HttpRequest, slug: str, code: str) -> HttpResponse:
     form = PlayerForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
-            desk.edit(registration, services.PlayerRow(**form.cleaned_data), acting_user=request.user)
+            desk.edit(registration, registrations.PlayerRow(**form.cleaned_data), acting_user=request.user)
         except ServiceError as error:
             form.add_error(None, _message(error))
         else:
@@ -265,7 +268,7 @@ def fixed_table(request: HttpRequest, slug: str, code: str) -> HttpResponse:
         messages.error(request, gettext("A fixed table is a table number (1 to 500), or empty for none."))
     else:
         table = form.cleaned_data["fixed_table"]
-        services.set_fixed_table(registration, table, acting_user=request.user)
+        seating.set_fixed_table(registration, table, acting_user=request.user)
         messages.success(
             request,
             gettext("%(name)s: fixed table %(value)s.")

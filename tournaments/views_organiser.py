@@ -17,7 +17,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from scoring.rules.settings import Setting
-from tournaments import event_settings, seating_bridge, services, staff_accounts, views_clock
+from tournaments import event_settings, staff_accounts, views_clock
 from tournaments.access import HtmxHttpRequest, event_for, round_of, table_of
 from tournaments.archive import set_archived
 from tournaments.errors import ServiceError
@@ -34,6 +34,7 @@ from tournaments.forms import (
 from tournaments.models import EventRole, Role, Round, Seat, SeatingJob, Table, Tournament
 from tournaments.roles import table_roles
 from tournaments.seating import LowerBound, QualityReport
+from tournaments.services import events, seating, seating_bridge, seating_jobs
 
 
 @login_required
@@ -65,8 +66,8 @@ def create_event(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            tournament = services.create_tournament(
-                services.EventDetails(
+            tournament = events.create_tournament(
+                events.EventDetails(
                     name=data["name"],
                     slug=data["slug"],
                     rules=data["rules"],
@@ -133,7 +134,7 @@ def revoke_role(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     tournament = event_for(request, slug, Role.ORGANISER)
     event_role = get_object_or_404(EventRole.objects.select_related("user"), tournament=tournament, pk=pk)
     try:
-        services.revoke_role(event_role, acting_user=request.user)
+        events.revoke_role(event_role, acting_user=request.user)
     except ServiceError as error:
         messages.error(request, error.message)
     else:
@@ -152,7 +153,7 @@ def grant_role(request: HttpRequest, slug: str) -> HttpResponse:
     form = StaffForm(request.POST)
     if not form.is_valid():
         return _render_event(request, tournament, form)
-    services.grant_role(
+    events.grant_role(
         tournament, form.cleaned_data["username"], form.cleaned_data["role"], acting_user=request.user
     )
     messages.success(request, gettext("Role granted."))
@@ -228,7 +229,7 @@ def session(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "tables": tables,
             **views_clock.session_live_context(tournament, round_),
             "clock": views_clock.clock_context(round_),
-            "has_results": services.round_has_results(round_),
+            "has_results": seating.round_has_results(round_),
             "quality": seating_report(tournament),
             "seating_settings": seating_bridge.settings_of(tournament),
             "substitute_policy": _choice_label("seating.substitute_policy", tournament),
@@ -251,7 +252,7 @@ def seat_session(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         messages.error(request, gettext("The seed must be a whole number."))
     else:
         try:
-            services.start_seating_job(
+            seating_jobs.start_seating_job(
                 round_,
                 whole_plan=form.cleaned_data["scope"] == "remaining",
                 seed=form.cleaned_data["seed"] or 0,
@@ -282,7 +283,7 @@ class SeatingJobState(TypedDict):
 def _job_context(tournament: Tournament) -> SeatingJobState | None:
     from django.utils import timezone
 
-    job = services.current_seating_job(tournament)
+    job = seating_jobs.current_seating_job(tournament)
     if job is None:
         return None
     elapsed = ((job.finished_at or timezone.now()) - job.started_at).total_seconds()
@@ -352,7 +353,7 @@ def swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         messages.error(request, gettext("Choose two players seated in this session."))
         return redirect("manage:session", slug=slug, number=number)
     try:
-        services.swap_seats(round_, form.cleaned_data["a"], form.cleaned_data["b"], acting_user=request.user)
+        seating.swap_seats(round_, form.cleaned_data["a"], form.cleaned_data["b"], acting_user=request.user)
     except ServiceError as error:
         messages.error(request, error.message)
     else:
@@ -370,7 +371,7 @@ def totals_only(request: HttpRequest, slug: str, number: int, table: int) -> Htt
     tournament = event_for(request, slug, Role.ORGANISER)
     form = AllowedForm(request.POST)
     form.is_valid()  # a missing or odd value reads as "not allowed"
-    services.set_totals_only(
+    events.set_totals_only(
         table_of(tournament, number, table), form.cleaned_data.get("allowed", False), acting_user=request.user
     )
     return redirect("manage:session", slug=slug, number=number)
@@ -429,7 +430,7 @@ def save_settings(request: HttpRequest, slug: str, group: str) -> HttpResponse:
     form = chosen["form"]
     if form.is_valid():
         try:
-            services.update_settings(tournament, form.changes(), acting_user=request.user)
+            events.update_settings(tournament, form.changes(), acting_user=request.user)
         except ServiceError as error:
             form.add_error(None, error.message)
         else:
@@ -445,7 +446,7 @@ def load_card(request: HttpRequest, slug: str) -> HttpResponse:
     card_form = CardForm(request.POST, request.FILES, max_bytes=tournament.rule_set.card_max_bytes)
     if card_form.is_valid():
         try:
-            name = services.load_event_card(
+            name = events.load_event_card(
                 tournament, card_form.cleaned_data["card"].read(), acting_user=request.user
             )
         except ServiceError as error:

@@ -10,9 +10,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from players.folding import MAX_QUERY, matches, query_words
-from tournaments import takeovers
 from tournaments.access import has_role, public_event, public_round
 from tournaments.models import WINDS, Registration, Role, Seat, Table, Tournament
+from tournaments.services import substitutions
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -37,10 +37,10 @@ def event(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def seat_rows(table: Table) -> list[dict[str, Any]]:
-    """The table's seats by wind, each with its takeovers (prefetch ``takeovers.seat_prefetch("seats__")``)."""
+    """The table's seats by wind, each with its substitutions (prefetch ``substitutions.seat_prefetch("seats__")``)."""
     by_wind = {seat.wind: seat for seat in table.seats.all()}
     return [
-        {"wind": w, "seat": by_wind[w], "takeovers": takeovers.of_seat(by_wind[w])}
+        {"wind": w, "seat": by_wind[w], "substitutions": substitutions.of_seat(by_wind[w])}
         for w in WINDS
         if w in by_wind
     ]
@@ -53,7 +53,7 @@ def seating(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         Table.objects.filter(round=round_)
         .prefetch_related(
             Prefetch("seats", queryset=Seat.objects.select_related("registration__player")),
-            takeovers.seat_prefetch("seats__"),
+            substitutions.seat_prefetch("seats__"),
         )
         .order_by("number")
     )
@@ -63,23 +63,23 @@ def seating(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "code": s.registration.code,
             "table": t.number,
             "wind": s.wind,  # named in the page's language by the template (wind_name)
-            "takeovers": takeovers.of_seat(s),
+            "substitutions": substitutions.of_seat(s),
         }
         for t in tables
         for s in t.seats.all()
     ]
-    # A substitute who took over a seat mid-session finds themselves too, at the seat they played.
+    # A substitute who came in at a seat mid-session finds themselves too, at the seat they played.
     rows += [
         {
             "name": item.substitute.player.name,
             "code": item.substitute.code,
             "table": t.number,
             "wind": s.wind,
-            "takeovers": [item],
+            "substitutions": [item],
         }
         for t in tables
         for s in t.seats.all()
-        for item in takeovers.of_seat(s)
+        for item in substitutions.of_seat(s)
     ]
     by_player = sorted(rows, key=lambda item: item["name"].lower())
     return render(
@@ -113,7 +113,7 @@ def find(request: HttpRequest, slug: str) -> HttpResponse:
         matched = [
             pk
             for pk, name, code in tournament.registrations.filter(
-                # a reserve is found once they took over a seat
+                # a reserve is found once they played a seat as a substitute
                 Q(is_substitute=False) | Q(substitutions__isnull=False),
                 withdrawn_at=None,
             )
@@ -142,9 +142,9 @@ def find(request: HttpRequest, slug: str) -> HttpResponse:
             seat.registration_id: seat
             for seat in Seat.objects.filter(round=latest, registration__in=found).select_related("table")
         }
-        if len(seats) < len(found):  # someone without a seat may have taken one over
+        if len(seats) < len(found):  # someone without a seat may have played one as a substitute
             for item in (
-                takeovers.substitutions_queryset()
+                substitutions.substitutions_queryset()
                 .filter(seat__round=latest, substitute__in=[r for r in found if r.pk not in seats])
                 .select_related("seat__table", "seat__registration__player")
             ):
@@ -159,7 +159,7 @@ def find(request: HttpRequest, slug: str) -> HttpResponse:
             "searched": bool(query.strip()),
             "usable": bool(words),
             "results": [
-                {"registration": r, "seat": seats.get(r.pk), "takeovers": stood_in.get(r.pk, [])}
+                {"registration": r, "seat": seats.get(r.pk), "substitutions": stood_in.get(r.pk, [])}
                 for r in found
             ],
             "more": more,

@@ -1,6 +1,6 @@
 """Re-seating the rest of an event (after drops or late arrivals) with a preview of the plan's quality
-before anything is stored, and uploading a prepared seating (``tournaments.reseating``,
-``tournaments.seating_upload``)."""
+before anything is stored, and uploading a prepared seating (``tournaments.services.reseating``,
+``tournaments.services.seating_upload``)."""
 
 from __future__ import annotations
 
@@ -12,10 +12,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 
-from tournaments import reseating, seating_upload, services
 from tournaments.access import event_for
 from tournaments.errors import ServiceError
 from tournaments.models import Role
+from tournaments.services import reseating, seating_upload
+from tournaments.services.seating import seating_players
 
 
 def _int(value: Any, default: int) -> int:
@@ -34,7 +35,7 @@ def reseat(request: HttpRequest, slug: str) -> HttpResponse:
     context: dict[str, Any] = {
         "tournament": tournament,
         "first_free": first_free,
-        "players": len(services.seating_players(tournament)),
+        "players": len(seating_players(tournament)),
     }
     if request.method == "POST":
         action = request.POST.get("action")

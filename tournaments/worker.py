@@ -51,7 +51,7 @@ class Queue:
 
 
 def _run_seating(job_id: int, *, worker: str) -> None:
-    from tournaments.services import run_seating_job
+    from tournaments.services.seating_jobs import run_seating_job
 
     run_seating_job(job_id, worker=worker)
 

@@ -38,8 +38,8 @@ from scoring.rules import vocabulary
 from scoring.rules.ruleset import HandRecord, RuleSet, Winds
 from scoring.services import hand_record, played_hands
 from scoring.templatetags.rules_words import rules_text
-from tournaments import takeovers
 from tournaments.models import WINDS, Round, Table
+from tournaments.services import substitutions as seat_substitutions
 
 BLANK = HandRecord(winner=None)
 
@@ -171,7 +171,7 @@ class ScoresheetsPDF(Export):
                 "player": seat.registration.player.name,
             }
             for seat in sorted(table.seats.all(), key=lambda s: WINDS.index(s.wind))
-            for item in takeovers.of_seat(seat)
+            for item in seat_substitutions.of_seat(seat)
         ]
         if not lines:
             return Spacer(1, space)
@@ -321,7 +321,7 @@ class ScoresheetsPDF(Export):
         stand_ins = {
             item.substitute_id: (seat.wind, item.substitute)
             for seat in table.seats.all()
-            for item in takeovers.of_seat(seat)
+            for item in seat_substitutions.of_seat(seat)
         }
         for penalty in penalties:
             reg = next((r for r in seats.values() if r.pk == penalty.registration_id), None)

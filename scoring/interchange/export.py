@@ -12,8 +12,8 @@ from scoring.models import Appeal, AppealSubject, PaidTo, Penalty
 from scoring.rules.ruleset import RuleSet
 from scoring.services import hand_record, played_hands, tables_with_results
 from scoring.substitutions import DEFAULT_POLICY, policy
-from tournaments import takeovers
 from tournaments.models import WINDS, Substitution, Table, Tournament
+from tournaments.services import substitutions as seat_substitutions
 
 
 def export_warnings(tournament: Tournament) -> list[str]:
@@ -129,7 +129,9 @@ def _table_doc(
         entry["confirmed"] = False  # results entered but not final (a table with none has nothing to confirm)
     # The format has no substitutions (docs/seating.md): a penalty naming a substitute is written
     # under the seat's player, where it counts by default (export_warnings says so).
-    stood_in = {pk: code_at[wind] for pk, wind in takeovers.substitute_winds(table.seats.all()).items()}
+    stood_in = {
+        pk: code_at[wind] for pk, wind in seat_substitutions.substitute_winds(table.seats.all()).items()
+    }
     entry["penalties"] = [
         {
             "player": stood_in.get(p.registration_id) or code_of[p.registration_id],

@@ -82,7 +82,7 @@ def import_event(doc: Any, *, replace: bool = False, acting_user: User = None) -
         f"Imported {tournament.name}",
         replaced=existing is not None,
     )
-    # The document has no release state: an imported event is public with every session (issue 13).
+    # The document has no release state: an imported event is public with every session.
     return publish_everything(tournament, acting_user=acting_user)
 
 

@@ -13,8 +13,8 @@ from django.utils.translation import get_language
 
 from scoring.models import Confirmation, Hand, LateArrival, PaidTo, Penalty, TableTotals
 from scoring.rules.ruleset import HandRecord, PenaltyItem, RuleSet, SessionTotals
-from tournaments import takeovers
 from tournaments.models import WINDS, Round, Seat, Table, Tournament
+from tournaments.services import substitutions as seat_substitutions
 
 
 def event_rules(tournament: Tournament) -> RuleSet:
@@ -91,7 +91,7 @@ def seat_prefetches(*, substitutions: bool = True) -> list[Any]:
     """A table's seats with their players and who took a seat over mid-session (pages, penalties);
     ``substitutions=False``: the seats only (a hand's form names seats, never a substitute)."""
     seats = Prefetch("seats", queryset=Seat.objects.select_related("registration__player"))
-    return [seats, takeovers.seat_prefetch("seats__")] if substitutions else [seats]
+    return [seats, seat_substitutions.seat_prefetch("seats__")] if substitutions else [seats]
 
 
 def result_prefetches() -> list[Any]:

@@ -252,7 +252,7 @@ def substitute_seat(
     """A substitute takes over the absent player's seat from the table's next hand.
 
     The hands already played stay with the player who played them (the seat's ``registration`` is not
-    changed; the takeover is a :class:`~tournaments.models.Substitution` from hand n + 1); the standings
+    changed; the substitution is a :class:`~tournaments.models.Substitution` from hand n + 1); the standings
     count the seat as the event's substitute policy says (``scoring.substitutions``). The substitute is a
     registered substitute or any registered player not seated in this session."""
     check_length(Substitution, "reason", reason.strip(), label=gettext("The reason"))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 
-from django.db.models import Count, Max
+from django.db.models import Count, Exists, Max, OuterRef
 
 from scoring import substitutions
 from scoring.facts import (
@@ -27,9 +27,9 @@ from scoring.rules.ruleset import HandRecord, SessionTotals
 from scoring.services.queries import event_rules, hand_record, played_hands
 from scoring.services.rulings import disqualification
 from scoring.standings import StandingRow
-from tournaments import takeovers
 from tournaments.models import Registration, Round, Seat, Substitution, Table, Tournament
 from tournaments.results import TableProgress
+from tournaments.services import substitutions as seat_substitutions
 
 
 def confirmed_tables(tournament: Tournament) -> set[int]:
@@ -45,17 +45,22 @@ def load_event_facts(tournament: Tournament) -> EventFacts:
     this runs on the public pages' hot path after every result)."""
     in_event = {"table__round__tournament": tournament}
     seats: dict[int, list[SeatFact]] = defaultdict(list)
-    for table_id, wind, registration_id, code, substitute, withdrawn_at in Seat.objects.filter(
-        round__tournament=tournament
-    ).values_list(
-        "table_id",
-        "wind",
-        "registration_id",
-        "registration__code",
-        "registration__is_substitute",
-        "registration__withdrawn_at",
+    substituted = False  # substitutions are read only when a seat has one (most events have none)
+    for table_id, wind, registration_id, code, substitute, withdrawn_at, taken_over in (
+        Seat.objects.filter(round__tournament=tournament)
+        .annotate(taken_over=Exists(Substitution.objects.filter(seat=OuterRef("pk"))))
+        .values_list(
+            "table_id",
+            "wind",
+            "registration_id",
+            "registration__code",
+            "registration__is_substitute",
+            "registration__withdrawn_at",
+            "taken_over",
+        )
     ):
         seats[table_id].append(SeatFact(wind, registration_id, code, substitute, withdrawn_at is not None))
+        substituted = substituted or taken_over
     hands: dict[int, list[HandRecord]] = defaultdict(list)
     for table_id, winner, discarder, fan, data in (
         Hand.objects.in_force()
@@ -106,16 +111,19 @@ def load_event_facts(tournament: Tournament) -> EventFacts:
     ):
         late[table_id].append(LateFact(registration_id, minutes, late_id in overturned_late))
     stand_ins: dict[int, list[StandInFact]] = defaultdict(list)
-    for table_id, wind, substitute_id, code, from_hand, substitute in Substitution.objects.filter(
-        seat__round__tournament=tournament
-    ).values_list(
-        "seat__table_id",
-        "seat__wind",
-        "substitute_id",
-        "substitute__code",
-        "from_hand",
-        "substitute__is_substitute",
-    ):
+    substitutions_found = (
+        Substitution.objects.filter(seat__round__tournament=tournament).values_list(
+            "seat__table_id",
+            "seat__wind",
+            "substitute_id",
+            "substitute__code",
+            "from_hand",
+            "substitute__is_substitute",
+        )
+        if substituted
+        else []
+    )
+    for table_id, wind, substitute_id, code, from_hand, substitute in substitutions_found:
         stand_ins[table_id].append(StandInFact(wind, substitute_id, code, from_hand, substitute))
     confirmed = confirmed_tables(tournament)
     return EventFacts(
@@ -180,7 +188,7 @@ def table_facts(table: Table) -> TableFacts:
                 item.substitute.is_substitute,
             )
             for seat in table.seats.all()
-            for item in takeovers.of_seat(seat)
+            for item in seat_substitutions.of_seat(seat)
         ],
         published=table.round.results_published_at is not None,
         confirmed=any(c.is_in_force for c in table.confirmations.all()),

@@ -13,9 +13,10 @@ from scoring import rulings
 from scoring import services as scoring
 from scoring.models import Appeal, Hand, LateArrival, Penalty
 from tests.threads import patiently
-from tournaments import reseating, services
+from tournaments import services
 from tournaments.errors import ServiceError
 from tournaments.models import AuditEntry, Seat, Table
+from tournaments.services import reseating
 
 
 def make_event(players: int = 16, sessions: int = 3, name: str = "Reseat Open"):

@@ -9,9 +9,9 @@ import pytest
 from django.urls import reverse
 
 from scoring.services import HandEntry, record_hand
-from tournaments import seating_upload
 from tournaments.errors import ServiceError
 from tournaments.models import Seat
+from tournaments.services import seating_upload
 
 
 def codes(event) -> dict[str, str]:

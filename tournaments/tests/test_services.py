@@ -12,6 +12,7 @@ from tournaments import services
 from tournaments.errors import ServiceError
 from tournaments.field_limits import max_length
 from tournaments.models import Registration
+from tournaments.services import registrations
 
 
 def test_the_creator_of_an_event_becomes_its_organiser(organiser):
@@ -242,7 +243,7 @@ def test_a_player_registered_at_the_desk_during_the_import_refuses_it_with_the_r
         )
         return answer
 
-    monkeypatch.setattr(services, "check_player_rows", check_then_desk_registers)
+    monkeypatch.setattr(registrations, "check_player_rows", check_then_desk_registers)
     before = Registration.objects.count()
     content = b"name,ema_id\nFirst Row,11990004\nSame Person,11990005\n"
     report = services.import_players(event, content, "players.csv", acting_user=organiser)

@@ -110,7 +110,5 @@ def test_an_archive_of_too_many_parts_is_refused(openpyxl_never_opens):
 
 
 def test_a_workbook_within_the_limits_still_opens(event, organiser):
-    from tournaments import services
-
-    rows = services.read_rows(_workbook_with_shared_strings(1000), "seating.xlsx", what="tables")
+    rows = spreadsheets.read_rows(_workbook_with_shared_strings(1000), "seating.xlsx", what="tables")
     assert rows[0][:6] == ["session", "table", "E", "S", "W", "N"]

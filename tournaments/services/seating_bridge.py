@@ -7,6 +7,7 @@ registrations and seats into those and back, and knows the event's seating setti
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from tournaments import event_settings
 from tournaments.models import WINDS, Registration, Round, Seat, Tournament
@@ -51,7 +52,7 @@ def seated_rounds(tournament: Tournament, *, before: int | None = None) -> dict[
     }
 
 
-def settings_of(tournament: Tournament) -> dict:
+def settings_of(tournament: Tournament) -> dict[str, Any]:
     """The event's seating options, defaults filled in (the schema is in ``event_settings``)."""
     values = event_settings.current(tournament.rules, tournament.settings)
     return {

@@ -1,4 +1,4 @@
-"""A prepared seating uploaded as CSV or XLSX (issue 16): one row per table, columns session, table, E, S,
+"""A prepared seating uploaded as CSV or XLSX: one row per table, columns session, table, E, S,
 W, N, each seat a player's code or name.
 
 Everything is checked before anything is stored, and each problem is reported with its row: an unknown
@@ -6,8 +6,9 @@ or ambiguous player, a player seated twice in a session, a table without exactly
 number given twice, a session that does not exist or already has something entered (history is never
 replaced). A file without problems comes back with its quality report (over the sessions before it and
 the uploaded ones) for the organiser to look at; storing it is a second step, in one short locked
-transaction that checks again (``tournaments.reseating``). The file is read with the player import's
-safe reader (``services.read_rows``: row and column caps, the sheet's stated dimension not trusted).
+transaction that checks again (``tournaments.services.reseating``). The file is read with the player
+import's safe reader (``tournaments.spreadsheets.read_rows``: row and column caps, the sheet's stated
+dimension not trusted).
 """
 
 from __future__ import annotations
@@ -19,12 +20,14 @@ from django.core import signing
 from django.db import transaction
 from django.utils.translation import gettext
 
-from tournaments import reseating, seating_bridge
 from tournaments.archive import check_open
 from tournaments.audit import AuditAction, User, audit, bump_standings
 from tournaments.errors import ServiceError
 from tournaments.models import WINDS, Registration, Table, Tournament
 from tournaments.seating import LowerBound, QualityReport, RoundSeating, TableSeating, quality_report
+from tournaments.services import reseating, seating_bridge
+from tournaments.services.seating import check_replaceable, entered_at, seating_players, store_round
+from tournaments.spreadsheets import read_rows
 
 TOKEN_SALT = "tournaments.seating_upload"  # noqa: S105 (a namespace for signatures, not a secret)
 HEADERS = {
@@ -87,12 +90,8 @@ def _number(text: str) -> int | None:
 
 def check_upload(tournament: Tournament, content: bytes, filename: str) -> UploadReport:
     """Read and check an uploaded seating; nothing is stored."""
-    from tournaments import services
-
     report = UploadReport(tournament_id=tournament.pk)
-    rows = [
-        row for row in services.read_rows(content, filename, what="tables") if any(c.strip() for c in row)
-    ]
+    rows = [row for row in read_rows(content, filename, what="tables") if any(c.strip() for c in row)]
     if not rows:
         raise ServiceError(gettext("The file has no rows."), code="empty_file")
     header = [HEADERS.get(cell.strip().lower(), "") for cell in rows[0]]
@@ -128,7 +127,7 @@ def check_upload(tournament: Tournament, content: bytes, filename: str) -> Uploa
                 % {"session": repr(cells["session"])}
             )
         elif session not in history_checked:
-            history_checked[session] = reseating.entered_at([rounds[session]])
+            history_checked[session] = entered_at([rounds[session]])
         if session is not None and history_checked.get(session):
             problems.append(
                 gettext("session %(session)s already has %(what)s; its seating is kept")
@@ -195,7 +194,7 @@ def check_upload(tournament: Tournament, content: bytes, filename: str) -> Uploa
     if not tables:
         report.problems.append(gettext("The file has no tables."))
         return report
-    playing = {r.code for r in services.seating_players(tournament)}
+    playing = {r.code for r in seating_players(tournament)}
     for session, by_number in sorted(tables.items()):
         report.rounds[session] = RoundSeating(
             tables=tuple(TableSeating(number=n, seats=seats) for n, seats in sorted(by_number.items()))
@@ -220,7 +219,7 @@ def _score(tournament: Tournament, report: UploadReport) -> None:
     every = [*history, *(later[n] for n in sorted(later))]
     report.quality = quality_report(every)
     players = len({code for r in every for t in r.tables for code in t.seats})
-    report.bound = reseating._bound(players, len(every))
+    report.bound = reseating.bound(players, len(every))
 
 
 def from_token(tournament: Tournament, token: str) -> UploadReport:
@@ -244,8 +243,6 @@ def from_token(tournament: Tournament, token: str) -> UploadReport:
 def store_upload(tournament: Tournament, report: UploadReport, *, acting_user: User) -> list[Table]:
     """Store a checked seating in one short transaction that locks the event and the sessions' tables
     and checks again that nothing was entered there meanwhile."""
-    from tournaments import services
-
     if not report.ok:
         raise ServiceError(
             gettext("The seating has problems; fix the file and upload it again."), code="bad_plan"
@@ -255,7 +252,7 @@ def store_upload(tournament: Tournament, report: UploadReport, *, acting_user: U
         check_open(locked)
         rounds = list(locked.rounds.filter(number__in=list(report.rounds)).order_by("number"))
         list(Table.objects.select_for_update().filter(round__in=rounds).values_list("pk", flat=True))
-        reseating._check_replaceable(rounds)
+        check_replaceable(rounds)
         by_code = {r.code: r for r in locked.registrations.all()}
         missing = sorted(
             {c for r in report.rounds.values() for t in r.tables for c in t.seats} - set(by_code)
@@ -268,7 +265,7 @@ def store_upload(tournament: Tournament, report: UploadReport, *, acting_user: U
             )
         stored: list[Table] = []
         for round_ in rounds:
-            stored.extend(services._store_round(round_, report.rounds[round_.number], by_code))
+            stored.extend(store_round(round_, report.rounds[round_.number], by_code))
         bump_standings(locked)
         quality = report.quality
         audit(

@@ -1,8 +1,9 @@
-"""Who played a seat when a substitute took over in the middle of a session (issue 16), as the pages and
-prints show it: "from hand N: <substitute> for <player>".
+"""Substitutions: who played a seat when a substitute came in during a session, as the pages and prints
+show it: "from hand N: <substitute> for <player>".
 
-A takeover is a :class:`~tournaments.models.Substitution` (written by ``scoring.seat_changes``); the
-seat keeps its player, so every page that lists seats asks here who else played them. Pages load the
+Each is a :class:`~tournaments.models.Substitution` (written by ``scoring/services/seat_changes.py``,
+since it moves entered hands, which only ``scoring`` may do); the seat
+keeps its player, so every page that lists seats asks here who else played them. Pages load the
 seats with :func:`seat_prefetch` (one more query, whatever the number of tables) and read
 :func:`of_seat` without further queries.
 """
@@ -21,18 +22,18 @@ def substitutions_queryset() -> QuerySet[Substitution]:
     return Substitution.objects.select_related("substitute__player").order_by("from_hand", "pk")
 
 
-def seat_prefetch(prefix: str = "") -> Prefetch:
+def seat_prefetch(prefix: str = "") -> Prefetch[str, QuerySet[Substitution], str]:
     """Prefetch a seat's substitutions (``prefix``: the path to the seats, e.g. ``"seats__"``)."""
     return Prefetch(f"{prefix}substitutions", queryset=substitutions_queryset())
 
 
 def of_seat(seat: Seat) -> list[Substitution]:
-    """The takeovers of ``seat`` in hand order (prefetch with :func:`seat_prefetch`)."""
+    """The substitutions at ``seat`` in hand order (prefetch with :func:`seat_prefetch`)."""
     return sorted(seat.substitutions.all(), key=lambda item: (item.from_hand, item.pk))
 
 
 def involving(registration: Registration, tournament: Tournament) -> list[Substitution]:
-    """In one query: the takeovers of ``registration``'s seats and the seats they took over as a
+    """In one query: the substitutions at ``registration``'s seats and those where they came in as the
     substitute, in the event, by session, with the seat's table, session and player."""
     return list(
         Substitution.objects.filter(
@@ -45,6 +46,6 @@ def involving(registration: Registration, tournament: Tournament) -> list[Substi
 
 
 def substitute_winds(seats: Any) -> dict[int, str]:
-    """Registration id -> the seat wind they took over, for every substitute of these prefetched seats:
+    """Registration id -> the wind of the seat they played, for every substitute of these prefetched seats:
     a penalty or lateness naming a substitute counts at the seat they played (``scoring.services``)."""
     return {item.substitute_id: seat.wind for seat in seats for item in seat.substitutions.all()}

@@ -1,7 +1,7 @@
-"""Seating an event while it runs, without ever losing anything that was entered (issues 10 and 16).
+"""Seating an event while it runs, without ever losing anything that was entered.
 
 A plan is worked out **outside any transaction** (the search takes seconds, and a long transaction blocks
-every other writer on SQLite, STYLE.md pitfall 14) into a :class:`Proposal`, which the organiser may look
+every other writer on SQLite) into a :class:`Proposal`, which the organiser may look
 at first (its quality against the counting bound, the tables before and after). It is stored by
 :func:`store` in a short transaction that locks the event and the tables of the sessions it replaces and
 checks again, under those locks, that:
@@ -12,7 +12,10 @@ checks again, under those locks, that:
 - the sessions kept as history and the players to seat are still those the plan was made for.
 
 Otherwise nothing is stored and the organiser is told why. Sessions with anything entered are history:
-they are never replaced, only followed.
+they are never replaced, only followed (``seating.entered_at``, ``seating.check_replaceable``).
+
+Seating one session (:func:`generate_seating`) or the rest of the event (:func:`seat_remaining`) without
+a preview is the same proposal stored at once.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from django.core import signing
 from django.db import transaction
 from django.utils.translation import gettext
 
-from tournaments import results, seating_bridge
+from tournaments import results
 from tournaments.archive import check_open
 from tournaments.audit import AuditAction, User, audit, bump_standings
 from tournaments.errors import ServiceError
@@ -39,6 +42,15 @@ from tournaments.seating import (
     TableSeating,
     lower_bound,
     quality_report,
+)
+from tournaments.services import seating_bridge
+from tournaments.services.seating import (
+    check_replaceable,
+    engine_error,
+    entered_at,
+    seating_players,
+    store_round,
+    substitute,
 )
 
 TOKEN_SALT = "tournaments.reseating"  # noqa: S105 (a namespace for signatures, not a secret)
@@ -121,7 +133,7 @@ def from_token(tournament: Tournament, token: str) -> Proposal:
         history_key=data["h"],
         players_key=data["p"],
         quality=quality_report([*history, *rounds]),
-        bound=_bound(players, len(history) + len(rounds)),
+        bound=bound(players, len(history) + len(rounds)),
         tables_before=data["tb"],
         players=players,
         seed=data["seed"],
@@ -151,45 +163,12 @@ def _players_key(codes: Sequence[str]) -> str:
     return _key(sorted(codes))
 
 
-def _bound(players: int, rounds: int) -> LowerBound | None:
+def bound(players: int, rounds: int) -> LowerBound | None:
     """The counting bound for the whole event as planned (exact when every session seats the same
     players; with drops or late arrivals it is indicative)."""
     if players < 4 or rounds < 1:
         return None
     return lower_bound(players - players % 4, rounds)
-
-
-# --- what was entered ------------------------------------------------------------------------------
-
-
-def entered_at(rounds: Sequence[Round]) -> str | None:
-    """What was entered at the tables of these sessions, in words ("penalties in session 2"), or None.
-
-    Every model with a foreign key to ``Table`` or ``Seat`` is asked, except the seats themselves:
-    results, penalties, lateness, appeals (through their penalty), confirmations, substitutions and
-    whatever is added later. Anything there
-    would be deleted with the tables, so its session cannot be re-seated."""
-    if not rounds:
-        return None
-    relations = [(r, "round") for r in Table._meta.related_objects]
-    relations += [(r, "round") for r in Seat._meta.related_objects]
-    for relation, to_round in relations:
-        model = relation.related_model
-        if model is Seat or not hasattr(model, "_default_manager"):
-            continue
-        path = f"{relation.field.name}__{to_round}"
-        found = (
-            model._default_manager.filter(**{f"{path}__in": list(rounds)})  # type: ignore[union-attr]
-            .order_by()
-            .values_list(f"{path}__number", flat=True)
-            .first()
-        )
-        if found is not None:
-            label = model._meta.verbose_name_plural  # type: ignore[union-attr]
-            return f"{label} in session {found}"
-    if any(results.source().round_has_results(r) for r in rounds):
-        return f"results in session {rounds[0].number}"
-    return None
 
 
 def replaceable_from(tournament: Tournament) -> int | None:
@@ -200,20 +179,6 @@ def replaceable_from(tournament: Tournament) -> int | None:
         if entered_at([round_]) is not None:
             start = index + 1
     return rounds[start].number if start < len(rounds) else None
-
-
-def _check_replaceable(rounds: Sequence[Round]) -> None:
-    for round_ in rounds:
-        found = entered_at([round_])
-        if found is not None:
-            raise ServiceError(
-                gettext(
-                    "Session %(number)s already has %(split)s; sessions with anything entered are "
-                    "kept as they are. Re-seat from a later session."
-                )
-                % {"number": round_.number, "split": found.split(" in session")[0]},
-                code="round_has_results",
-            )
 
 
 # --- planning (no transaction) ---------------------------------------------------------------------
@@ -230,15 +195,13 @@ def propose(
 ) -> Proposal:
     """Work out a plan for ``count`` sessions from ``first`` (all the remaining ones by default) after
     the sessions before it, for the players seated now; nothing is written."""
-    from tournaments import services
-
     rounds = list(tournament.rounds.filter(number__gte=first).order_by("number"))
     if count is not None:
         rounds = rounds[:count]
     if not rounds or rounds[0].number != first:
         raise ServiceError(gettext("There is no session %(first)s.") % {"first": first}, code="no_round")
-    _check_replaceable(rounds)
-    registrations = services.seating_players(tournament)
+    check_replaceable(rounds)
+    registrations = seating_players(tournament)
     if not registrations:
         raise ServiceError(gettext("Register players before seating a session."), code="no_players")
     history_key = _history_key(tournament, first)
@@ -253,7 +216,7 @@ def propose(
             time_limit=time_limit,
         )
     except SeatingError as error:
-        raise services._engine_error(error) from None
+        raise engine_error(error) from None
     seated_before = Table.objects.filter(round=rounds[0]).count()
     if not seated_before:
         previous = (
@@ -269,7 +232,7 @@ def propose(
         history_key=history_key,
         players_key=_players_key([r.code for r in registrations]),
         quality=plan.quality,
-        bound=_bound(players, len(plan.history) + len(plan.rounds)),
+        bound=bound(players, len(plan.history) + len(plan.rounds)),
         tables_before=seated_before,
         players=players,
         seed=seed,
@@ -285,8 +248,6 @@ def store(proposal: Proposal, *, acting_user: User) -> list[Table]:
     The event's row and the replaced sessions' tables are locked first (a referee saving a hand holds
     its table's lock, so the check below sees every result committed before), then everything is checked
     again; the search is not repeated."""
-    from tournaments import services
-
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=proposal.tournament_id)
         check_open(tournament)
@@ -295,7 +256,7 @@ def store(proposal: Proposal, *, acting_user: User) -> list[Table]:
         if len(rounds) != len(proposal.rounds):
             raise ServiceError(gettext("The event's sessions changed; preview the plan again."), code="stale")
         list(Table.objects.select_for_update().filter(round__in=rounds).values_list("pk", flat=True))
-        _check_replaceable(rounds)
+        check_replaceable(rounds)
         if _history_key(tournament, proposal.first) != proposal.history_key:
             raise ServiceError(
                 gettext(
@@ -304,7 +265,7 @@ def store(proposal: Proposal, *, acting_user: User) -> list[Table]:
                 % {"first": proposal.first},
                 code="stale",
             )
-        codes = [r.code for r in services.seating_players(tournament)]
+        codes = [r.code for r in seating_players(tournament)]
         if _players_key(codes) != proposal.players_key:
             raise ServiceError(
                 gettext(
@@ -314,10 +275,10 @@ def store(proposal: Proposal, *, acting_user: User) -> list[Table]:
             )
         by_code = {r.code: r for r in tournament.registrations.all()}
         for code in proposal.substitutes:
-            by_code[code] = services._substitute(tournament, code)
+            by_code[code] = substitute(tournament, code)
         tables: list[Table] = []
         for round_, seating in zip(rounds, proposal.rounds, strict=True):
-            tables.extend(services._store_round(round_, seating, by_code))
+            tables.extend(store_round(round_, seating, by_code))
         bump_standings(tournament)
         quality = proposal.quality
         if len(rounds) == 1:
@@ -342,3 +303,29 @@ def store(proposal: Proposal, *, acting_user: User) -> list[Table]:
                 worst_pair=quality.worst_pair,
             )
     return tables
+
+
+# --- seating a session, or the rest of the event ----------------------------------------------------
+
+
+def generate_seating(round_: Round, *, acting_user: User, seed: int = 0) -> list[Table]:
+    """Seat one session after the sessions already seated, with the seating engine (fewest repeated
+    opponents, balanced winds, teammates apart; Swiss by current standings when the event asks).
+
+    The plan is worked out outside any transaction and stored in a short locked one that checks again
+    that nothing was entered at the session meanwhile (:func:`store`)."""
+    tournament = round_.tournament
+    swiss = None
+    if seating_bridge.settings_of(tournament)["swiss"]:
+        swiss = results.source().swiss_scores(tournament)
+    proposal = propose(tournament, round_.number, count=1, seed=seed + round_.number, swiss_scores=swiss)
+    return store(proposal, acting_user=acting_user)
+
+
+def seat_remaining(tournament: Tournament, from_number: int, *, acting_user: User, seed: int = 0) -> int:
+    """Seat every session from ``from_number`` to the last in one plan, keeping the sessions before it
+    as history (after late arrivals or drops, call it again from the next session with nothing entered).
+    Planned outside any transaction, stored in a short locked one that checks again."""
+    proposal = propose(tournament, from_number, seed=seed)
+    store(proposal, acting_user=acting_user)
+    return len(proposal.rounds)
