@@ -3,25 +3,23 @@
 The workbook (3.3 s of CPU on a 400 x 10 event), scoresheets (1.8 s), seat slips (2.2 s), the register
 (0.9 s) and the EMA XLSX (1.2 s) are the prints whose class says ``background = True``. Asking for one
 makes an :class:`~scoring.models.ExportJob`; the worker (``tournaments.worker``, the ``exports`` queue:
-claim, heartbeat, takeover, at most 3 attempts) renders it once and stores the bytes in the database,
-so any app server can hand the file out (no shared disk). A second request for the same print of the
-same event version (the standings version and the event's last audit entry) gets the same job, queued,
-running or done; a unique constraint keeps two requests at the same moment from making two. Only the
-last ``EXPORT_JOBS_KEEP`` finished jobs per print are kept.
+claim, heartbeat, takeover, at most 3 attempts, as for every ``tournaments.jobs.Job``) renders it once
+and stores the bytes in the database, so any app server can hand the file out (no shared disk). A
+second request for the same print of the same event version (the standings version and the event's last
+audit entry) gets the same job, queued, running or done; a unique constraint keeps two requests at the
+same moment from making two. Only the last ``EXPORT_JOBS_KEEP`` finished jobs per print are kept.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-import time
-from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, OperationalError, connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Max
-from django.utils import timezone, translation
+from django.utils import translation
 
 from scoring.exports import EVENT_PRINTS, SESSION_PRINTS, Export, PrintError
 from scoring.exports.base import page_size
@@ -31,10 +29,6 @@ from tournaments.audit import User, acting
 from tournaments.models import AuditEntry, Tournament
 
 log = logging.getLogger(__name__)
-
-GAVE_UP = f"Making the file stopped unexpectedly {background.MAX_ATTEMPTS} times; ask for it again."
-BROKEN = "The file could not be made (an unexpected error, now in the server log); ask for it again."
-LOST = "Making the file stopped unexpectedly (the server restarted); ask for it again."
 
 
 def export_class(kind: str, *, session: bool) -> type[Export] | None:
@@ -69,15 +63,9 @@ def _reusable(key: dict[str, Any]) -> ExportJob | None:
     """The live job for ``key`` (queued, running or done); a running one left by a dead web process
     (no worker process to take it over) is marked failed, so it is made again."""
     job = ExportJob.objects.defer("content").filter(**key, status__in=ExportJob.ACTIVE).first()
-    if job is None or job.status != ExportJob.Status.RUNNING or settings.BACKGROUND_WORKER:
+    if job is None or settings.BACKGROUND_WORKER:
         return job
-    beat = job.heartbeat_at or job.requested_at
-    if timezone.now() - beat > timedelta(seconds=background.STALE_SECONDS):
-        ExportJob.objects.filter(pk=job.pk, status=ExportJob.Status.RUNNING).update(
-            status=ExportJob.Status.FAILED, message=LOST, finished_at=timezone.now()
-        )
-        return None
-    return job
+    return None if job.give_up_if_silent(background.STALE_SECONDS) else job
 
 
 def request_export(
@@ -128,12 +116,9 @@ def request_export(
         with transaction.atomic():
             job = ExportJob.objects.create(
                 **key,
-                requested_by=acting(acting_user),
+                started_by=acting(acting_user),
                 # Without a worker process a thread of this process makes it, claimed at once.
-                status=ExportJob.Status.RUNNING if in_process else ExportJob.Status.QUEUED,
-                worker=name if in_process else "",
-                heartbeat_at=timezone.now() if in_process else None,
-                attempts=1 if in_process else 0,
+                **(ExportJob.claimed_fields(name) if in_process else {}),
             )
     except IntegrityError:  # the same print asked for at the same moment: that job does for both
         job = _reusable(key)
@@ -148,49 +133,32 @@ def request_export(
     return job
 
 
-def _record(mine: Any, **fields: Any) -> int:
-    """Record a job's end, waiting out a moment when the database is locked (SQLite: a reader of the same
-    table in shared-cache mode refuses at once instead of waiting), so a made file is not lost to it."""
-    for attempt in range(100):
-        try:
-            return int(mine.update(**fields))
-        except OperationalError as error:
-            if "locked" not in str(error) or attempt == 99:
-                raise
-            time.sleep(0.02)
-    return 0
-
-
 def run_export_job(job_id: int, *, worker: str) -> None:
     """Render a claimed job and store the file; recorded only while the job is still ``worker``'s (one
     that lost it to a takeover records nothing). A print that cannot be made ends the job with its
     message; anything unexpected with a general one (the details go to the log), never half a file."""
-    mine = ExportJob.objects.filter(pk=job_id, worker=worker, status=ExportJob.Status.RUNNING)
     try:
         job = ExportJob.objects.defer("content").select_related("tournament").get(pk=job_id)
         try:
             with translation.override(job.language or None):
                 filename, content_type, content = build(job).render()
         except PrintError as error:
-            mine.update(
-                status=ExportJob.Status.FAILED, message=error.message[:300], finished_at=timezone.now()
-            )
+            ExportJob.finish(job_id, worker, ExportJob.Status.FAILED, error.message)
             return
-        stored = _record(
-            mine,
-            status=ExportJob.Status.DONE,
+        stored = ExportJob.finish(
+            job_id,
+            worker,
+            ExportJob.Status.DONE,
             filename=filename[:200],
             content_type=content_type,
             size=len(content),
             content=content,
-            message="",
-            finished_at=timezone.now(),
         )
         if stored:
             prune(job)
     except Exception:
         log.exception("export job %s failed", job_id)
-        _record(mine, status=ExportJob.Status.FAILED, message=BROKEN, finished_at=timezone.now())
+        ExportJob.finish(job_id, worker, ExportJob.Status.FAILED, ExportJob.BROKEN)
     finally:
         if threading.current_thread() is not threading.main_thread():
             connection.close()
@@ -218,4 +186,4 @@ def content_of(job: ExportJob) -> bytes:
     return bytes(data or b"")
 
 
-EXPORTS = background.Queue("exports", ExportJob, run_export_job, GAVE_UP)
+EXPORTS = background.Queue("exports", ExportJob, run_export_job)

@@ -16,6 +16,7 @@ from django.db.models import Max
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.audit import User, acting
+from tournaments.jobs import MAX_ATTEMPTS, Job
 from tournaments.models import WIND_CHOICES, Registration, Table, Tournament
 
 
@@ -466,18 +467,16 @@ class BlindEntry(VersionedResult):
         return f"Blind entry for {self.table} v{self.version}"
 
 
-class ExportJob(models.Model):
+class ExportJob(Job):
     """A long print or export (workbook, scoresheets, seat slips, register, EMA file) made once by the
     background worker (``scoring.export_jobs``) and kept in the database, so every app server can hand
-    out the same file (no shared disk) and a second request for the same event version reuses it."""
+    out the same file (no shared disk) and a second request for the same event version reuses it. Its
+    state and its claim by a worker are every job's (``tournaments.jobs.Job``)."""
 
-    class Status(models.TextChoices):
-        QUEUED = "queued", "Waiting for the worker"
-        RUNNING = "running", "Being made"
-        DONE = "done", "Ready"
-        FAILED = "failed", "Failed"
-
-    ACTIVE = ("queued", "running", "done")  # a job of these is reused; a failed one is made again
+    ACTIVE = (*Job.UNFINISHED, Job.Status.DONE)  # a job of these is reused; a failed one is made again
+    GAVE_UP = f"Making the file stopped unexpectedly {MAX_ATTEMPTS} times; ask for it again."
+    LOST = "Making the file stopped unexpectedly (the server restarted); ask for it again."
+    BROKEN = "The file could not be made (an unexpected error, now in the server log); ask for it again."
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="export_jobs")
     kind = models.CharField(max_length=40)
@@ -486,23 +485,12 @@ class ExportJob(models.Model):
     language = models.CharField(max_length=16, blank=True)
     base_url = models.CharField(max_length=200, blank=True, help_text="For prints with QR codes")
     version = models.CharField(max_length=40, help_text="The event version it is made from")
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
-    message = models.CharField(max_length=300, blank=True)
-    requested_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    requested_at = models.DateTimeField(auto_now_add=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-    worker = models.CharField(max_length=100, blank=True)
-    heartbeat_at = models.DateTimeField(null=True, blank=True)
-    attempts = models.PositiveSmallIntegerField(default=0)
     filename = models.CharField(max_length=200, blank=True)
     content_type = models.CharField(max_length=100, blank=True)
     size = models.PositiveIntegerField(default=0)
     content = models.BinaryField(null=True, editable=False)
 
-    class Meta:
-        ordering = ["-requested_at", "-id"]
+    class Meta(Job.Meta):
         constraints = [
             models.UniqueConstraint(
                 fields=["tournament", "kind", "round_number", "paper", "language", "base_url", "version"],

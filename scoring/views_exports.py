@@ -68,7 +68,7 @@ def _context(tournament: Tournament, job: ExportJob) -> dict[str, Any]:
         "tournament": tournament,
         "job": job,
         "label": cls.label if cls is not None else job.kind,
-        "elapsed": max(0, round((end - job.requested_at).total_seconds())),
+        "elapsed": max(0, round((end - job.started_at).total_seconds())),
         "again_url": _print_url(job),
         "current": job.version == export_jobs.event_version(tournament),
     }
@@ -79,7 +79,7 @@ def recent(tournament: Tournament, count: int = 10) -> list[ExportJob]:
     return list(
         ExportJob.objects.defer("content")
         .filter(tournament=tournament, status=ExportJob.Status.DONE)
-        .select_related("requested_by")[:count]
+        .select_related("started_by")[:count]
     )
 
 

@@ -12,6 +12,7 @@ from django.utils.translation import gettext, gettext_lazy
 from players.models import Player
 from scoring.rules import registry
 from scoring.rules.ruleset import RuleSet, Vocabulary
+from tournaments.jobs import MAX_ATTEMPTS, Job
 
 WINDS = ("E", "S", "W", "N")
 WIND_CHOICES = [("E", "East"), ("S", "South"), ("W", "West"), ("N", "North")]
@@ -265,35 +266,20 @@ class AuditEntry(models.Model):
         return self.summary
 
 
-class SeatingJob(models.Model):
+class SeatingJob(Job):
     """A seating plan being worked out in the background, so the organiser's page stays usable and can
-    show how far it has got (the engine may search for several seconds)."""
+    show how far it has got (the engine may search for several seconds). Its state and its claim by a
+    worker are every job's (``tournaments.jobs.Job``)."""
 
-    class Status(models.TextChoices):
-        QUEUED = "queued", "Waiting for the worker"
-        RUNNING = "running", "Running"
-        DONE = "done", "Done"
-        FAILED = "failed", "Failed"
+    GAVE_UP = f"The seating stopped unexpectedly {MAX_ATTEMPTS} times; start it again."
+    LOST = "The seating stopped unexpectedly; start it again."
+    BROKEN = "The seating could not be worked out."
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="seating_jobs")
     from_round = models.PositiveSmallIntegerField()
     whole_plan = models.BooleanField(default=False, help_text="Seat every later session too")
     seed = models.PositiveIntegerField(default=0)
     time_limit = models.FloatField()
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.RUNNING)
-    message = models.CharField(max_length=300, blank=True)
-    started_by = models.ForeignKey(
-        django_settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    started_at = models.DateTimeField(auto_now_add=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-    # Set by the worker process (manage.py run_worker) that claimed the job; empty for an in-process thread.
-    worker = models.CharField(max_length=100, blank=True)
-    heartbeat_at = models.DateTimeField(null=True, blank=True)
-    attempts = models.PositiveSmallIntegerField(default=0)
-
-    class Meta:
-        ordering = ["-started_at", "-id"]
 
     def __str__(self) -> str:
         return f"Seating from session {self.from_round} ({self.status})"

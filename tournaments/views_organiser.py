@@ -305,7 +305,7 @@ def seating_job(request: HtmxHttpRequest, slug: str, number: int) -> HttpRespons
     }
     response = render(request, "tournaments/organiser/_seating_job.html", context)
     job = context["job"]
-    if request.htmx and job is not None and job["job"].status not in ("queued", "running"):
+    if request.htmx and job is not None and job["job"].finished:
         response["HX-Refresh"] = "true"
     return response
 

@@ -3,16 +3,12 @@ processes queue (``BACKGROUND_WORKER=1``): seating plans and, registered by the 
 and exports (``scoring.export_jobs``). A seating search or a 3 s workbook never runs inside a web worker,
 and a job survives a restart of the web servers.
 
-Each kind of job is a :class:`Queue`: its model (with ``status``, ``worker``, ``heartbeat_at`` and
-``attempts``, statuses queued/running/done/failed as ``SeatingJob``'s) and the function that runs one job.
-The event layer cannot import scoring, so scoring registers its queue (``register``) when it is ready.
-
-Claiming is one short transaction: the oldest queued job, or a running one whose worker stopped beating,
-is taken with ``select_for_update(skip_locked=True)`` on PostgreSQL (two workers never take the same
-row) and under SQLite's immediate transactions (one writer at a time) elsewhere. While it runs, the job's
-``heartbeat_at`` is renewed every few seconds; a job whose heartbeat is older than ``STALE_SECONDS``
-(its worker was killed) is taken over by another worker, at most ``MAX_ATTEMPTS`` times. A worker
-that lost its job (it stalled longer than that) records nothing (``run_seating_job(worker=...)``).
+Each kind of job is a :class:`Queue`: its model, a ``tournaments.jobs.Job`` (which claims the next job
+atomically, keeps its heartbeat, takes over a dead worker's job at most ``MAX_ATTEMPTS`` times and
+records the end only while the job is still its worker's), and the function that runs one job. The event
+layer cannot import scoring, so scoring registers its queue (``register``) when it is ready. While a job
+runs, its heartbeat is renewed every ``HEARTBEAT_SECONDS``; a job whose heartbeat is older than
+``STALE_SECONDS`` (its worker was killed) is taken over by another worker.
 """
 
 from __future__ import annotations
@@ -23,18 +19,15 @@ import socket
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import timedelta
-from typing import Any
 
-from django.db import DatabaseError, close_old_connections, connection, transaction
-from django.db.models import F, Q
-from django.utils import timezone
+from django.db import DatabaseError, close_old_connections, connection
 
+from tournaments.jobs import MAX_ATTEMPTS as MAX_ATTEMPTS
+from tournaments.jobs import STALE_SECONDS as STALE_SECONDS
+from tournaments.jobs import Job
 from tournaments.models import SeatingJob
 
 HEARTBEAT_SECONDS = 3.0
-STALE_SECONDS = 20.0
-MAX_ATTEMPTS = 3
 
 log = logging.getLogger(__name__)
 
@@ -42,12 +35,11 @@ log = logging.getLogger(__name__)
 @dataclass(frozen=True)
 class Queue:
     """One kind of background job: where its jobs wait and how one is run (``run(job_id, worker=...)``
-    records the end only while the job is still that worker's)."""
+    records the end only while the job is still that worker's, as ``Job.finish`` does)."""
 
     name: str
-    model: Any  # a model class with the fields above
+    model: type[Job]
     run: Callable[..., None]
-    gave_up: str  # the failure message once a job stopped unexpectedly MAX_ATTEMPTS times
 
 
 def _run_seating(job_id: int, *, worker: str) -> None:
@@ -56,12 +48,7 @@ def _run_seating(job_id: int, *, worker: str) -> None:
     run_seating_job(job_id, worker=worker)
 
 
-SEATING = Queue(
-    "seating",
-    SeatingJob,
-    _run_seating,
-    f"The seating stopped unexpectedly {MAX_ATTEMPTS} times; start it again.",
-)
+SEATING = Queue("seating", SeatingJob, _run_seating)
 QUEUES: dict[str, Queue] = {SEATING.name: SEATING}
 
 
@@ -77,34 +64,7 @@ def worker_name() -> str:
 
 def claim_job(worker: str, queue: Queue = SEATING) -> int | None:
     """Take the next job of ``queue`` for ``worker`` (its id), or None when there is nothing to do."""
-    model = queue.model
-    stale = timezone.now() - timedelta(seconds=STALE_SECONDS)
-    waiting = Q(status="queued") | Q(status="running", heartbeat_at__lt=stale, attempts__gt=0)
-    if not model.objects.filter(waiting).exists():
-        return None  # a plain read first: on SQLite an idle poll of each queue takes no write lock
-    with transaction.atomic():
-        job = (
-            model.objects.select_for_update(skip_locked=True)
-            .filter(waiting)
-            .order_by("id")
-            .values("id", "attempts")
-            .first()
-        )
-        if job is None:
-            return None
-        if job["attempts"] >= MAX_ATTEMPTS:
-            model.objects.filter(pk=job["id"]).update(
-                status="failed", message=queue.gave_up, finished_at=timezone.now()
-            )
-            log.warning("%s job %s given up after %s attempts", queue.name, job["id"], job["attempts"])
-            return None
-        model.objects.filter(pk=job["id"]).update(
-            status="running",
-            worker=worker,
-            heartbeat_at=timezone.now(),
-            attempts=F("attempts") + 1,
-        )
-    return int(job["id"])
+    return queue.model.claim(worker)
 
 
 def claim_next(worker: str) -> tuple[Queue, int] | None:
@@ -121,9 +81,7 @@ def _beat(job_id: int, worker: str, stop: threading.Event, queue: Queue) -> None
     try:
         while not stop.wait(HEARTBEAT_SECONDS):
             try:
-                queue.model.objects.filter(pk=job_id, worker=worker, status="running").update(
-                    heartbeat_at=timezone.now()
-                )
+                queue.model.beat(job_id, worker)
             except DatabaseError:  # busy for a moment (the job storing its result): the next beat will do
                 log.warning("heartbeat of %s job %s missed", queue.name, job_id, exc_info=True)
     finally:

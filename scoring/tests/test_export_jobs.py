@@ -67,7 +67,7 @@ def test_asking_for_the_workbook_queues_a_job_instead_of_rendering_in_the_reques
     response = start(client, reverse("manage:event_print", args=[event.slug, "workbook"]))
     job = ExportJob.objects.get()
     assert response["Location"] == reverse("manage:export_job", args=[event.slug, job.pk])
-    assert (job.kind, job.round_number, job.paper, job.requested_by) == ("workbook", 0, "", organiser)
+    assert (job.kind, job.round_number, job.paper, job.started_by) == ("workbook", 0, "", organiser)
     assert job.status == ExportJob.Status.RUNNING and job.content is None  # the thread makes it
     page = client.get(response["Location"]).content.decode()
     assert "Making the file" in page and 'hx-trigger="every 1s"' in page

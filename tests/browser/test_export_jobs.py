@@ -52,7 +52,7 @@ def test_the_workbook_is_made_in_the_background_and_downloads_when_ready(page, l
     assert {"Totals", "Hands"} <= set(made)
     assert made == cells(EventWorkbook(seated_event).render()[2])
     job = ExportJob.objects.get()
-    assert job.status == ExportJob.Status.DONE and job.requested_by.username == "olga"
+    assert job.status == ExportJob.Status.DONE and job.started_by.username == "olga"
     # The job's page now offers the file for downloading again.
     page.goto(f"{base}/manage/print-open/exports/{job.pk}/")
     assert page.locator("[data-download=workbook]").is_visible()

@@ -63,7 +63,13 @@ def test_a_job_the_engine_refuses_ends_failed_with_the_reason():
 def test_the_page_polls_a_running_job_and_reloads_when_it_ends(client):
     tournament, organiser = make_event("Poll Open")
     client.force_login(organiser)
-    job = SeatingJob.objects.create(tournament=tournament, from_round=1, time_limit=5, started_by=organiser)
+    job = SeatingJob.objects.create(  # running in a thread of the web process
+        tournament=tournament,
+        from_round=1,
+        time_limit=5,
+        started_by=organiser,
+        status=SeatingJob.Status.RUNNING,
+    )
     url = reverse("manage:seating_job", args=[tournament.slug, 1])
     running = client.get(url, headers={"HX-Request": "true"})
     assert "Working out the seating" in running.content.decode()
@@ -77,7 +83,13 @@ def test_the_page_polls_a_running_job_and_reloads_when_it_ends(client):
 @pytest.mark.django_db
 def test_a_second_job_is_refused_while_one_runs_and_a_dead_one_is_marked_failed(organiser):
     tournament = services.create_tournament(services.EventDetails(name="Busy Open"), acting_user=organiser)
-    job = SeatingJob.objects.create(tournament=tournament, from_round=1, time_limit=5, started_by=organiser)
+    job = SeatingJob.objects.create(  # running in a thread of the web process
+        tournament=tournament,
+        from_round=1,
+        time_limit=5,
+        started_by=organiser,
+        status=SeatingJob.Status.RUNNING,
+    )
     with pytest.raises(services.ServiceError) as error:
         services.start_seating_job(tournament.rounds.get(number=1), whole_plan=False, acting_user=organiser)
     assert error.value.code == "job_running"
