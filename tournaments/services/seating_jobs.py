@@ -8,7 +8,6 @@ import threading
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.utils import timezone
 from django.utils.translation import gettext
 
 from tournaments.audit import User, acting
@@ -41,7 +40,7 @@ def start_seating_job(
             code="round_has_results",
         )
     running = current_seating_job(tournament)
-    if running is not None and running.status in (SeatingJob.Status.QUEUED, SeatingJob.Status.RUNNING):
+    if running is not None and not running.finished:
         raise ServiceError(
             gettext("A seating plan is already being worked out for this event."), code="job_running"
         )
@@ -71,8 +70,7 @@ def run_seating_job(job_id: int, *, worker: str = "") -> None:
     """Run one job to its end and record how it ended (the thread's own database connection is closed).
 
     ``worker`` names the worker process that claimed it: the end is recorded only while the job is still
-    that worker's (one that lost it, its heartbeat stale, records nothing)."""
-    mine = SeatingJob.objects.filter(pk=job_id, worker=worker)
+    that worker's (one that lost it, its heartbeat stale, records nothing: ``Job.finish``)."""
     try:
         job = SeatingJob.objects.select_related("tournament", "started_by").get(pk=job_id)
         round_ = job.tournament.rounds.get(number=job.from_round)
@@ -88,14 +86,10 @@ def run_seating_job(job_id: int, *, worker: str = "") -> None:
             status = SeatingJob.Status.DONE
         except ServiceError as error:
             message, status = error.message, SeatingJob.Status.FAILED
-        mine.update(status=status, message=message[:300], finished_at=timezone.now())
+        SeatingJob.finish(job_id, worker, status, message)
     except Exception:  # the job must end, whatever happened; the log keeps the details
         logging.getLogger(__name__).exception("seating job %s failed", job_id)
-        mine.update(
-            status=SeatingJob.Status.FAILED,
-            message="The seating could not be worked out.",
-            finished_at=timezone.now(),
-        )
+        SeatingJob.finish(job_id, worker, SeatingJob.Status.FAILED, SeatingJob.BROKEN)
     finally:
         if threading.current_thread() is not threading.main_thread():
             connection.close()
@@ -105,11 +99,6 @@ def current_seating_job(tournament: Tournament) -> SeatingJob | None:
     """The event's latest job; one left "running" by a dead process is marked failed (a worker process's
     job only once its heartbeat has stopped for that long: another worker would have taken it over)."""
     job = tournament.seating_jobs.first()
-    if job is not None and job.status == SeatingJob.Status.RUNNING:
-        age = (timezone.now() - (job.heartbeat_at or job.started_at)).total_seconds()
-        if age > job.time_limit + JOB_GRACE_SECONDS:
-            SeatingJob.objects.filter(pk=job.pk).update(
-                status=SeatingJob.Status.FAILED, message="The seating stopped unexpectedly; start it again."
-            )
-            job.refresh_from_db()
+    if job is not None:
+        job.give_up_if_silent(job.time_limit + JOB_GRACE_SECONDS)
     return job
