@@ -60,26 +60,27 @@ def stranger(db):
 @pytest.fixture
 def event(organiser, referee):
     """An MCR event with 8 registered players, 2 sessions of 4 hands, session 1 seated."""
-    from tournaments import services
     from tournaments.models import Role
     from tournaments.release import publish_everything
+    from tournaments.services import events as event_services
+    from tournaments.services import registrations, reseating
 
-    tournament = services.create_tournament(
-        services.EventDetails(name="Test Open", slug="test-open", num_sessions=2, hands_per_session=4),
+    tournament = event_services.create_tournament(
+        event_services.EventDetails(name="Test Open", slug="test-open", num_sessions=2, hands_per_session=4),
         acting_user=organiser,
     )
-    services.grant_role(tournament, referee, Role.REFEREE, acting_user=organiser)
+    event_services.grant_role(tournament, referee, Role.REFEREE, acting_user=organiser)
     # A small seating time limit, because a fixture that runs the search to its full limit makes the whole
     # suite slow: 8 players cannot avoid every repeat, and the
     # search would otherwise use its whole default limit each time a test seats a session.
-    services.set_seating_options(
+    event_services.set_seating_options(
         tournament, substitute_policy="none", swiss=False, time_limit=0.5, acting_user=organiser
     )
     for index, name in enumerate(["Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hu"], start=1):
-        services.register_player(
-            tournament, services.PlayerRow(name=name, team=f"T{index % 4}"), acting_user=organiser
+        registrations.register_player(
+            tournament, registrations.PlayerRow(name=name, team=f"T{index % 4}"), acting_user=organiser
         )
-    services.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
+    reseating.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
     # Published as a whole, as an imported event is (the release controls have their own tests).
     return publish_everything(tournament, acting_user=organiser)
 

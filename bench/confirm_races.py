@@ -47,32 +47,36 @@ def main() -> None:
     from django.core.management import call_command
     from django.db import connection
 
-    from scoring import services
     from scoring.models import Confirmation, Hand
-    from tournaments import services as events
+    from scoring.services import confirmation
+    from scoring.services import entry as entry_service
     from tournaments.errors import ServiceError
     from tournaments.models import AuditEntry, Table
+    from tournaments.services import events as event_services
+    from tournaments.services import registrations, reseating
 
     call_command("migrate", verbosity=0)
     users = get_user_model().objects
     organiser = users.create_user("bench-olga")
     tables_needed = args.races
     sessions = max(1, -(-tables_needed // 2))
-    event = events.create_tournament(
-        events.EventDetails(name="Race Open", num_sessions=min(sessions, 50), hands_per_session=4),
+    event = event_services.create_tournament(
+        event_services.EventDetails(name="Race Open", num_sessions=min(sessions, 50), hands_per_session=4),
         acting_user=organiser,
     )
-    events.set_seating_options(
+    event_services.set_seating_options(
         event, substitute_policy="none", swiss=False, time_limit=0.5, acting_user=organiser
     )
     referees = []
     for index in range(THREADS):
         user = users.create_user(f"bench-ref{index}")
-        events.grant_role(event, user, "referee", acting_user=organiser)
+        event_services.grant_role(event, user, "referee", acting_user=organiser)
         referees.append(user)
     for name in "ABCDEFGH":
-        events.register_player(event, events.PlayerRow(name=f"Player {name}"), acting_user=organiser)
-    events.seat_remaining(event, 1, acting_user=organiser)
+        registrations.register_player(
+            event, registrations.PlayerRow(name=f"Player {name}"), acting_user=organiser
+        )
+    reseating.seat_remaining(event, 1, acting_user=organiser)
     tables = list(Table.objects.filter(round__tournament=event).order_by("round__number", "number"))[
         :tables_needed
     ]
@@ -112,12 +116,14 @@ def main() -> None:
     first = referees[0]
     for table in tables:
         for _ in range(3):
-            services.record_hand(table, services.HandEntry(winner=None), acting_user=first)
-        entry = services.HandEntry(winner="E", discarder="S", fan=8)
+            entry_service.record_hand(table, entry_service.HandEntry(winner=None), acting_user=first)
+        entry = entry_service.HandEntry(winner="E", discarder="S", fan=8)
         if (
             race(
                 "add hand 4",
-                lambda i, t=table, e=entry: services.record_hand(t, e, acting_user=first, expected_number=4),
+                lambda i, t=table, e=entry: entry_service.record_hand(
+                    t, e, acting_user=first, expected_number=4
+                ),
             )
             != 1
         ):
@@ -125,15 +131,15 @@ def main() -> None:
         if (
             race(
                 "delete last",
-                lambda i, t=table: services.void_last_hand(t, acting_user=first, expected_last=4),
+                lambda i, t=table: entry_service.void_last_hand(t, acting_user=first, expected_last=4),
             )
             != 1
         ):
             wrong.append(f"{table}: more than one hand deleted")
-        services.record_hand(table, entry, acting_user=first, expected_number=4)
-        race("confirm", lambda i, t=table: services.confirm_table(t, acting_user=referees[1 + i % 7]))
-        services.set_table_finished(table, True, acting_user=first)
-        race("reopen", lambda i, t=table: services.set_table_finished(t, False, acting_user=first))
+        entry_service.record_hand(table, entry, acting_user=first, expected_number=4)
+        race("confirm", lambda i, t=table: confirmation.confirm_table(t, acting_user=referees[1 + i % 7]))
+        entry_service.set_table_finished(table, True, acting_user=first)
+        race("reopen", lambda i, t=table: entry_service.set_table_finished(t, False, acting_user=first))
         if Hand.objects.in_force().filter(table=table).count() != 4:
             wrong.append(f"{table}: not four hands")
         if Confirmation.objects.filter(table=table, voided=False).count() != 1:

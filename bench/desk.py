@@ -49,17 +49,20 @@ def timed(label: str, call) -> None:
 
 
 def main() -> None:
-    from tournaments import services
+    from tournaments.services import events as event_services
+    from tournaments.services import registrations
 
     call_command("migrate", verbosity=0)
     user = get_user_model().objects.create_user("desk", password="pw-desk-bench-1")
     user.user_permissions.add(Permission.objects.get(codename="add_tournament"))
-    event = services.create_tournament(
-        services.EventDetails(name="Desk Bench", slug="desk-bench", num_sessions=7), acting_user=user
+    event = event_services.create_tournament(
+        event_services.EventDetails(name="Desk Bench", slug="desk-bench", num_sessions=7), acting_user=user
     )
     for n in range(PLAYERS):
         name = f"{FIRST[n % 10]} {LAST[(n // 10) % 10]} {n}"
-        services.register_player(event, services.PlayerRow(name=name, country="PT"), acting_user=user)
+        registrations.register_player(
+            event, registrations.PlayerRow(name=name, country="PT"), acting_user=user
+        )
     client = Client()
     client.force_login(user)
     base = "/manage/desk-bench/players/"

@@ -76,8 +76,9 @@ def main() -> None:
     from django.test.utils import setup_test_environment
 
     from tests import form_fuzz
-    from tournaments import services
     from tournaments.models import Role
+    from tournaments.services import events as event_services
+    from tournaments.services import registrations, reseating
 
     setup_test_environment()
     old_name = connection.creation.create_test_db(verbosity=0)
@@ -86,17 +87,21 @@ def main() -> None:
         users = get_user_model().objects
         organiser = users.create_user("olga", password="pw-olga-123")
         referee = users.create_user("rick", password="pw-rick-123")
-        tournament = services.create_tournament(
-            services.EventDetails(name="Fuzz Open", slug="fuzz-open", num_sessions=2, hands_per_session=16),
+        tournament = event_services.create_tournament(
+            event_services.EventDetails(
+                name="Fuzz Open", slug="fuzz-open", num_sessions=2, hands_per_session=16
+            ),
             acting_user=organiser,
         )
-        services.grant_role(tournament, referee, Role.REFEREE, acting_user=organiser)
-        services.set_seating_options(
+        event_services.grant_role(tournament, referee, Role.REFEREE, acting_user=organiser)
+        event_services.set_seating_options(
             tournament, substitute_policy="none", swiss=False, time_limit=0.5, acting_user=organiser
         )
         for name in ["Ana", "Bo", "Cy", "Di"]:
-            services.register_player(tournament, services.PlayerRow(name=name), acting_user=organiser)
-        [table] = services.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
+            registrations.register_player(
+                tournament, registrations.PlayerRow(name=name), acting_user=organiser
+            )
+        [table] = reseating.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
         referee_client, organiser_client = Client(), Client()
         referee_client.force_login(referee)
         organiser_client.force_login(organiser)

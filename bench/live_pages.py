@@ -47,7 +47,7 @@ def main() -> None:
         settings.PUBLIC_PAGE_CACHE = False
     call_command("migrate", verbosity=0)
     from scoring.interchange import import_event
-    from scoring.services import HandEntry, record_hand
+    from scoring.services.entry import HandEntry, record_hand
     from tournaments import clock
     from tournaments.models import Tournament
 

@@ -42,7 +42,7 @@ def timed(client: Client, url: str) -> tuple[float, int]:
 def main() -> None:
     call_command("migrate", verbosity=0)
     from scoring.interchange import import_event
-    from scoring.services import HandEntry, record_hand
+    from scoring.services.entry import HandEntry, record_hand
     from tournaments.models import Tournament
 
     import_event(

@@ -42,13 +42,13 @@ def child(saves: int) -> None:
     from make_event import make_event
 
     from scoring.interchange import import_event
-    from tournaments import services
     from tournaments.models import Role, Tournament
+    from tournaments.services import events as event_services
 
     call_command("migrate", verbosity=0)
     import_event(make_event(players=PLAYERS, sessions=2, played=1, hands=16, seed=12, slug="saves"))
     user = get_user_model().objects.create_user("bench-referee")
-    services.grant_role(Tournament.objects.get(slug="saves"), user, Role.REFEREE, acting_user=None)
+    event_services.grant_role(Tournament.objects.get(slug="saves"), user, Role.REFEREE, acting_user=None)
     client = Client()
     client.force_login(user)
     client.get("/referee/saves/sessions/2/tables/1/")  # warm: imports, templates, the connection

@@ -71,7 +71,7 @@ def build_event() -> dict:
 def main() -> None:
     call_command("migrate", verbosity=0)
     from scoring.interchange import import_event
-    from scoring.services import event_standings
+    from scoring.services.standings import event_standings
     from tournaments.models import Tournament
 
     doc = build_event()

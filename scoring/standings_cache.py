@@ -9,7 +9,7 @@ from typing import Any
 
 from django.utils.translation import gettext
 
-from scoring.services import event_standings
+from scoring.services.standings import event_standings
 from scoring.standings import StandingRow
 from tournaments.models import Tournament
 from tournaments.public_read import computed_once

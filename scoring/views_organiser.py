@@ -13,8 +13,9 @@ from django.urls import reverse
 from django.utils.translation import get_language, gettext, gettext_lazy
 from django.views.decorators.http import require_POST
 
-from scoring import confirmation, views_exports
+from scoring import views_exports
 from scoring.exports import EVENT_PRINTS, SESSION_PRINTS, Export, PrintError, ema_check
+from scoring.services import pins as pins_service
 from tournaments.access import event_for, round_of
 from tournaments.errors import ServiceError
 from tournaments.models import Registration, Role, Tournament
@@ -122,7 +123,7 @@ def pins(request: HttpRequest, slug: str) -> HttpResponse:
     """Every player's PIN for signing results (rule 72), for the desk that hands out lost ones;
     ``?session=N``: only the players seated in session N (after its PINs were reissued), with its slips."""
     tournament = event_for(request, slug, Role.ORGANISER)
-    issued = confirmation.pins_for(tournament)
+    issued = pins_service.pins_for(tournament)
     round_ = None
     try:
         number = int(request.GET.get("session", ""))
@@ -134,7 +135,7 @@ def pins(request: HttpRequest, slug: str) -> HttpResponse:
         if not 0 < number < 10_000:  # a number the database can look up (no 500 on a huge one)
             raise Http404("No such session.")
         round_ = round_of(tournament, number)
-        registrations = confirmation.seated_in(round_)
+        registrations = pins_service.seated_in(round_)
     rows = [{"registration": r, "pin": issued.get(r.pk)} for r in registrations]
     return render(
         request,
@@ -153,7 +154,7 @@ def pins(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def issue_pins(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = event_for(request, slug, Role.ORGANISER)
-    confirmation.issue_pins(tournament, acting_user=request.user)
+    pins_service.issue_pins(tournament, acting_user=request.user)
     messages.success(request, gettext("Every player has a PIN."))
     return redirect("manage:pins", slug=slug)
 
@@ -167,7 +168,7 @@ def reissue_pin(request: HttpRequest, slug: str, code: str) -> HttpResponse:
         Registration.objects.select_related("player"), tournament=tournament, code=code
     )
     try:
-        pin = confirmation.reissue_pin(registration, acting_user=request.user)
+        pin = pins_service.reissue_pin(registration, acting_user=request.user)
     except ServiceError as error:
         messages.error(request, gettext("Not saved: %(problem)s") % {"problem": error.message})
         return redirect("manage:pins", slug=slug)
@@ -187,7 +188,7 @@ def reissue_session_pins(request: HttpRequest, slug: str, number: int) -> HttpRe
     tournament = event_for(request, slug, Role.ORGANISER)
     round_ = round_of(tournament, number)
     try:
-        issued = confirmation.reissue_session_pins(round_, acting_user=request.user)
+        issued = pins_service.reissue_session_pins(round_, acting_user=request.user)
     except ServiceError as error:
         messages.error(request, gettext("Not saved: %(problem)s") % {"problem": error.message})
         return redirect("manage:session", slug=slug, number=number)
@@ -207,11 +208,11 @@ def appeals_register(request: HttpRequest, slug: str) -> HttpResponse:
     """The organiser's appeals register: every ruling (penalties, warnings, "may not win", loss of rank,
     disqualification, lateness), the appeals against them (rule 94) and each decision, with who made
     each; the same as the register PDF, on a page."""
-    from scoring import rulings
+    from scoring.services import appeals
 
     tournament = event_for(request, slug, Role.ORGANISER)
     return render(
         request,
         "scoring/organiser/register.html",
-        {"tournament": tournament, "rows": rulings.register(tournament)},
+        {"tournament": tournament, "rows": appeals.register(tournament)},
     )

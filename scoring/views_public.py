@@ -20,21 +20,15 @@ from django_tables2 import RequestConfig
 
 from scoring import substitutions
 from scoring.charts import ChartPoint, progress_chart
-from scoring.confirmation import blind_entry_on, figures_visible, previews_unconfirmed
 from scoring.exports import STANDINGS_EXPORTS
 from scoring.history import place_at_table
 from scoring.live import poll_seconds, vary_on_htmx
 from scoring.models import Penalty
 from scoring.projector import projector_context
 from scoring.rules.side import BEST_HAND, BestHandRow
-from scoring.services import (
-    is_confirmed,
-    running_scores,
-    session_result,
-    table_state,
-    table_with_results,
-    tables_with_results,
-)
+from scoring.services.confirmation import blind_entry_on, figures_visible, previews_unconfirmed, table_state
+from scoring.services.queries import is_confirmed, running_scores, table_with_results, tables_with_results
+from scoring.services.standings import session_result
 from scoring.side_rankings import (
     SIDE_TITLES,
     SIDE_VALUES,

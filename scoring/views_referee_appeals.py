@@ -13,9 +13,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_POST
 
-from scoring import confirmation, rulings, services
 from scoring.forms import AppealForm, DecisionForm
 from scoring.models import Appeal, Hand, LateArrival, Penalty
+from scoring.services import appeals as appeals_service
+from scoring.services import confirmation, queries
 from scoring.views_referee_table import hand_text, load_table, player_choices, table_registrations
 from tournaments.access import appeals_event_for
 from tournaments.errors import ServiceError
@@ -40,14 +41,14 @@ def appeal(
     table_obj = load_table(request, slug, number, table)
     ruling = _ruling(table_obj, subject, penalty)
     tournament = table_obj.round.tournament
-    fee = rulings.appeal_fee(tournament)
+    fee = appeals_service.appeal_fee(tournament)
     form = AppealForm(
         request.POST or None, players=player_choices(table_obj), fee=fee, rules=tournament.rule_set
     )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            rulings.file_appeal(
+            appeals_service.file_appeal(
                 ruling,
                 statement=data["statement"],
                 signed_by=data["signed_by"],
@@ -62,7 +63,7 @@ def appeal(
                 request, gettext("Appeal filed: the chief referee or the appeals committee decides it.")
             )
             return redirect("referee:table", slug=slug, number=number, table=table)
-    deadline = ruling.created_at + timedelta(minutes=rulings.APPEAL_DEADLINE_MINUTES)
+    deadline = ruling.created_at + timedelta(minutes=appeals_service.APPEAL_DEADLINE_MINUTES)
     return render(
         request,
         "scoring/referee/appeal.html",
@@ -87,9 +88,9 @@ def _ruling_text(ruling: Penalty | LateArrival | Hand, tournament: Any, *, hidde
     """The ruling appealed against in one line; a hand's result withheld when ``hidden`` (a blind table
     before its second entry)."""
     if isinstance(ruling, Penalty):
-        return rulings.penalty_line(ruling, services.event_rules(tournament))
+        return appeals_service.penalty_line(ruling, queries.event_rules(tournament))
     if isinstance(ruling, LateArrival):
-        return rulings.late_line(ruling)
+        return appeals_service.late_line(ruling)
     hand = tournament.rule_set.word("hand", get_language())
     return gettext("%(hand)s %(number)s: %(text)s") % {
         "hand": hand[:1].upper() + hand[1:],
@@ -104,7 +105,7 @@ def _ruling_text(ruling: Penalty | LateArrival | Hand, tournament: Any, *, hidde
 def appeals(request: HttpRequest, slug: str) -> HttpResponse:
     """The chief referee's page: every appeal of the event, pending ones first, each decided here."""
     tournament = appeals_event_for(request, slug)
-    items = rulings.event_appeals(tournament)
+    items = appeals_service.event_appeals(tournament)
     items.sort(key=lambda a: (a.status != "pending", a.created_at))
     return render(
         request,
@@ -112,7 +113,7 @@ def appeals(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "tournament": tournament,
             "appeals": [
-                {"appeal": a, "text": rulings.ruling_line(a), "own": a.ruled_by_id == request.user.pk}
+                {"appeal": a, "text": appeals_service.ruling_line(a), "own": a.ruled_by_id == request.user.pk}
                 for a in items
             ],
         },
@@ -133,7 +134,7 @@ def decide_appeal(request: HttpRequest, slug: str, appeal: int, **_: Any) -> Htt
         )
     else:
         try:
-            rulings.decide_appeal(
+            appeals_service.decide_appeal(
                 appeal_obj,
                 form.cleaned_data["status"],
                 reasons=form.cleaned_data["reasons"],

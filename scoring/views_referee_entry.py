@@ -16,9 +16,9 @@ from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_POST
 
 from config.security import client_ip
-from scoring import confirmation, rulings, services
 from scoring.forms import ExpectedVersionForm, PenaltyForm
 from scoring.models import Hand
+from scoring.services import confirmation, entry, penalties, pins, queries, rulings
 from scoring.templatetags.rules_words import rules_text
 from scoring.views_referee_table import (
     FORMS,
@@ -80,21 +80,21 @@ class _InvalidFormError(Exception):
 
 
 def _save_hand(request: HttpRequest, table: Table, form: Any) -> str:
-    hand = services.record_hand(
+    hand = entry.record_hand(
         table,
-        services.HandEntry(**form.entry()),
+        entry.HandEntry(**form.entry()),
         acting_user=request.user,
         expected_number=form.cleaned_data.get("expected_number"),
     )
     rules, language = table.round.tournament.rule_set, get_language()
     return gettext("%(hand)s saved (%(what)s).") % {
         "hand": rules.word("hand", language).capitalize(),
-        "what": rules.describe_in(services.hand_record(hand), language),
+        "what": rules.describe_in(queries.hand_record(hand), language),
     }
 
 
 def _save_totals(request: HttpRequest, table: Table, form: Any) -> str:
-    services.record_totals(
+    entry.record_totals(
         table,
         {w: form.cleaned_data[w] for w in WINDS},
         acting_user=request.user,
@@ -125,7 +125,7 @@ def _save_penalty(request: HttpRequest, table: Table, form: Any) -> str:
             "reason": rules_text(penalty.reason, rule_set),
             "rule": rules_text(penalty.rule, rule_set),
         }
-    services.add_penalty(
+    penalties.add_penalty(
         table,
         registration,
         data["points"],
@@ -141,24 +141,24 @@ def _save_penalty(request: HttpRequest, table: Table, form: Any) -> str:
 
 def _save_late(request: HttpRequest, table: Table, form: Any) -> str:
     registration = table_registrations(table)[form.cleaned_data["player"]]
-    services.record_late(table, registration, form.cleaned_data["minutes"], acting_user=request.user)
+    penalties.record_late(table, registration, form.cleaned_data["minutes"], acting_user=request.user)
     return gettext("Lateness recorded.")
 
 
 def _void(request: HttpRequest, table: Table, form: Any) -> str:
-    services.void_last_hand(
+    entry.void_last_hand(
         table, acting_user=request.user, expected_last=form.cleaned_data.get("expected_last")
     )
     return gettext("Last hand deleted (kept in the history).")
 
 
 def _finish(request: HttpRequest, table: Table, form: Any) -> str:
-    services.set_table_finished(table, True, acting_user=request.user)
+    entry.set_table_finished(table, True, acting_user=request.user)
     return gettext("Table marked complete.")
 
 
 def _reopen(request: HttpRequest, table: Table, form: Any) -> str:
-    services.set_table_finished(table, False, acting_user=request.user)
+    entry.set_table_finished(table, False, acting_user=request.user)
     return gettext("Table reopened; its results are provisional until confirmed again.")
 
 
@@ -169,7 +169,7 @@ def _confirm(request: HttpRequest, table: Table, form: Any) -> str:
 
 def _sign(request: HttpRequest, table: Table, form: Any) -> str:
     """The answer says how many have signed, not whose PIN it was (docs/confirmation.md)."""
-    result = confirmation.sign_with_pin(
+    result = pins.sign_with_pin(
         table, form.cleaned_data["pin"], acting_user=request.user, address=client_ip(request)
     )
     if result.confirmed:
@@ -219,14 +219,14 @@ def correct_hand(request: HttpRequest, slug: str, number: int, table: int, hand:
     form = hand_form_for(
         table_obj,
         request.POST or None,
-        initial=rules.initial_for(services.hand_record(current), current.tiles) if visible else None,
+        initial=rules.initial_for(queries.hand_record(current), current.tiles) if visible else None,
     )
     version_form = ExpectedVersionForm(request.POST or None, initial={"expected_version": current.version})
     if request.method == "POST" and form.is_valid() and version_form.is_valid():
         try:
-            services.correct_hand(
+            entry.correct_hand(
                 current,
-                services.HandEntry(**form.entry()),
+                entry.HandEntry(**form.entry()),
                 acting_user=request.user,
                 expected_version=version_form.cleaned_data["expected_version"],
             )

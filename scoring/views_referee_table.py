@@ -17,7 +17,6 @@ from django.utils import timezone
 from django.utils.module_loading import import_string
 from django.utils.translation import get_language, gettext
 
-from scoring import confirmation, services
 from scoring.forms import (
     BlindEntryForm,
     HandEntryForm,
@@ -29,6 +28,7 @@ from scoring.forms import (
 )
 from scoring.models import Hand
 from scoring.rules import vocabulary
+from scoring.services import confirmation, pins, queries, standings
 from tournaments import clock as session_clock
 from tournaments.access import can_decide_appeals, event_for, table_of
 from tournaments.models import WINDS, Role, Table
@@ -45,7 +45,7 @@ WIND_NAMES = dict(zip(WINDS, ("East", "South", "West", "North"), strict=True))
 def index(request: HttpRequest, slug: str) -> HttpResponse:
     """The event's tables by session, each with its progress, for the referee to pick one."""
     tournament = event_for(request, slug, Role.REFEREE)
-    tables = services.tables_with_results(tournament)
+    tables = queries.tables_with_results(tournament)
     rounds = []
     for round_ in tournament.rounds.all():
         mine = [t for t in tables if t.round_id == round_.pk]
@@ -53,7 +53,7 @@ def index(request: HttpRequest, slug: str) -> HttpResponse:
             {
                 "round": round_,
                 "tables": [
-                    {"table": t, "state": services.table_state(t), "confirmed": services.is_confirmed(t)}
+                    {"table": t, "state": confirmation.table_state(t), "confirmed": queries.is_confirmed(t)}
                     for t in mine
                 ],
             }
@@ -112,12 +112,12 @@ def _confirmation_context(table: Table, viewer: Any, state: str) -> dict[str, An
     """What the page says about confirming the table: who may confirm (the event's setting), who has
     signed, and under blind double entry whether this viewer must not see the first entry yet."""
     tournament = table.round.tournament
-    confirmed = services.confirmed_by(table)
+    confirmed = confirmation.confirmed_by(table)
     blind = confirmation.blind_entry_on(tournament)
     entry = confirmation.current_blind_entry(table) if blind else None
     # Counts, never names: a name appearing after a PIN was typed would tell whose PIN it was.
     signed, sign_seats = (
-        confirmation.signing_progress(table, confirmation.signatures(table))
+        pins.signing_progress(table, pins.signatures(table))
         if confirmation.players_sign(tournament) and state == "complete" and not confirmed
         else (0, 0)
     )
@@ -143,18 +143,18 @@ def _confirmation_context(table: Table, viewer: Any, state: str) -> dict[str, An
 def _table_context(table: Table, viewer: Any = None, **forms: Any) -> dict[str, Any]:
     tournament = table.round.tournament
     rules = tournament.rule_set
-    rows = services.running_scores(table)
+    rows = queries.running_scores(table)
     by_wind = {seat.wind: seat for seat in table.seats.all()}
     next_index = len(rows)
     winds = rules.winds([row["record"] for row in rows])
     for index, row in enumerate(rows):
         row["position"] = index + 1
-    state = services.table_state(table)
-    result = services.session_result(table)
+    state = confirmation.table_state(table)
+    result = standings.session_result(table)
     time_refusal = None
     if state != "complete":
         time_refusal = session_clock.after_time_refusal(
-            table, services.hands_first_entered(table), now=timezone.now()
+            table, queries.hands_first_entered(table), now=timezone.now()
         )
     seats = [
         {
@@ -229,7 +229,7 @@ def _blind_form(table: Table, data: Any) -> BlindEntryForm:
         data,
         seats=_seat_choices(table),
         hands=rules.hands_allowed(table.round.tournament.hands_per_session)
-        or max(len(services.played_hands(table)), 1),
+        or max(len(queries.played_hands(table)), 1),
     )
 
 
@@ -257,7 +257,7 @@ def load_table(request: HttpRequest, slug: str, number: int, table_number: int) 
     """The table a referee of the event may open, with its results read for the page."""
     tournament = event_for(request, slug, Role.REFEREE)
     table = table_of(tournament, number, table_number)
-    return services.table_with_results(table)
+    return queries.table_with_results(table)
 
 
 def load_table_for_forms(
@@ -269,7 +269,7 @@ def load_table_for_forms(
     while the hall reads, docs/scale.md). A refused form re-renders from ``load_table``."""
     tournament = event_for(request, slug, Role.REFEREE)
     table = table_of(tournament, number, table_number)
-    prefetch_related_objects([table], *services.seat_prefetches(substitutions=which in TAKEOVER_FORMS))
+    prefetch_related_objects([table], *queries.seat_prefetches(substitutions=which in TAKEOVER_FORMS))
     return table
 
 
@@ -341,4 +341,4 @@ def table_registrations(table: Table) -> dict[str, Any]:
 
 def hand_text(hand: Hand, tournament: Any) -> str:
     """A hand's one line in the page's language (the audit log keeps ``services.describe_hand``)."""
-    return services.event_rules(tournament).describe_in(services.hand_record(hand), get_language())
+    return queries.event_rules(tournament).describe_in(queries.hand_record(hand), get_language())

@@ -12,7 +12,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from scoring import seat_changes
+from scoring.services import seat_changes
 from tournaments.access import event_for, round_of
 from tournaments.errors import ServiceError
 from tournaments.models import Registration, Role, Seat, Substitution

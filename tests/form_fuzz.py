@@ -155,12 +155,12 @@ def post_player_file(
 
 def check_table_is_whole(table: Table) -> None:
     """What every answer leaves behind: hands numbered 1..n, a session that scores, penalties on its players."""
-    from scoring import services
+    from scoring.services import queries, standings
 
-    numbers = [hand.number for hand in services.current_hands(table)]
+    numbers = [hand.number for hand in queries.current_hands(table)]
     assert numbers == list(range(1, len(numbers) + 1)), numbers
-    loaded = services.table_with_results(table)
-    result = services.session_result(loaded)
+    loaded = queries.table_with_results(table)
+    result = standings.session_result(loaded)
     assert sorted(result.scores) == sorted(WINDS) and all(isinstance(v, int) for v in result.scores.values())
     players = set(table.seats.values_list("registration_id", flat=True))
     for penalty in table.penalties.filter(is_current=True):

@@ -63,10 +63,10 @@ def _names(tournament) -> set[str]:
 def demo(request, db):
     """A demo event as ``make run`` loads it, with a referee who is also the chief referee, a ruling from
     the rule set's list (its citation and default reason come from Python) and an appeal against it."""
-    from scoring import rulings
     from scoring.interchange import import_event
+    from scoring.services import appeals, rulings
     from tournaments.models import Role
-    from tournaments.services import grant_role
+    from tournaments.services.events import grant_role
 
     with (FIXTURES / f"{request.param}.json").open(encoding="utf-8") as handle:
         tournament = import_event(json.load(handle))
@@ -78,7 +78,7 @@ def demo(request, db):
     open_table = open_round.tables.get(number=1)
     seat = open_table.seats.select_related("registration").first()
     penalty = rulings.add_ruling(open_table, seat.registration, "warning", acting_user=user)
-    rulings.file_appeal(penalty, statement="我没有", signed_by="选手", fee_received=True, acting_user=user)
+    appeals.file_appeal(penalty, statement="我没有", signed_by="选手", fee_received=True, acting_user=user)
     return tournament, user, played_round, open_round
 
 
@@ -137,7 +137,7 @@ def test_the_referee_pages_of_a_demo_event_have_no_english(client, demo):
 
 def test_a_refused_hand_reads_in_chinese(client, demo_event, referee):
     from tournaments.models import Role
-    from tournaments.services import grant_role
+    from tournaments.services.events import grant_role
 
     grant_role(demo_event, referee, Role.REFEREE, acting_user=None)
     client.force_login(referee)
@@ -267,7 +267,7 @@ HANDS = (
 
 def test_the_tile_pickers_breakdown_reads_in_chinese(client, demo_event, referee):
     from tournaments.models import Role
-    from tournaments.services import grant_role
+    from tournaments.services.events import grant_role
 
     grant_role(demo_event, referee, Role.REFEREE, acting_user=None)
     client.force_login(referee)

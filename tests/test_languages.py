@@ -102,10 +102,10 @@ def test_every_public_page_reads_in_chinese(client, demo_event):
 
 
 def test_a_hands_tiles_and_fans_are_named_in_the_pages_language(client, event, table, referee):
-    from scoring import services
+    from scoring.services import entry
 
-    services.record_hand(
-        table, services.HandEntry(winner="E", discarder="S", fan=22, tiles=PURE_STRAIGHT), acting_user=referee
+    entry.record_hand(
+        table, entry.HandEntry(winner="E", discarder="S", fan=22, tiles=PURE_STRAIGHT), acting_user=referee
     )
     url = reverse("public:results", args=[event.slug, 1])
     english = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
@@ -138,11 +138,11 @@ def test_the_prints_are_in_the_language_they_are_made_in(event, referee):
     fonts have no CJK glyphs)."""
     from django.utils import translation
 
-    from scoring import services
     from scoring.exports import EVENT_PRINTS, SESSION_PRINTS
+    from scoring.services import entry
 
     table = event.rounds.get(number=1).tables.get(number=1)
-    services.record_hand(table, services.HandEntry(winner="E", discarder="S", fan=10), acting_user=referee)
+    entry.record_hand(table, entry.HandEntry(winner="E", discarder="S", fan=10), acting_user=referee)
     round_ = event.rounds.get(number=1)
     expected = {
         "scoresheets": ("记分表", "本盘得分", "东圈", "签名"),
@@ -163,10 +163,10 @@ def test_the_prints_are_in_the_language_they_are_made_in(event, referee):
 
 def test_a_hand_reads_in_the_pages_language_on_the_results_and_table_pages(client, event, table, referee):
     """MCR: the winner, the fan points and who discarded, by starting wind (东南西北)."""
-    from scoring import services
+    from scoring.services import entry
 
-    services.record_hand(table, services.HandEntry(winner="E", discarder="S", fan=10), acting_user=referee)
-    services.record_hand(table, services.HandEntry(winner="W", fan=8), acting_user=referee)
+    entry.record_hand(table, entry.HandEntry(winner="E", discarder="S", fan=10), acting_user=referee)
+    entry.record_hand(table, entry.HandEntry(winner="W", fan=8), acting_user=referee)
     url = reverse("public:results", args=[event.slug, 1])
     chinese = client.get(url, HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
     assert "东 和 10番，南 放铳" in chinese and "西 自摸 8番" in chinese

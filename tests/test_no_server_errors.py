@@ -153,8 +153,9 @@ def test_the_organiser_forms_never_answer_500(client, event, organiser, data, ta
 @FUZZ
 @given(data=posts)
 def test_correction_and_appeal_pages_never_answer_500(client, table, referee, data):
-    from scoring.rulings import file_appeal
-    from scoring.services import HandEntry, add_penalty, record_hand
+    from scoring.services.appeals import file_appeal
+    from scoring.services.entry import HandEntry, record_hand
+    from scoring.services.penalties import add_penalty
 
     client.force_login(referee)
     slug = table.round.tournament.slug

@@ -13,8 +13,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scoring import views_public
-from scoring.services import HandEntry, confirm_table, record_hand, set_table_finished
-from tournaments import public_read, release, services
+from scoring.services.confirmation import confirm_table
+from scoring.services.entry import HandEntry, record_hand, set_table_finished
+from tournaments import public_read, release
+from tournaments.services import registrations, reseating
 
 pytestmark = pytest.mark.django_db
 
@@ -139,7 +141,7 @@ def test_frozen_standings_are_never_served_from_before_the_freeze(client, event,
     counted = client.get(url).content.decode()
     assert "1 of 2 tables confirmed" in counted
     session_two = event.rounds.get(number=2)
-    services.generate_seating(session_two, acting_user=organiser)
+    reseating.generate_seating(session_two, acting_user=organiser)
     release.freeze_standings(event, 1, acting_user=organiser)
     frozen = client.get(url).content.decode()
     assert "frozen until the prize-giving" in frozen
@@ -151,7 +153,7 @@ def test_a_change_that_counts_for_nothing_still_renews_the_pages(client, event, 
     url = reverse("public:event", args=[event.slug])
     client.get(url)
     version = type(event).objects.get(pk=event.pk).public_version
-    services.set_checked_in(event.registrations.get(code="p1"), True, acting_user=organiser)
+    registrations.set_checked_in(event.registrations.get(code="p1"), True, acting_user=organiser)
     assert type(event).objects.get(pk=event.pk).public_version > version
     with CaptureQueriesContext(connection) as queries:
         client.get(url)
@@ -320,7 +322,7 @@ def test_the_versions_are_read_once_a_second_and_recent_answers_kept_per_process
         with django_assert_num_queries(0):
             assert client.get(url).content == first.content
         monkeypatch.undo()
-        services.set_checked_in(event.registrations.get(code="p1"), True, acting_user=organiser)
+        registrations.set_checked_in(event.registrations.get(code="p1"), True, acting_user=organiser)
         public_read._stamps.clear()  # the next period: the new version is read, and a new key
         with CaptureQueriesContext(connection) as queries:
             client.get(url)

@@ -37,12 +37,14 @@ from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, rule, run_state_machine_as_test
 
-from scoring import confirmation
 from scoring.models import Hand
-from scoring.services import HandEntry, correct_hand, record_hand, set_table_finished, void_last_hand
-from tournaments import public_read, release, services
+from scoring.services import confirmation
+from scoring.services.entry import HandEntry, correct_hand, record_hand, set_table_finished, void_last_hand
+from tournaments import public_read, release
 from tournaments.errors import ServiceError
 from tournaments.models import Round, Table, Tournament
+from tournaments.services import events as event_services
+from tournaments.services import registrations, reseating
 
 pytestmark = pytest.mark.django_db
 
@@ -189,22 +191,22 @@ def _build_event(organiser: Any, referee: Any) -> Tournament:
     """An MCR draft event: 8 players, 2 sessions of 2 hands, both seated, nothing published."""
     from tournaments.models import Role
 
-    tournament = services.create_tournament(
-        services.EventDetails(
+    tournament = event_services.create_tournament(
+        event_services.EventDetails(
             name="Property Open", slug=SLUG, num_sessions=2, hands_per_session=HANDS_PER_SESSION
         ),
         acting_user=organiser,
     )
-    services.grant_role(tournament, referee, Role.REFEREE, acting_user=organiser)
-    services.set_seating_options(
+    event_services.grant_role(tournament, referee, Role.REFEREE, acting_user=organiser)
+    event_services.set_seating_options(
         tournament, substitute_policy="none", swiss=False, time_limit=0.5, acting_user=organiser
     )
     for index, name in enumerate(["Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hu"], start=1):
-        services.register_player(
-            tournament, services.PlayerRow(name=name, team=f"T{index % 4}"), acting_user=organiser
+        registrations.register_player(
+            tournament, registrations.PlayerRow(name=name, team=f"T{index % 4}"), acting_user=organiser
         )
     for number in (1, 2):
-        services.generate_seating(tournament.rounds.get(number=number), acting_user=organiser)
+        reseating.generate_seating(tournament.rounds.get(number=number), acting_user=organiser)
     return Tournament.objects.get(pk=tournament.pk)
 
 

@@ -210,7 +210,7 @@ def test_checking_in_by_htmx_returns_the_button_only(client, event, organiser):
 
 
 def test_seating_with_a_wrong_player_count_shows_the_reason(client, event, organiser):
-    from tournaments.services import PlayerRow, register_player
+    from tournaments.services.registrations import PlayerRow, register_player
 
     register_player(event, PlayerRow(name="Ninth"), acting_user=organiser)
     client.force_login(organiser)
@@ -219,7 +219,7 @@ def test_seating_with_a_wrong_player_count_shows_the_reason(client, event, organ
 
 
 def test_a_hand_is_corrected_through_its_page_and_the_history_shows_both_versions(client, table, referee):
-    from scoring.services import HandEntry, record_hand
+    from scoring.services.entry import HandEntry, record_hand
 
     record_hand(table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee)
     client.force_login(referee)
@@ -252,7 +252,8 @@ def test_the_demo_events_of_every_rule_set_render(client, db):
 
 
 def test_the_cached_standings_change_as_soon_as_a_table_is_confirmed(client, table, referee, organiser):
-    from scoring.services import HandEntry, confirm_table, record_hand, set_table_finished
+    from scoring.services.confirmation import confirm_table
+    from scoring.services.entry import HandEntry, record_hand, set_table_finished
 
     url = reverse("public:standings", args=[table.round.tournament.slug])
     winner = table.seats.get(wind="S").registration.player.name
@@ -283,7 +284,7 @@ def test_a_player_finds_their_seats_and_results_on_their_own_page(client, demo_e
 
 
 def test_the_public_results_list_the_fans_of_a_hand_entered_with_tiles(client, table, referee):
-    from scoring.services import HandEntry, record_hand
+    from scoring.services.entry import HandEntry, record_hand
 
     tiles = {
         "concealed": ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "2p", "3p", "4p", "5s", "5s"],

@@ -10,7 +10,9 @@ from typing import Any
 from django.utils.translation import gettext
 
 from scoring.exports.base import PrintError, made_at
-from scoring.services import session_result, table_state, tables_with_results
+from scoring.services.confirmation import table_state
+from scoring.services.queries import tables_with_results
+from scoring.services.standings import session_result
 from tournaments.models import WINDS, Registration, Round, Table, Tournament
 
 

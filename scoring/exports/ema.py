@@ -29,7 +29,7 @@ from django.utils.translation import get_language, gettext, gettext_lazy, gettex
 
 from scoring.exports.base import CSV, XLSX, Export, PrintError, safe_text
 from scoring.exports.data import registrations, table_result
-from scoring.services import is_confirmed, tables_with_results
+from scoring.services.queries import is_confirmed, tables_with_results
 from scoring.standings import UNRANKED_LABELS
 from scoring.standings_cache import cached_standings_rows
 from tournaments.models import Tournament

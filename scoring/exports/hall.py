@@ -56,7 +56,7 @@ class SeatSlipsPDF(SessionPrint):
 
     def prepare(self, acting_user: Any) -> None:
         """Issue the missing PINs now, in the name of the organiser who asked for the slips."""
-        from scoring.confirmation import issue_pins
+        from scoring.services.pins import issue_pins
 
         issue_pins(self.tournament, acting_user=acting_user)
 
@@ -66,7 +66,7 @@ class SeatSlipsPDF(SessionPrint):
         from reportlab.platypus import Paragraph
         from reportlab.platypus import Table as Grid
 
-        from scoring.confirmation import issue_pins
+        from scoring.services.pins import issue_pins
 
         pins = issue_pins(self.tournament, acting_user=None)
         tables = seated_tables(self.round)

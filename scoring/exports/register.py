@@ -9,8 +9,8 @@ from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
 from scoring.exports.base import Export, PDFDocument, PrintError, Styles, cell, grid_style, markup
 from scoring.exports.data import check_event_seated, standings_status
-from scoring.rulings import event_appeals, ruling_line
-from scoring.services import tables_with_results
+from scoring.services.appeals import event_appeals, ruling_line
+from scoring.services.queries import tables_with_results
 from scoring.templatetags.rules_words import rules_text
 from tournaments.models import Tournament
 

@@ -36,7 +36,7 @@ from scoring.exports.base import (
 from scoring.exports.data import check_seated, seated_tables, seats_by_wind, table_result
 from scoring.rules import vocabulary
 from scoring.rules.ruleset import HandRecord, RuleSet, Winds
-from scoring.services import hand_record, played_hands
+from scoring.services.queries import hand_record, played_hands
 from scoring.templatetags.rules_words import rules_text
 from tournaments.models import WINDS, Round, Table
 from tournaments.services import substitutions as seat_substitutions

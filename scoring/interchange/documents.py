@@ -9,12 +9,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TypeGuard
 
-from scoring import services
 from scoring.models import REASONS_LENGTH, STATEMENT_LENGTH, Appeal
 from scoring.rules.ruleset import HandRecord, RuleSet
+from scoring.services import entry
 from tournaments.field_limits import max_length, too_long
 from tournaments.models import Registration, Tournament
-from tournaments.services import PlayerRow
+from tournaments.services.registrations import PlayerRow
 
 FORMAT = "mahjong-event/1"
 ID_LENGTH = max_length(Registration, "code")
@@ -146,4 +146,4 @@ def player_row(player: Mapping[str, Any]) -> PlayerRow:
 
 def hand_record_from_doc(hand: Mapping[str, Any], wind_of: Mapping[str, str], rules: RuleSet) -> HandRecord:
     """A hand of the event JSON (player ids) checked as the pages check one (``services.check_hand``)."""
-    return services.check_hand(rules, rules.hand_from_doc(hand, wind_of), hand.get("tiles"))
+    return entry.check_hand(rules, rules.hand_from_doc(hand, wind_of), hand.get("tiles"))

@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from players.models import Player
-from scoring import services
 from scoring.interchange.documents import FORMAT
 from scoring.models import Appeal, AppealSubject, PaidTo, Penalty
 from scoring.rules.ruleset import RuleSet
-from scoring.services import hand_record, played_hands, tables_with_results
+from scoring.services import queries
+from scoring.services.queries import hand_record, played_hands, tables_with_results
 from scoring.substitutions import DEFAULT_POLICY, policy
 from tournaments.models import WINDS, Substitution, Table, Tournament
 from tournaments.services import substitutions as seat_substitutions
@@ -125,7 +125,7 @@ def _table_doc(
     if table.totals_only:
         entry["totals_only"] = True
     has_results = bool(entry.get("hands")) or "totals" in entry
-    if has_results and not services.is_confirmed(table):
+    if has_results and not queries.is_confirmed(table):
         entry["confirmed"] = False  # results entered but not final (a table with none has nothing to confirm)
     # The format has no substitutions (docs/seating.md): a penalty naming a substitute is written
     # under the seat's player, where it counts by default (export_warnings says so).

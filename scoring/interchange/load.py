@@ -9,7 +9,6 @@ from typing import Any
 
 from django.db import transaction
 
-from scoring import services
 from scoring.interchange.documents import EventImportError, hand_record_from_doc, player_row
 from scoring.interchange.validate import validate_event
 from scoring.models import (
@@ -23,10 +22,11 @@ from scoring.models import (
     PaidTo,
     TableTotals,
 )
+from scoring.services import appeals, entry, penalties
 from tournaments.audit import AuditAction, User, audit, bump_standings
 from tournaments.models import WINDS, Registration, Round, Seat, Table, Tournament
 from tournaments.release import publish_everything
-from tournaments.services import add_registration, clean_player_row
+from tournaments.services.registrations import add_registration, clean_player_row
 
 
 @transaction.atomic
@@ -71,7 +71,7 @@ def import_event(doc: Any, *, replace: bool = False, acting_user: User = None) -
         _import_appeal(
             table_index[appeal_doc["round"], appeal_doc["table"]], appeal_doc, registrations, acting_user
         )
-    from scoring.rulings import withdraw_disqualified
+    from scoring.services.rulings import withdraw_disqualified
 
     withdraw_disqualified(tournament, acting_user=acting_user)  # MCR 77f, 89: not seated again
     bump_standings(tournament)
@@ -126,7 +126,7 @@ def _import_table(
             acting_user=acting_user,
         )
     rules = round_.tournament.rule_set
-    services.store_new_table_hands(
+    entry.store_new_table_hands(
         table,
         [
             (hand_record_from_doc(hand, wind_of, rules), hand.get("tiles"))
@@ -140,7 +140,7 @@ def _import_table(
     for penalty in table_doc.get("penalties", []):
         paid_to = penalty.get("paid_to", PaidTo.NONE)
         receiver = registrations[paid_to] if paid_to in wind_of else None
-        services.store_penalty(
+        penalties.store_penalty(
             table,
             registrations[penalty["player"]],
             penalty["points"],
@@ -154,7 +154,7 @@ def _import_table(
             hand_number=penalty.get("hand"),
         )
     for late in table_doc.get("late", []):
-        services.store_late(table, registrations[late["player"]], late["minutes"], acting_user=acting_user)
+        penalties.store_late(table, registrations[late["player"]], late["minutes"], acting_user=acting_user)
     return table
 
 
@@ -170,7 +170,7 @@ def _import_appeal(
         fee=appeal_doc.get("fee", 0),
     )
     if appeal_doc["status"] != AppealStatus.PENDING:
-        services.store_decision(
+        appeals.store_decision(
             appeal, appeal_doc["status"], reasons=appeal_doc.get("reasons", ""), acting_user=acting_user
         )
 

@@ -11,7 +11,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from scoring import services
 from scoring.interchange.documents import (
     APPEAL_TEXTS,
     FORMAT,
@@ -36,10 +35,11 @@ from scoring.models import AppealStatus, PaidTo, Penalty
 from scoring.rules import registry
 from scoring.rules.errors import HandInputError
 from scoring.rules.ruleset import RuleSet
+from scoring.services import appeals, penalties
 from tournaments.errors import ServiceError
 from tournaments.event_settings import settings_problems
 from tournaments.models import WINDS, Tournament
-from tournaments.services import clean_player_row
+from tournaments.services.registrations import clean_player_row
 
 
 @dataclass
@@ -295,7 +295,7 @@ def _check_penalty(
         check.add(f"{ppath}.paid_to", "must be 'each_other', 'none' or the id of a player at this table")
     else:
         try:
-            services.check_penalty(penalty["points"], paid_to)
+            penalties.check_penalty(penalty["points"], paid_to)
         except ServiceError as error:
             check.add(ppath, error.message)
     _check_ruling_keys(check, ppath, penalty)
@@ -344,7 +344,7 @@ def _check_appeal(
         check.add(f"{apath}.filed_minutes_after", "must be a whole number of minutes")
     else:
         try:
-            services.check_appeal_deadline(minutes, event_rules)
+            appeals.check_appeal_deadline(minutes, event_rules)
         except ServiceError as error:
             check.add(f"{apath}.filed_minutes_after", error.message)
     for key, limit in APPEAL_TEXTS.items():

@@ -15,11 +15,11 @@ from django.utils.translation import gettext
 
 from scoring.models import Hand, LateArrival, Penalty, TableTotals
 from scoring.services.kernel import table_write, tables_write
-from tournaments import services as event_services
 from tournaments.audit import AuditAction, User, acting
 from tournaments.errors import ServiceError
 from tournaments.field_limits import check_length
 from tournaments.models import WINDS, Registration, Round, Seat, Substitution, Table
+from tournaments.services import registrations
 
 
 def _exchange(value: Any, a: str, b: str) -> Any:
@@ -330,8 +330,8 @@ def substitute_new_player(
     registered as a substitute (a reserve: never ranked, not seated in later sessions); with
     ``joins_event`` as a player of the event from now on."""
     check_length(Substitution, "reason", reason.strip(), label=gettext("The reason"))
-    incoming = event_services.register_player(
-        table.round.tournament, event_services.PlayerRow(name=name), acting_user=acting_user
+    incoming = registrations.register_player(
+        table.round.tournament, registrations.PlayerRow(name=name), acting_user=acting_user
     )
     if not joins_event:
         Registration.objects.filter(pk=incoming.pk).update(is_substitute=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
-from tournaments import services as event_services
+from tournaments.services import events as event_services
 
 
 @pytest.fixture

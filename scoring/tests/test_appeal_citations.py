@@ -11,12 +11,13 @@ from django.core.exceptions import PermissionDenied
 from django.test import RequestFactory
 from django.utils import translation
 
-from scoring import rulings, services
 from scoring.rules import registry
+from scoring.services import appeals, penalties, rulings
 from tournaments import access, event_settings
-from tournaments import services as event_services
 from tournaments.errors import ServiceError
 from tournaments.models import Role
+from tournaments.services import events as event_services
+from tournaments.services import registrations, reseating
 
 
 @pytest.fixture
@@ -30,8 +31,8 @@ def nmjl_table(organiser, referee):
         event, substitute_policy="none", swiss=False, time_limit=0.5, acting_user=organiser
     )
     for name in ["Ana", "Bo", "Cy", "Di"]:
-        event_services.register_player(event, event_services.PlayerRow(name=name), acting_user=organiser)
-    event_services.generate_seating(event.rounds.get(number=1), acting_user=organiser)
+        registrations.register_player(event, registrations.PlayerRow(name=name), acting_user=organiser)
+    reseating.generate_seating(event.rounds.get(number=1), acting_user=organiser)
     return event.rounds.get(number=1).tables.get()
 
 
@@ -50,7 +51,7 @@ def refusal(call, *args, **kwargs) -> ServiceError:
 def late_appeal(table, referee) -> ServiceError:
     ruling = ruling_at(table, referee)
     return refusal(
-        rulings.file_appeal,
+        appeals.file_appeal,
         ruling,
         statement="Too late",
         signed_by="Bo",
@@ -86,7 +87,7 @@ def test_an_incomplete_nmjl_appeal_is_refused_without_a_rule_number(nmjl_table, 
         ({"statement": "Unfair", "signed_by": ""}, "not_signed"),
         ({"statement": "Unfair", "signed_by": "Bo"}, "fee_not_paid"),
     ]:
-        error = refusal(rulings.file_appeal, ruling, acting_user=referee, **kwargs)
+        error = refusal(appeals.file_appeal, ruling, acting_user=referee, **kwargs)
         assert error.code == code and "rule" not in error.message and "(" not in error.message
 
 
@@ -98,18 +99,18 @@ def test_an_incomplete_mcr_appeal_cites_rules_94b_to_94d(event, table, organiser
         ({"statement": "Unfair", "signed_by": ""}, "(rule 94c)"),
         ({"statement": "Unfair", "signed_by": "Bo"}, "(rule 94d)"),
     ]:
-        assert rule in refusal(rulings.file_appeal, ruling, acting_user=referee, **kwargs).message
+        assert rule in refusal(appeals.file_appeal, ruling, acting_user=referee, **kwargs).message
 
 
 def filed(table, referee):
-    return rulings.file_appeal(
+    return appeals.file_appeal(
         ruling_at(table, referee), statement="Unfair", signed_by="Bo", fee_received=True, acting_user=referee
     )
 
 
 def test_a_plain_referee_deciding_an_nmjl_appeal_is_refused_without_rule_94(nmjl_table, referee):
     error = refusal(
-        rulings.decide_appeal, filed(nmjl_table, referee), "denied", reasons="Seen", acting_user=referee
+        appeals.decide_appeal, filed(nmjl_table, referee), "denied", reasons="Seen", acting_user=referee
     )
     assert error.code == "not_allowed"
     assert error.message == "Only the chief referee or the appeals committee decides an appeal."
@@ -117,7 +118,7 @@ def test_a_plain_referee_deciding_an_nmjl_appeal_is_refused_without_rule_94(nmjl
 
 def test_a_plain_referee_deciding_an_mcr_appeal_is_refused_citing_rule_94(table, referee):
     error = refusal(
-        rulings.decide_appeal, filed(table, referee), "denied", reasons="Seen", acting_user=referee
+        appeals.decide_appeal, filed(table, referee), "denied", reasons="Seen", acting_user=referee
     )
     assert error.code == "not_allowed" and "(rule 94)" in error.message
 
@@ -138,15 +139,15 @@ def test_the_appeals_page_refuses_a_referee_citing_the_events_own_book(event, nm
 def test_the_import_check_cites_the_deadline_only_under_a_book_that_has_it():
     nmjl, mcr = registry.rule_set("nmjl"), registry.rule_set("mcr")
     for rule_set, cited in [(nmjl, False), (None, False), (mcr, True)]:
-        error = refusal(services.check_appeal_deadline, 31, rule_set)
+        error = refusal(appeals.check_appeal_deadline, 31, rule_set)
         assert error.code == "appeal_too_late" and ("(rule 94a)" in error.message) is cited
-    services.check_appeal_deadline(30, nmjl)
+    appeals.check_appeal_deadline(30, nmjl)
 
 
 def test_the_words_shown_say_granted_or_rejected(table, referee):
-    error = refusal(rulings.decide_appeal, filed(table, referee), "pending", reasons="", acting_user=referee)
+    error = refusal(appeals.decide_appeal, filed(table, referee), "pending", reasons="", acting_user=referee)
     assert error.code == "bad_status" and error.message == "An appeal is decided as granted or rejected."
-    error = refusal(services.store_decision, filed(table, referee), "maybe", acting_user=referee)
+    error = refusal(appeals.store_decision, filed(table, referee), "maybe", acting_user=referee)
     assert "granted or rejected" in error.message
     label = event_settings.APPEAL_FEE.label
     assert "granted" in label and "rejected" in label and "upheld" not in label and "denied" not in label
@@ -155,7 +156,7 @@ def test_the_words_shown_say_granted_or_rejected(table, referee):
 def penalty_to_oneself(table, referee) -> ServiceError:
     offender = table.seats.get(wind="S").registration
     return refusal(
-        services.add_penalty,
+        penalties.add_penalty,
         table,
         offender,
         5,

@@ -7,12 +7,14 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from scoring import services
-from scoring.confirmation import confirm, first_entry, record_blind_entry
 from scoring.models import BlindEntry, Confirmation, ConfirmedBy
-from scoring.services import HandEntry
-from tournaments import services as event_services
+from scoring.services import confirmation, queries
+from scoring.services import entry as entry_service
+from scoring.services.confirmation import confirm, first_entry, record_blind_entry
+from scoring.services.entry import HandEntry
 from tournaments.errors import ServiceError
+from tournaments.services import events as event_services
+from tournaments.services import registrations, reseating
 
 HANDS = [
     HandEntry(winner="E", discarder="S", fan=8),  # E +32, S -16, W -8, N -8 (rule 67)
@@ -24,11 +26,11 @@ HANDS = [
 
 def complete(table, referee):
     for entry in HANDS:
-        services.record_hand(table, entry, acting_user=referee)
+        entry_service.record_hand(table, entry, acting_user=referee)
 
 
 def sheet(table):
-    rows, totals = first_entry(services.table_with_results(table))
+    rows, totals = first_entry(queries.table_with_results(table))
     return rows, totals
 
 
@@ -45,7 +47,7 @@ def test_a_second_entry_that_agrees_hand_by_hand_confirms_the_table(blind_event,
 def test_totals_alone_are_enough_when_they_agree(blind_event, table, referee, second):
     complete(table, referee)
     record_blind_entry(table, sheet(table)[1], acting_user=second)
-    assert services.is_confirmed(table, fresh=True)
+    assert queries.is_confirmed(table, fresh=True)
 
 
 def test_a_disagreement_confirms_nothing_and_names_each_hand_that_differs(
@@ -56,7 +58,7 @@ def test_a_disagreement_confirms_nothing_and_names_each_hand_that_differs(
     rows[1] = {"E": -16, "S": 48, "W": -16, "N": -16}  # hand 2 misread from the sheet
     blind_totals = {seat: sum(row[seat] for row in rows) for seat in "ESWN"}
     _, found = record_blind_entry(table, blind_totals, rows, acting_user=second)
-    assert not services.is_confirmed(table, fresh=True)
+    assert not queries.is_confirmed(table, fresh=True)
     assert [d.hand for d in found] == [2, None]
     assert found[0].first == {"E": -18, "S": 54, "W": -18, "N": -18}
     assert found[0].second == rows[1]
@@ -72,9 +74,9 @@ def test_the_referee_resolves_a_disagreement_by_correcting_the_first_entry(
     _, found = record_blind_entry(table, blind_totals, rows, acting_user=second)
     assert [d.hand for d in found] == [1, None]
     hand_one = table.hands.get(number=1, is_current=True)
-    services.correct_hand(hand_one, HandEntry(winner="E", discarder="S", fan=10), acting_user=organiser)
+    entry_service.correct_hand(hand_one, HandEntry(winner="E", discarder="S", fan=10), acting_user=organiser)
     assert confirm(table, acting_user=organiser).how == ConfirmedBy.BLIND  # the two entries agree now
-    assert services.is_confirmed(table, fresh=True)
+    assert queries.is_confirmed(table, fresh=True)
 
 
 def test_the_person_who_entered_the_results_cannot_make_the_second_entry(blind_event, table, referee):
@@ -88,7 +90,7 @@ def test_the_person_who_entered_the_results_cannot_make_the_second_entry(blind_e
 def test_a_referee_cannot_confirm_before_the_blind_entry(blind_event, table, referee, organiser):
     complete(table, referee)
     with pytest.raises(ServiceError) as error:
-        services.confirm_table(table, acting_user=organiser)
+        confirmation.confirm_table(table, acting_user=organiser)
     assert error.value.code == "blind_entry_first"
 
 
@@ -147,7 +149,7 @@ def test_the_second_person_cannot_correct_the_first_entry_into_agreement_and_con
     rows[0] = {"E": 34, "S": -18, "W": -8, "N": -8}
     record_blind_entry(table, {s: sum(r[s] for r in rows) for s in "ESWN"}, rows, acting_user=second)
     hand_one = table.hands.get(number=1, is_current=True)
-    services.correct_hand(hand_one, HandEntry(winner="E", discarder="S", fan=10), acting_user=second)
+    entry_service.correct_hand(hand_one, HandEntry(winner="E", discarder="S", fan=10), acting_user=second)
     with pytest.raises(ServiceError) as error:
         confirm(table, acting_user=second)
     assert error.value.code == "own_entry"
@@ -202,7 +204,7 @@ def test_bad_second_entries_are_refused_with_a_message_and_nothing_stored(
     assert response.status_code == 422
     assert "errorlist" in response.content.decode()
     assert not BlindEntry.objects.exists()
-    assert not services.is_confirmed(table, fresh=True)
+    assert not queries.is_confirmed(table, fresh=True)
 
 
 def test_a_pin_too_long_or_a_reissue_for_an_unknown_player_is_refused(
@@ -228,18 +230,18 @@ def test_blind_entry_works_the_same_for_another_rule_set(organiser, referee, sec
     event_services.grant_role(tournament, second, "referee", acting_user=organiser)
     event_services.update_settings(tournament, {"confirmation.blind_entry": True}, acting_user=organiser)
     for name in ["Ann", "Bea", "Cat", "Dot"]:
-        event_services.register_player(tournament, event_services.PlayerRow(name=name), acting_user=organiser)
-    [table] = event_services.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
-    services.record_hand(
+        registrations.register_player(tournament, registrations.PlayerRow(name=name), acting_user=organiser)
+    [table] = reseating.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
+    entry_service.record_hand(
         table,
         HandEntry(winner="E", data={"east": "E", "scores": {"E": 48, "S": 16, "W": 4, "N": 0}}),
         acting_user=referee,
     )
-    services.set_table_finished(table, True, acting_user=referee)
+    entry_service.set_table_finished(table, True, acting_user=referee)
     rows, totals = sheet(table)
     assert totals == {"E": 288, "S": -68, "W": -104, "N": -116}  # the settlement, as the rule set scores it
     _, found = record_blind_entry(table, totals, rows, acting_user=second)
-    assert found == [] and services.is_confirmed(table, fresh=True)
+    assert found == [] and queries.is_confirmed(table, fresh=True)
 
 
 def test_entries_agreeing_after_a_correction_may_be_confirmed_where_players_otherwise_sign(
@@ -250,7 +252,7 @@ def test_entries_agreeing_after_a_correction_may_be_confirmed_where_players_othe
     rows, _ = sheet(table)
     rows[0] = {"E": 34, "S": -18, "W": -8, "N": -8}
     record_blind_entry(table, {s: sum(r[s] for r in rows) for s in "ESWN"}, rows, acting_user=second)
-    services.correct_hand(
+    entry_service.correct_hand(
         table.hands.get(number=1, is_current=True),
         HandEntry(winner="E", discarder="S", fan=10),
         acting_user=organiser,

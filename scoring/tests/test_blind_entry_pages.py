@@ -10,9 +10,10 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from scoring import services
-from scoring.confirmation import figures_visible, record_blind_entry
-from scoring.services import HandEntry
+from scoring.services import entry as entry_service
+from scoring.services import queries
+from scoring.services.confirmation import figures_visible, record_blind_entry
+from scoring.services.entry import HandEntry
 from scoring.tests.test_blind_entry import HANDS, complete, sheet
 
 HIDDEN = "Hidden until the blind second entry agrees."
@@ -21,7 +22,7 @@ HIDDEN = "Hidden until the blind second entry agrees."
 def hand_text(table, number=1):
     """Hand ``number``'s line as the referee's pages write it (winner's name, how, fan)."""
     hand = table.hands.get(number=number, is_current=True)
-    return services.event_rules(table.round.tournament).describe_in(services.hand_record(hand), "en")
+    return queries.event_rules(table.round.tournament).describe_in(queries.hand_record(hand), "en")
 
 
 def winner_option(table, wind="E"):
@@ -77,7 +78,7 @@ def test_the_versions_of_a_corrected_hand_are_not_listed_to_the_second_referee(
 ):
     complete(table, referee)
     first = hand_text(table)
-    services.correct_hand(
+    entry_service.correct_hand(
         table.hands.get(number=1, is_current=True),
         HandEntry(winner="E", discarder="S", fan=10),
         acting_user=referee,
@@ -95,7 +96,7 @@ def test_the_versions_of_a_corrected_hand_are_not_listed_to_the_second_referee(
 def test_the_table_page_hides_the_hands_from_another_referee_while_the_table_is_in_play(
     client, blind_event, table, referee, second
 ):
-    services.record_hand(table, HANDS[0], acting_user=referee)
+    entry_service.record_hand(table, HANDS[0], acting_user=referee)
     text = hand_text(table)
     client.force_login(second)
     during = page(client, "table", blind_event)
@@ -104,7 +105,7 @@ def test_the_table_page_hides_the_hands_from_another_referee_while_the_table_is_
     client.force_login(referee)
     assert text in page(client, "table", blind_event)  # the first entrant sees what they entered
     for entry in HANDS[1:]:
-        services.record_hand(table, entry, acting_user=referee)
+        entry_service.record_hand(table, entry, acting_user=referee)
     agree(table, second)
     client.force_login(second)
     after = page(client, "table", blind_event)
@@ -153,18 +154,18 @@ def test_figures_are_visible_to_the_public_only_once_the_table_is_confirmed(
     blind_event, table, referee, second, organiser
 ):
     complete(table, referee)
-    loaded = services.table_with_results(table)
+    loaded = queries.table_with_results(table)
     assert not figures_visible(loaded) and not figures_visible(loaded, second)
     assert figures_visible(loaded, referee) and figures_visible(loaded, organiser)
     agree(table, second)
-    loaded = services.table_with_results(table)
+    loaded = queries.table_with_results(table)
     assert figures_visible(loaded) and figures_visible(loaded, second)
 
 
 def test_without_blind_entry_every_referee_sees_the_figures(
     client, event, table, referee, stranger, organiser
 ):
-    from tournaments import services as event_services
+    from tournaments.services import events as event_services
 
     event_services.grant_role(event, stranger, "referee", acting_user=organiser)
     complete(table, referee)

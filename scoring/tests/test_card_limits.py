@@ -16,9 +16,9 @@ from conftest import FIXTURES
 from scoring.rules.errors import HandInputError
 from scoring.rules.nmjl import card as card_module
 from scoring.rules.nmjl.card import load_card
-from tournaments import services as event_services
 from tournaments.errors import ServiceError
 from tournaments.models import Tournament
+from tournaments.services import events as event_services
 
 SAMPLE = json.loads((FIXTURES.parent / "scoring/rules/nmjl/cards/sample-2027.json").read_text())
 

@@ -14,13 +14,14 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.urls import reverse
 
-from scoring import confirmation, services
 from scoring.models import BlindEntry, Confirmation, Hand, Signature, TableTotals
-from scoring.services import HandEntry
+from scoring.services import confirmation, entry, queries
+from scoring.services import pins as pins_service
+from scoring.services.entry import HandEntry
 from tests.threads import THREADS, at_once
-from tournaments import services as event_services
 from tournaments.errors import ServiceError
 from tournaments.models import AuditEntry, Table
+from tournaments.services import events as event_services
 
 
 @pytest.fixture
@@ -39,13 +40,13 @@ def fresh(table: Table) -> Table:
 
 def complete(table, referee, hands: int = 4):
     for _ in range(hands):
-        services.record_hand(table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee)
+        entry.record_hand(table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee)
 
 
 @pytest.mark.django_db(transaction=True)
 def test_eight_referees_posting_hand_one_at_once_add_it_once(table, referees):
     done, refused = at_once(
-        lambda i: services.record_hand(
+        lambda i: entry.record_hand(
             fresh(table),
             HandEntry(winner="E", discarder="S", fan=8 + i),
             acting_user=referees[i],
@@ -63,7 +64,7 @@ def test_eight_corrections_of_the_same_version_at_once_store_one_and_refuse_the_
     complete(table, referee, hands=1)
     hand = Hand.objects.get(table=table, number=1)
     done, refused = at_once(
-        lambda i: services.correct_hand(
+        lambda i: entry.correct_hand(
             hand, HandEntry(winner="S", discarder="E", fan=9 + i), acting_user=referees[i], expected_version=1
         )
     )
@@ -77,19 +78,19 @@ def test_eight_corrections_of_the_same_version_at_once_store_one_and_refuse_the_
 def test_eight_presses_of_delete_last_hand_delete_one_hand(table, referee, referees):
     complete(table, referee, hands=3)
     done, refused = at_once(
-        lambda i: services.void_last_hand(fresh(table), acting_user=referees[i], expected_last=3)
+        lambda i: entry.void_last_hand(fresh(table), acting_user=referees[i], expected_last=3)
     )
     assert len(done) == 1 and refused == {"already_deleted": THREADS - 1}
-    assert [h.number for h in services.current_hands(table)] == [1, 2]
+    assert [h.number for h in queries.current_hands(table)] == [1, 2]
 
 
 @pytest.mark.django_db(transaction=True)
 def test_eight_presses_of_complete_then_of_reopen_each_act_once(event, table, referee, referees, organiser):
     complete(table, referee, hands=2)
-    at_once(lambda i: services.set_table_finished(fresh(table), True, acting_user=referees[i]))
+    at_once(lambda i: entry.set_table_finished(fresh(table), True, acting_user=referees[i]))
     assert AuditEntry.objects.filter(action="finish_table").count() == 1
-    services.confirm_table(table, acting_user=organiser)
-    at_once(lambda i: services.set_table_finished(fresh(table), False, acting_user=referees[i]))
+    confirmation.confirm_table(table, acting_user=organiser)
+    at_once(lambda i: entry.set_table_finished(fresh(table), False, acting_user=referees[i]))
     assert fresh(table).finished_at is None
     assert AuditEntry.objects.filter(action="reopen_table").count() == 1
     assert AuditEntry.objects.filter(action="unconfirm_table").count() == 1  # withdrawn once, logged
@@ -102,7 +103,7 @@ def test_eight_presses_of_complete_then_of_reopen_each_act_once(event, table, re
 @pytest.mark.django_db(transaction=True)
 def test_eight_referees_confirming_at_once_make_one_confirmation(table, referee, referees):
     complete(table, referee)
-    done, refused = at_once(lambda i: services.confirm_table(fresh(table), acting_user=referees[i]))
+    done, refused = at_once(lambda i: confirmation.confirm_table(fresh(table), acting_user=referees[i]))
     assert len({c.pk for c in done}) == 1 and not refused
     assert Confirmation.objects.filter(table=table).count() == 1
     assert AuditEntry.objects.filter(action="confirm_table").count() == 1
@@ -111,10 +112,10 @@ def test_eight_referees_confirming_at_once_make_one_confirmation(table, referee,
 @pytest.mark.django_db(transaction=True)
 def test_four_players_signing_twice_each_at_once_confirm_the_table_once(event, table, referee):
     complete(table, referee)
-    pins = confirmation.issue_pins(event, acting_user=None)
+    pins = pins_service.issue_pins(event, acting_user=None)
     seated = [pins[seat.registration_id] for seat in table.seats.all()]
     done, refused = at_once(
-        lambda i: confirmation.sign_with_pin(fresh(table), seated[i % 4], acting_user=referee)
+        lambda i: pins_service.sign_with_pin(fresh(table), seated[i % 4], acting_user=referee)
     )
     # Each PIN signs once; its second try is refused as a wrong PIN would be (it tells nothing).
     assert refused == {"wrong_pin": 4} and len(done) == 4
@@ -127,7 +128,7 @@ def test_four_players_signing_twice_each_at_once_confirm_the_table_once(event, t
 def test_eight_saves_of_the_same_totals_form_store_one_version(table, referees, organiser):
     event_services.set_totals_only(table, True, acting_user=organiser)
     done, refused = at_once(
-        lambda i: services.record_totals(
+        lambda i: entry.record_totals(
             fresh(table),
             {"E": 10 + i, "S": -10 - i, "W": 0, "N": 0},
             acting_user=referees[i],
@@ -161,7 +162,7 @@ def test_a_repeated_post_of_delete_last_hand_or_of_the_totals_changes_nothing_th
     assert client.post(url + "hands/void/", {"expected_last": "2"}).status_code == 302
     again = client.post(url + "hands/void/", {"expected_last": "2"}, follow=True)
     assert "Not saved: Hand 2 was already deleted" in again.content.decode()
-    assert [h.number for h in services.current_hands(table)] == [1]
+    assert [h.number for h in queries.current_hands(table)] == [1]
     other = event.rounds.get(number=1).tables.get(number=2)
     event_services.set_totals_only(other, True, acting_user=organiser)
     totals_url = reverse("referee:table", args=[event.slug, 1, 2]) + "totals/"
@@ -212,8 +213,8 @@ def test_confirmations_racing_corrections_never_leave_a_corrected_result_confirm
 
     def act(i: int) -> Any:
         if i < 4:
-            return services.confirm_table(fresh(table), acting_user=referees[i])
-        return services.correct_hand(
+            return confirmation.confirm_table(fresh(table), acting_user=referees[i])
+        return entry.correct_hand(
             hand, HandEntry(winner="S", discarder="E", fan=8 + i), acting_user=referees[i]
         )
 
@@ -221,7 +222,7 @@ def test_confirmations_racing_corrections_never_leave_a_corrected_result_confirm
     log = list(AuditEntry.objects.order_by("id").values_list("action", flat=True))
     assert log.count("correct_hand") == 4
     last_correction = max(i for i, action in enumerate(log) if action == "correct_hand")
-    confirmed = services.is_confirmed(table, fresh=True)
+    confirmed = queries.is_confirmed(table, fresh=True)
     confirmations_after = [a for a in log[last_correction:] if a == "confirm_table"]
     assert confirmed == bool(confirmations_after)
     assert Confirmation.objects.filter(table=table, is_current=True, voided=False).count() == int(confirmed)
@@ -232,11 +233,11 @@ def test_confirmations_racing_corrections_never_leave_a_corrected_result_confirm
 
 def test_a_repeated_post_of_the_last_hand_says_it_was_already_entered(table, referee):
     for number in range(1, 5):  # the fixture's sessions have 4 hands
-        services.record_hand(
+        entry.record_hand(
             table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee, expected_number=number
         )
     with pytest.raises(ServiceError) as error:
-        services.record_hand(
+        entry.record_hand(
             table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee, expected_number=4
         )
     assert error.value.code == "already_entered"  # not "the session allows 4 hands": it was this post

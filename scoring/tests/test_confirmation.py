@@ -13,11 +13,12 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.urls import reverse
 
-from scoring import services
 from scoring.interchange import export_event, import_event
 from scoring.models import Confirmation
 from scoring.rules.mcr.tests.test_fans_support import hand
-from scoring.services import HandEntry
+from scoring.services import confirmation, entry, penalties, queries
+from scoring.services import standings as standings_service
+from scoring.services.entry import HandEntry
 from scoring.standings_cache import standings_rows
 from tournaments.errors import ServiceError
 from tournaments.models import Tournament
@@ -32,8 +33,8 @@ def scorer(db):
 
 
 def finish(table, referee):
-    services.record_hand(table, HandEntry(winner="E", discarder="S", fan=10), acting_user=referee)
-    services.set_table_finished(table, True, acting_user=referee)
+    entry.record_hand(table, HandEntry(winner="E", discarder="S", fan=10), acting_user=referee)
+    entry.set_table_finished(table, True, acting_user=referee)
 
 
 def test_a_result_counts_only_once_a_second_person_confirms_it(event, table, referee, organiser):
@@ -41,43 +42,43 @@ def test_a_result_counts_only_once_a_second_person_confirms_it(event, table, ref
     assert standings_rows(event) == []  # provisional: nobody ranked
     assert len(standings_rows(event, include_provisional=True)) == 4
     with pytest.raises(ServiceError) as error:
-        services.confirm_table(table, acting_user=referee)
+        confirmation.confirm_table(table, acting_user=referee)
     assert error.value.code == "own_entry"
-    services.confirm_table(table, acting_user=organiser)
+    confirmation.confirm_table(table, acting_user=organiser)
     rows = standings_rows(Tournament.objects.get(pk=event.pk))
     assert [row["score"] for row in rows] == [34, -8, -8, -18]  # rule 67: 10 + 8 from S, 8 from W and N
     assert {row["player"] for row in rows} == {s.registration.code for s in table.seats.all()}
 
 
 def test_confirming_twice_is_harmless_and_an_incomplete_table_cannot_be_confirmed(table, referee, organiser):
-    services.record_hand(table, HandEntry(winner="E", discarder="S", fan=10), acting_user=referee)
+    entry.record_hand(table, HandEntry(winner="E", discarder="S", fan=10), acting_user=referee)
     with pytest.raises(ServiceError) as error:
-        services.confirm_table(table, acting_user=organiser)
+        confirmation.confirm_table(table, acting_user=organiser)
     assert error.value.code == "not_complete"
-    services.set_table_finished(table, True, acting_user=referee)
-    first = services.confirm_table(table, acting_user=organiser)
-    assert services.confirm_table(table, acting_user=organiser) == first
+    entry.set_table_finished(table, True, acting_user=referee)
+    first = confirmation.confirm_table(table, acting_user=organiser)
+    assert confirmation.confirm_table(table, acting_user=organiser) == first
     assert Confirmation.objects.filter(table=table).count() == 1
 
 
 def test_a_correction_after_the_last_hand_withdraws_the_confirmation(table, referee, organiser, scorer):
     for _ in range(4):  # the fixture's sessions have 4 hands: the table is complete
-        services.record_hand(table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee)
-    services.confirm_table(table, acting_user=organiser)
+        entry.record_hand(table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee)
+    confirmation.confirm_table(table, acting_user=organiser)
     hand_one = table.hands.get(number=1, is_current=True)
-    services.correct_hand(hand_one, HandEntry(winner="W", discarder="S", fan=9), acting_user=scorer)
-    assert not services.is_confirmed(table, fresh=True)
+    entry.correct_hand(hand_one, HandEntry(winner="W", discarder="S", fan=9), acting_user=scorer)
+    assert not queries.is_confirmed(table, fresh=True)
     assert table.round.tournament.audit_entries.filter(action="unconfirm_table").exists()
-    services.confirm_table(table, acting_user=organiser)
-    assert services.is_confirmed(table, fresh=True)
+    confirmation.confirm_table(table, acting_user=organiser)
+    assert queries.is_confirmed(table, fresh=True)
 
 
 def test_a_correction_based_on_a_stale_page_is_refused(table, referee, organiser):
-    services.record_hand(table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee)
+    entry.record_hand(table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee)
     first = table.hands.get(number=1)
-    services.correct_hand(first, HandEntry(winner="E", discarder="S", fan=9), acting_user=organiser)
+    entry.correct_hand(first, HandEntry(winner="E", discarder="S", fan=9), acting_user=organiser)
     with pytest.raises(ServiceError) as error:
-        services.correct_hand(
+        entry.correct_hand(
             first, HandEntry(winner="E", discarder="W", fan=12), acting_user=referee, expected_version=1
         )
     assert error.value.code == "stale_correction"
@@ -114,7 +115,7 @@ def test_the_page_walks_entry_completion_confirmation_and_the_public_standings(
 
 
 def test_an_mcr_session_never_has_more_than_16_hands(organiser):
-    from tournaments import services as event_services
+    from tournaments.services import events as event_services
 
     with pytest.raises(ServiceError) as error:
         event_services.create_tournament(
@@ -124,39 +125,41 @@ def test_an_mcr_session_never_has_more_than_16_hands(organiser):
 
 
 def test_a_17th_hand_is_refused_under_a_time_limit(organiser, referee):
-    from tournaments import services as event_services
+    from scoring.services import entry
+    from tournaments.services import events as event_services
+    from tournaments.services import registrations, reseating
 
     tournament = event_services.create_tournament(
         event_services.EventDetails(name="Timed", hands_per_session=None, session_minutes=120),
         acting_user=organiser,
     )
     for name in "ABCD":
-        event_services.register_player(tournament, event_services.PlayerRow(name=name), acting_user=organiser)
-    [table] = event_services.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
+        registrations.register_player(tournament, registrations.PlayerRow(name=name), acting_user=organiser)
+    [table] = reseating.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
     for _ in range(16):
-        services.record_hand(table, HandEntry(winner=None), acting_user=referee)
+        entry.record_hand(table, HandEntry(winner=None), acting_user=referee)
     with pytest.raises(ServiceError) as error:  # rule 74f: time or four rounds, whichever first
-        services.record_hand(table, HandEntry(winner=None), acting_user=referee)
+        entry.record_hand(table, HandEntry(winner=None), acting_user=referee)
     assert error.value.code == "too_many_hands"
 
 
 def test_the_fan_includes_flowers_and_a_claim_may_be_lower_but_never_higher(table, referee):
     # Line 4012: 8 fan points + two flowers = 10; the discarder pays 18, the others 8 (rule 67).
-    saved = services.record_hand(
+    saved = entry.record_hand(
         table, HandEntry(winner="E", discarder="S", fan=10, tiles=BOOK_EXAMPLE), acting_user=referee
     )
-    assert services.event_rules(table.round.tournament).points(services.hand_record(saved)) == {
+    assert queries.event_rules(table.round.tournament).points(queries.hand_record(saved)) == {
         "E": 34,
         "S": -18,
         "W": -8,
         "N": -8,
     }
     with pytest.raises(ServiceError) as error:
-        services.record_hand(
+        entry.record_hand(
             table, HandEntry(winner="E", discarder="S", fan=11, tiles=BOOK_EXAMPLE), acting_user=referee
         )
     assert error.value.code == "claim_above_tiles"
-    lower = services.record_hand(  # rule 65b: the winner may claim fewer points
+    lower = entry.record_hand(  # rule 65b: the winner may claim fewer points
         table, HandEntry(winner="E", discarder="S", fan=9, tiles=BOOK_EXAMPLE), acting_user=referee
     )
     assert lower.fan == 9
@@ -165,11 +168,11 @@ def test_the_fan_includes_flowers_and_a_claim_may_be_lower_but_never_higher(tabl
 def test_a_claim_below_eight_on_tiles_worth_eight_or_more_is_saved_as_eight_rule_65c(table, referee):
     """Book 003 line 2304 (rule 65c): "If the winner cannot add the score but other players recognize that
     it is worth at least 8 points, the player scores only 8 points." The tiles (8 + two flowers) decide."""
-    saved = services.record_hand(
+    saved = entry.record_hand(
         table, HandEntry(winner="E", discarder="S", fan=5, tiles=BOOK_EXAMPLE), acting_user=referee
     )
     assert saved.fan == 8
-    assert services.event_rules(table.round.tournament).points(services.hand_record(saved)) == {
+    assert queries.event_rules(table.round.tournament).points(queries.hand_record(saved)) == {
         "E": 32,
         "S": -16,
         "W": -8,
@@ -177,7 +180,7 @@ def test_a_claim_below_eight_on_tiles_worth_eight_or_more_is_saved_as_eight_rule
     }
     # Without tiles nobody can recognise the hand's worth: a claim below 8 is refused (rule 24, line 2171).
     with pytest.raises(ServiceError) as error:
-        services.record_hand(table, HandEntry(winner="E", discarder="S", fan=5), acting_user=referee)
+        entry.record_hand(table, HandEntry(winner="E", discarder="S", fan=5), acting_user=referee)
     assert error.value.code == "below_minimum"
 
 
@@ -205,8 +208,8 @@ def test_the_standings_command_previews_provisional_results(event, table, refere
 
 def test_a_hand_posted_to_a_table_completed_meanwhile_says_plainly_it_was_not_saved(client, table, referee):
     client.force_login(referee)
-    services.record_hand(table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee)
-    services.set_table_finished(table, True, acting_user=referee)  # another referee, a moment earlier
+    entry.record_hand(table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee)
+    entry.set_table_finished(table, True, acting_user=referee)  # another referee, a moment earlier
     url = reverse("referee:add_hand", args=[table.round.tournament.slug, 1, 1])
     data = {"how": "self", "winner": "N", "fan": "8", "expected_number": "2"}
     response = client.post(url, data)
@@ -219,13 +222,13 @@ def test_a_penalty_paid_to_one_opponent_moves_the_points_to_that_player_alone(ev
     # Rule 85e (line 2387): the offender pays the one opponent; the session stays zero-sum.
     offender = table.seats.get(wind="S").registration
     receiver = table.seats.get(wind="N").registration
-    services.add_penalty(
+    penalties.add_penalty(
         table, offender, 10, paid_to="player", paid_to_player=receiver, rule="MCR 85e", acting_user=referee
     )
-    scores = services.session_result(services.table_with_results(table)).scores
+    scores = standings_service.session_result(queries.table_with_results(table)).scores
     assert scores == {"E": 0, "S": -10, "W": 0, "N": 10}
     with pytest.raises(ServiceError) as error:
-        services.add_penalty(
+        penalties.add_penalty(
             table, offender, 5, paid_to="player", paid_to_player=offender, acting_user=referee
         )
     assert error.value.code == "bad_receiver"
@@ -240,11 +243,11 @@ def test_a_penalty_paid_to_one_opponent_moves_the_points_to_that_player_alone(ev
 def test_a_warning_under_any_rule_is_a_zero_point_entry(table, referee):
     # Rules 77a and 85b: a warning is recorded; it costs nothing.
     player = table.seats.get(wind="E").registration
-    warning = services.add_penalty(
+    warning = penalties.add_penalty(
         table, player, 0, paid_to="each_other", rule="MCR 84f", acting_user=referee
     )
     assert warning.points == 0
-    scores = services.session_result(services.table_with_results(table)).scores
+    scores = standings_service.session_result(queries.table_with_results(table)).scores
     assert set(scores.values()) == {0}
 
 
@@ -257,13 +260,13 @@ def test_while_one_worker_computes_a_new_version_the_others_never_serve_the_prev
     from tournaments import public_read
 
     finish(table, referee)
-    services.confirm_table(table, acting_user=organiser)
+    confirmation.confirm_table(table, acting_user=organiser)
     before = cached_standings_rows(Tournament.objects.get(pk=event.pk))
     assert len(before) == 4
-    services.add_penalty(
+    penalties.add_penalty(
         table, table.seats.get(wind="E").registration, 5, paid_to="none", acting_user=referee
     )
-    services.confirm_table(table, acting_user=organiser)  # the penalty withdrew it
+    confirmation.confirm_table(table, acting_user=organiser)  # the penalty withdrew it
     fresh = Tournament.objects.get(pk=event.pk)
     monkeypatch.setattr(public_read, "WAIT_SECONDS", 0.05)
     monkeypatch.setattr(cache, "add", lambda *args, **kwargs: False)  # another worker is computing

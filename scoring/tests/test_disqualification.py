@@ -14,14 +14,15 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from scoring import rulings, services
 from scoring.exports.ema import EMA_COLUMNS, EMAResultsCSV, EMAResultsXLSX, ema_check
-from scoring.services import HandEntry
+from scoring.services import appeals, confirmation, entry, rulings, standings
+from scoring.services.entry import HandEntry
 from tournaments import desk
-from tournaments import services as event_services
 from tournaments.audit import AuditAction
 from tournaments.errors import ServiceError
 from tournaments.models import AuditEntry, Registration, Role
+from tournaments.services import events as event_services
+from tournaments.services import registrations, reseating, seating
 
 
 @pytest.fixture
@@ -42,10 +43,10 @@ def fresh(registration):
 def finish_session_one(event, referee, organiser, *, skip=()):
     """A hand at every table of session 1, each finished and confirmed (except the tables in ``skip``)."""
     for table in event.rounds.get(number=1).tables.order_by("number"):
-        services.record_hand(table, HandEntry(winner="S", discarder="E", fan=8), acting_user=referee)
+        entry.record_hand(table, HandEntry(winner="S", discarder="E", fan=8), acting_user=referee)
         if table.number not in skip:
-            services.set_table_finished(table, True, acting_user=referee)
-            services.confirm_table(table, acting_user=organiser)
+            entry.set_table_finished(table, True, acting_user=referee)
+            confirmation.confirm_table(table, acting_user=organiser)
 
 
 # --- rule 89: out of the competition, not seated again ---------------------------------------------------
@@ -56,13 +57,13 @@ def test_a_disqualification_withdraws_the_player_and_the_next_session_does_not_s
 ):
     # MCR 77f and 89: disqualified "from the competition", so no seat in a later session.
     east = seat(table, "E")
-    event_services.register_player(event, event_services.PlayerRow(name="Ivo"), acting_user=organiser)
+    registrations.register_player(event, registrations.PlayerRow(name="Ivo"), acting_user=organiser)
     rulings.add_ruling(table, east, "disqualification", reason="Disobeyed the judges", acting_user=referee)
     assert fresh(east).withdrawn
     logged = AuditEntry.objects.get(action=AuditAction.WITHDRAW)
     assert logged.actor == referee and "disqualified (MCR 89" in logged.summary
-    assert east not in event_services.seating_players(event)
-    event_services.generate_seating(event.rounds.get(number=2), acting_user=organiser)
+    assert east not in seating.seating_players(event)
+    reseating.generate_seating(event.rounds.get(number=2), acting_user=organiser)
     seated = set(event.rounds.get(number=2).seats.values_list("registration__code", flat=True))
     assert east.code not in seated and len(seated) == 8
 
@@ -72,9 +73,9 @@ def test_loss_of_rank_alone_leaves_the_player_seated(event, table, referee):
     west = seat(table, "W")
     rulings.add_ruling(table, west, "loss_of_rank", acting_user=referee)
     assert not fresh(west).withdrawn
-    assert west in event_services.seating_players(event)
+    assert west in seating.seating_players(event)
     assert not AuditEntry.objects.filter(action=AuditAction.WITHDRAW).exists()
-    row = next(r for r in services.event_standings(event, include_provisional=True) if r.player == west.code)
+    row = next(r for r in standings.event_standings(event, include_provisional=True) if r.player == west.code)
     assert (row.rank, row.status) == (None, "loss_of_rank")
 
 
@@ -91,19 +92,19 @@ def test_an_upheld_appeal_reinstates_and_a_change_back_to_denied_withdraws_again
 ):
     # Rule 94: an upheld appeal cancels the ruling; a changed decision is a new version (logged).
     east = seat(table, "E")
-    services.record_hand(table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee)
+    entry.record_hand(table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee)
     ruling = rulings.add_ruling(table, east, "disqualification", acting_user=referee)
-    appeal = rulings.file_appeal(
+    appeal = appeals.file_appeal(
         ruling, statement="I obeyed", signed_by="Ana", fee_received=True, acting_user=referee
     )
-    rulings.decide_appeal(appeal, "upheld", reasons="The judge misheard", acting_user=chief)
+    appeals.decide_appeal(appeal, "upheld", reasons="The judge misheard", acting_user=chief)
     assert not fresh(east).withdrawn
     reinstated = AuditEntry.objects.get(action=AuditAction.REINSTATE)
     assert reinstated.actor == chief and "cancelled on appeal" in reinstated.summary
-    assert east in event_services.seating_players(event)
-    row = next(r for r in services.event_standings(event, include_provisional=True) if r.player == east.code)
+    assert east in seating.seating_players(event)
+    row = next(r for r in standings.event_standings(event, include_provisional=True) if r.player == east.code)
     assert row.status == "" and row.rank is not None
-    rulings.decide_appeal(appeal, "denied", reasons="Seen again on video", acting_user=chief, revise=True)
+    appeals.decide_appeal(appeal, "denied", reasons="Seen again on video", acting_user=chief, revise=True)
     assert fresh(east).withdrawn
     assert AuditEntry.objects.filter(action=AuditAction.WITHDRAW).count() == 2
 
@@ -111,10 +112,10 @@ def test_an_upheld_appeal_reinstates_and_a_change_back_to_denied_withdraws_again
 def test_a_denied_appeal_leaves_the_player_withdrawn(table, referee, chief):
     east = seat(table, "E")
     ruling = rulings.add_ruling(table, east, "disqualification", acting_user=referee)
-    appeal = rulings.file_appeal(
+    appeal = appeals.file_appeal(
         ruling, statement="I obeyed", signed_by="Ana", fee_received=True, acting_user=referee
     )
-    rulings.decide_appeal(appeal, "denied", reasons="Seen by two referees", acting_user=chief)
+    appeals.decide_appeal(appeal, "denied", reasons="Seen by two referees", acting_user=chief)
     assert fresh(east).withdrawn
 
 
@@ -124,10 +125,10 @@ def test_a_player_the_desk_withdrew_first_stays_withdrawn_after_an_upheld_appeal
     east = seat(table, "E")
     desk.set_withdrawn(east, True, acting_user=organiser)  # left the event before the ruling
     ruling = rulings.add_ruling(table, east, "disqualification", acting_user=referee)
-    appeal = rulings.file_appeal(
+    appeal = appeals.file_appeal(
         ruling, statement="I had left", signed_by="Ana", fee_received=True, acting_user=referee
     )
-    rulings.decide_appeal(appeal, "upheld", reasons="Not there", acting_user=chief)
+    appeals.decide_appeal(appeal, "upheld", reasons="Not there", acting_user=chief)
     assert fresh(east).withdrawn
     assert not AuditEntry.objects.filter(action=AuditAction.REINSTATE).exists()
 
@@ -182,8 +183,8 @@ def test_a_disqualified_players_counted_results_stay_in_their_row(event, table, 
     finish_session_one(event, referee, organiser)
     south = seat(table, "S")
     rulings.add_ruling(table, south, "disqualification", acting_user=referee)
-    services.confirm_table(table, acting_user=organiser)
-    rows = services.event_standings(event)
+    confirmation.confirm_table(table, acting_user=organiser)
+    rows = standings.event_standings(event)
     assert (rows[-1].player, rows[-1].rank, rows[-1].status) == (south.code, None, "disqualification")
     assert rows[-1].score > 0 and len(rows[-1].sessions) == 1
     assert [r.rank for r in rows[:-1]] == sorted(r.rank for r in rows[:-1]) and rows[0].rank == 1
@@ -200,7 +201,7 @@ def test_the_ema_file_leaves_out_unranked_players_and_names_them_in_the_check(
     south, west = seat(table, "S"), seat(table, "W")
     rulings.add_ruling(table, south, "disqualification", acting_user=referee)
     rulings.add_ruling(table, west, "loss_of_rank", acting_user=referee)
-    services.confirm_table(table, acting_user=organiser)
+    confirmation.confirm_table(table, acting_user=organiser)
     check = ema_check(event)
     assert check.ok, check.problems
     assert any(f"({south.code}) is disqualified: left out" in w for w in check.warnings)
@@ -231,7 +232,7 @@ def test_the_standings_command_reports_who_was_left_out_of_the_ema_file(
     finish_session_one(event, referee, organiser)
     south = seat(table, "S")
     rulings.add_ruling(table, south, "disqualification", acting_user=referee)
-    services.confirm_table(table, acting_user=organiser)
+    confirmation.confirm_table(table, acting_user=organiser)
     out = tmp_path / "ema.csv"
     call_command("standings", event.slug, "--format", "ema-csv", "--output", str(out))
     assert f"{south.player.name} ({south.code}) is disqualified" in capsys.readouterr().err
@@ -252,10 +253,10 @@ def test_an_imported_disqualification_withdraws_the_player_and_the_json_is_uncha
     east, west = seat(table, "E"), seat(table, "W")
     rulings.add_ruling(table, east, "disqualification", acting_user=referee)
     cancelled = rulings.add_ruling(table, west, "disqualification", acting_user=referee)
-    appeal = rulings.file_appeal(
+    appeal = appeals.file_appeal(
         cancelled, statement="Not me", signed_by="Gus", fee_received=True, acting_user=referee
     )
-    rulings.decide_appeal(appeal, "upheld", reasons="Wrong player named", acting_user=chief)
+    appeals.decide_appeal(appeal, "upheld", reasons="Wrong player named", acting_user=chief)
     first = export_event(event)
     imported = import_event(copy.deepcopy(first), replace=True)
     withdrawn = set(imported.registrations.filter(withdrawn_at__isnull=False).values_list("code", flat=True))
@@ -309,12 +310,12 @@ def test_eight_disqualifications_and_eight_decisions_at_once_withdraw_and_reinst
     assert len(done) == 1 and refused == Counter({"already_recorded": THREADS - 1})
     assert Penalty.objects.count() == 1 and fresh(player).withdrawn
     assert AuditEntry.objects.filter(action=AuditAction.WITHDRAW).count() == 1
-    appeal = rulings.file_appeal(
+    appeal = appeals.file_appeal(
         done[0], statement="I obeyed", signed_by="P0", fee_received=True, acting_user=referee
     )
     statuses = ["upheld", "denied"]
     decided, refused = at_once(
-        lambda i: rulings.decide_appeal(appeal, statuses[i % 2], reasons=f"Reason {i}", acting_user=chief)
+        lambda i: appeals.decide_appeal(appeal, statuses[i % 2], reasons=f"Reason {i}", acting_user=chief)
     )
     winner = decided[0].status
     assert all(d.status == winner for d in decided) and refused == Counter({"already_decided": THREADS // 2})
@@ -331,7 +332,7 @@ def test_loss_of_rank_leaves_the_player_out_of_the_side_rankings(event, table, r
     south = seat(table, "S")  # won the hand at every table (finish_session_one)
     assert south.code in {hand.winner for hand in counted_hands(event)}
     rulings.add_ruling(table, south, "loss_of_rank", acting_user=referee)
-    services.confirm_table(table, acting_user=organiser)
+    confirmation.confirm_table(table, acting_user=organiser)
     winners = {hand.winner for hand in counted_hands(event)}
     assert south.code not in winners and len(winners) == 1  # table 2's winner is still there
 
@@ -340,7 +341,7 @@ def test_the_log_says_when_a_later_session_already_seats_the_disqualified_player
     event, table, referee, organiser
 ):
     east = seat(table, "E")
-    event_services.generate_seating(event.rounds.get(number=2), acting_user=organiser)
+    reseating.generate_seating(event.rounds.get(number=2), acting_user=organiser)
     rulings.add_ruling(table, east, "disqualification", acting_user=referee)
     logged = AuditEntry.objects.get(action=AuditAction.WITHDRAW)
     assert "still seated in session 2: re-seat it" in logged.summary
@@ -357,8 +358,8 @@ def test_an_nmjl_disqualification_withdraws_in_nmjl_words(client, organiser, ref
         event, substitute_policy="none", swiss=False, time_limit=0.5, acting_user=organiser
     )
     for name in ["Ana", "Bo", "Cy", "Di"]:
-        event_services.register_player(event, event_services.PlayerRow(name=name), acting_user=organiser)
-    event_services.generate_seating(event.rounds.get(number=1), acting_user=organiser)
+        registrations.register_player(event, registrations.PlayerRow(name=name), acting_user=organiser)
+    reseating.generate_seating(event.rounds.get(number=1), acting_user=organiser)
     table = event.rounds.get(number=1).tables.get()
     east = seat(table, "E")
     rulings.add_ruling(table, east, "disqualification", acting_user=organiser)

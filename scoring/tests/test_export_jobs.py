@@ -17,10 +17,11 @@ from django.utils import timezone
 from openpyxl import load_workbook
 from pypdf import PdfReader
 
-from scoring import export_jobs, services
+from scoring import export_jobs
 from scoring.exports import EventWorkbook, PrintError, ScoresheetsPDF, SeatSlipsPDF
 from scoring.models import ExportJob, PlayerPin
-from scoring.services import HandEntry
+from scoring.services import entry
+from scoring.services.entry import HandEntry
 from scoring.tests.jobs import fetch, finish_jobs
 from tests.threads import patiently
 from tournaments import worker
@@ -50,8 +51,8 @@ def cells(content: bytes) -> dict[str, list[tuple]]:
 @pytest.fixture
 def played(event, referee):
     table = event.rounds.get(number=1).tables.get(number=1)
-    services.record_hand(table, HandEntry(winner="E", discarder="S", fan=10), acting_user=referee)
-    services.record_hand(table, HandEntry(winner="W", fan=8), acting_user=referee)
+    entry.record_hand(table, HandEntry(winner="E", discarder="S", fan=10), acting_user=referee)
+    entry.record_hand(table, HandEntry(winner="W", fan=8), acting_user=referee)
     return table
 
 
@@ -120,7 +121,7 @@ def test_asking_again_for_the_same_event_version_reuses_the_job(client, played, 
     assert finish_jobs() == 0 and ExportJob.objects.count() == 1
     assert start(client, url + "?paper=letter")["Location"] != first["Location"]  # another paper
 
-    services.record_hand(played, HandEntry(winner="N", fan=9), acting_user=referee)  # the event changed
+    entry.record_hand(played, HandEntry(winner="N", fan=9), acting_user=referee)  # the event changed
     page = client.get(first["Location"]).content.decode()
     assert "The event has changed since this file was made" in page
     newer = start(client, url)
@@ -266,7 +267,7 @@ def test_only_the_last_few_files_of_a_print_are_kept(settings, played, organiser
     for fan in (8, 9, 10):
         made.append(export_jobs.request_export(event, "workbook", acting_user=organiser).pk)
         finish_jobs()
-        services.record_hand(other, HandEntry(winner="S", fan=fan), acting_user=referee)
+        entry.record_hand(other, HandEntry(winner="S", fan=fan), acting_user=referee)
     export_jobs.request_export(event, "register", acting_user=organiser)
     finish_jobs()
     assert set(ExportJob.objects.filter(kind="workbook").values_list("pk", flat=True)) == set(made[1:])
@@ -301,7 +302,7 @@ def test_jobs_and_files_are_for_the_events_organisers_only(client, played, organ
 
 
 def test_a_job_of_another_event_is_not_found(client, played, organiser):
-    from tournaments import services as event_services
+    from tournaments.services import events as event_services
 
     event = played.round.tournament
     other = event_services.create_tournament(

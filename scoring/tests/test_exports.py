@@ -11,7 +11,6 @@ from django.urls import reverse
 from openpyxl import load_workbook
 from pypdf import PdfReader
 
-from scoring import services
 from scoring.exports import (
     EVENT_PRINTS,
     STANDINGS_EXPORTS,
@@ -25,10 +24,11 @@ from scoring.exports import (
 )
 from scoring.exports.data import team_standings
 from scoring.exports.ema import EMA_COLUMNS, ema_names, split_name
-from scoring.services import HandEntry
+from scoring.services import confirmation, entry, penalties
+from scoring.services.entry import HandEntry
 from scoring.tests.jobs import fetch
-from tournaments import services as event_services
 from tournaments.models import Role
+from tournaments.services import events as event_services
 
 
 def pdf_text(content: bytes) -> str:
@@ -45,15 +45,15 @@ def finished(event, referee, organiser):
     table 1."""
     for table in event.rounds.get(number=1).tables.all():
         for winner, discarder, fan in [("E", "S", 10), ("S", None, 8), ("W", "N", 12), (None, None, None)]:
-            services.record_hand(
+            entry.record_hand(
                 table, HandEntry(winner=winner, discarder=discarder, fan=fan), acting_user=referee
             )
     table = event.rounds.get(number=1).tables.get(number=1)
-    services.add_penalty(
+    penalties.add_penalty(
         table, table.seats.get(wind="N").registration, 10, paid_to="none", rule="MCR 83", acting_user=referee
     )
     for table in event.rounds.get(number=1).tables.all():
-        services.confirm_table(table, acting_user=organiser)  # a second person (rule 72)
+        confirmation.confirm_table(table, acting_user=organiser)  # a second person (rule 72)
     return event
 
 
@@ -74,10 +74,10 @@ def test_the_standings_are_provisional_until_every_table_of_the_session_is_confi
 ):
     # The public download says only what is published and confirmed (an entry changes no public page).
     table = event.rounds.get(number=1).tables.get(number=1)
-    services.record_hand(table, HandEntry(winner="E", discarder="S", fan=10), acting_user=referee)
+    entry.record_hand(table, HandEntry(winner="E", discarder="S", fan=10), acting_user=referee)
     assert "before the first session" in pdf_text(StandingsPDF(event, paper="letter").render()[2])
-    services.set_table_finished(table, True, acting_user=referee)
-    services.confirm_table(table, acting_user=organiser)
+    entry.set_table_finished(table, True, acting_user=referee)
+    confirmation.confirm_table(table, acting_user=organiser)
     assert "after session 1, provisional" in pdf_text(StandingsPDF(event, paper="letter").render()[2])
 
 
@@ -150,7 +150,7 @@ def test_the_ema_csv_quotes_nothing_as_a_formula(finished):
 
 def test_the_ema_check_refuses_results_not_yet_confirmed(event, referee):
     table = event.rounds.get(number=1).tables.get(number=1)
-    services.record_hand(table, HandEntry(winner="E", discarder="S", fan=10), acting_user=referee)
+    entry.record_hand(table, HandEntry(winner="E", discarder="S", fan=10), acting_user=referee)
     check = ema_check(event)
     provisional = [p for p in check.problems if "not yet confirmed" in p]
     assert provisional and "session 1 table 1" in provisional[0]

@@ -9,14 +9,16 @@ import pytest
 from django.urls import reverse
 
 from conftest import FIXTURES
-from scoring import services
 from scoring.interchange import EventImportError, export_event, import_event
 from scoring.models import Hand
-from scoring.services import HandEntry
+from scoring.services import entry as entry_service
+from scoring.services import penalties, queries, standings
+from scoring.services.entry import HandEntry
 from scoring.standings_cache import standings_rows
-from tournaments import services as event_services
 from tournaments.errors import ServiceError
 from tournaments.models import Role, Tournament
+from tournaments.services import events as event_services
+from tournaments.services import registrations, reseating
 
 
 @pytest.fixture
@@ -27,13 +29,13 @@ def nmjl_table(organiser, referee):
     )
     event_services.grant_role(tournament, referee, Role.REFEREE, acting_user=organiser)
     for name in ["Ann", "Bea", "Cat", "Dot"]:
-        event_services.register_player(tournament, event_services.PlayerRow(name=name), acting_user=organiser)
-    [table] = event_services.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
+        registrations.register_player(tournament, registrations.PlayerRow(name=name), acting_user=organiser)
+    [table] = reseating.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
     return table
 
 
 def loaded(table):
-    return services.tables_with_results(table.round.tournament, table.round)[0]
+    return queries.tables_with_results(table.round.tournament, table.round)[0]
 
 
 def test_a_new_nmjl_event_starts_with_the_sample_card_and_the_books_scheme(nmjl_table):
@@ -49,20 +51,22 @@ def test_a_new_nmjl_event_starts_with_the_sample_card_and_the_books_scheme(nmjl_
 def test_an_nmjl_game_takes_its_value_from_the_card_and_scores_tournament_points(nmjl_table, referee):
     # Tournament scoring table (Sloper ~line 1556): card value +10 self-pick; discarder to a winner
     # with 3 exposures -25.
-    services.record_hand(
+    entry_service.record_hand(
         nmjl_table,
         HandEntry(
             winner="E", discarder="S", data={"won_by": "discard", "hand": "2468-1", "winner_exposures": 3}
         ),
         acting_user=referee,
     )
-    services.record_hand(
+    entry_service.record_hand(
         nmjl_table,
         HandEntry(winner="W", data={"won_by": "self_pick", "value": 30, "jokerless": True}),
         acting_user=referee,
     )
-    services.record_hand(nmjl_table, HandEntry(winner=None, data={"won_by": "wall"}), acting_user=referee)
-    result = services.session_result(loaded(nmjl_table))
+    entry_service.record_hand(
+        nmjl_table, HandEntry(winner=None, data={"won_by": "wall"}), acting_user=referee
+    )
+    result = standings.session_result(loaded(nmjl_table))
     assert result.table_points is None
     # Game 1: E 25, S -25. Game 2: W 30+10+20 = 60. Game 3: wall game 10 each.
     assert result.scores == {"E": 35, "S": -15, "W": 70, "N": 10}
@@ -70,7 +74,7 @@ def test_an_nmjl_game_takes_its_value_from_the_card_and_scores_tournament_points
 
 def test_an_nmjl_value_that_is_not_on_the_card_is_refused(nmjl_table, referee):
     with pytest.raises(ServiceError) as error:
-        services.record_hand(
+        entry_service.record_hand(
             nmjl_table, HandEntry(winner="E", data={"won_by": "self_pick", "value": 27}), acting_user=referee
         )
     assert error.value.code == "value_not_on_card"
@@ -79,7 +83,7 @@ def test_an_nmjl_value_that_is_not_on_the_card_is_refused(nmjl_table, referee):
 
 def test_an_nmjl_hand_not_on_the_card_is_refused(nmjl_table, referee):
     with pytest.raises(ServiceError) as error:
-        services.record_hand(
+        entry_service.record_hand(
             nmjl_table,
             HandEntry(winner="E", data={"won_by": "self_pick", "hand": "no-such"}),
             acting_user=referee,
@@ -89,7 +93,7 @@ def test_an_nmjl_hand_not_on_the_card_is_refused(nmjl_table, referee):
 
 def test_a_dead_hand_cannot_win(nmjl_table, referee):
     with pytest.raises(ServiceError) as error:
-        services.record_hand(
+        entry_service.record_hand(
             nmjl_table,
             HandEntry(winner="E", data={"won_by": "self_pick", "value": 25, "dead": ["E"]}),
             acting_user=referee,
@@ -98,7 +102,7 @@ def test_a_dead_hand_cannot_win(nmjl_table, referee):
 
 
 def test_nmjl_standings_rank_by_tournament_points(nmjl_table, referee):
-    services.record_hand(
+    entry_service.record_hand(
         nmjl_table, HandEntry(winner="N", data={"won_by": "self_pick", "value": 50}), acting_user=referee
     )
     rows = standings_rows(nmjl_table.round.tournament, include_provisional=True)
@@ -112,13 +116,13 @@ def test_the_organiser_loads_a_card_and_a_bad_card_is_refused_with_its_path(nmjl
     card = json.loads((FIXTURES.parent / "scoring/rules/nmjl/cards/sample-2027.json").read_text())
     card["id"] = "club-2027"
     event_services.load_event_card(tournament, json.dumps(card).encode(), acting_user=organiser)
-    assert services.event_rules(tournament).card.id == "club-2027"
+    assert queries.event_rules(tournament).card.id == "club-2027"
     broken = copy.deepcopy(card)
     broken["families"][0]["hands"][0]["value"] = "lots"
     with pytest.raises(ServiceError) as error:
         event_services.load_event_card(tournament, json.dumps(broken).encode(), acting_user=organiser)
     assert "families[0].hands[0]" in error.value.message
-    assert services.event_rules(Tournament.objects.get(pk=tournament.pk)).card.id == "club-2027"
+    assert queries.event_rules(Tournament.objects.get(pk=tournament.pk)).card.id == "club-2027"
 
 
 def test_the_organiser_picks_a_scheme_preset(nmjl_table, organiser, referee):
@@ -126,12 +130,12 @@ def test_the_organiser_picks_a_scheme_preset(nmjl_table, organiser, referee):
     event_services.update_settings(
         tournament, {"scheme": {"preset": "exposures-10-20-30"}}, acting_user=organiser
     )
-    services.record_hand(
+    entry_service.record_hand(
         nmjl_table,
         HandEntry(winner="E", discarder="S", data={"won_by": "discard", "value": 25, "winner_exposures": 4}),
         acting_user=referee,
     )
-    assert services.session_result(loaded(nmjl_table)).scores["S"] == -30
+    assert standings.session_result(loaded(nmjl_table)).scores["S"] == -30
     with pytest.raises(ServiceError) as error:
         event_services.update_settings(tournament, {"scheme": {"preset": "book"}}, acting_user=organiser)
     assert error.value.code == "has_results"
@@ -187,19 +191,24 @@ def babcock_table(organiser, referee):
     )
     event_services.grant_role(tournament, referee, Role.REFEREE, acting_user=organiser)
     for name in ["Ann", "Bea", "Cat", "Dot"]:
-        event_services.register_player(tournament, event_services.PlayerRow(name=name), acting_user=organiser)
-    [table] = event_services.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
+        registrations.register_player(tournament, registrations.PlayerRow(name=name), acting_user=organiser)
+    [table] = reseating.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
     return table
 
 
 def test_a_classical_hand_is_settled_as_babcock_says(babcock_table, referee):
     # Babcock settlement example of scoring-json.md: E 48 (winner, East), S 16, W 4, N 0.
-    services.record_hand(
+    entry_service.record_hand(
         babcock_table,
         HandEntry(winner="E", data={"east": "E", "scores": {"E": 48, "S": 16, "W": 4, "N": 0}}),
         acting_user=referee,
     )
-    assert services.session_result(loaded(babcock_table)).scores == {"E": 288, "S": -68, "W": -104, "N": -116}
+    assert standings.session_result(loaded(babcock_table)).scores == {
+        "E": 288,
+        "S": -68,
+        "W": -104,
+        "N": -116,
+    }
 
 
 def test_east_keeps_the_deal_after_winning_and_passes_it_after_losing(client, babcock_table, referee):
@@ -224,7 +233,7 @@ def test_east_keeps_the_deal_after_winning_and_passes_it_after_losing(client, ba
 
 def test_a_classical_hand_without_east_is_refused(babcock_table, referee):
     with pytest.raises(ServiceError):
-        services.record_hand(
+        entry_service.record_hand(
             babcock_table,
             HandEntry(winner="E", data={"scores": {"E": 1, "S": 0, "W": 0, "N": 0}}),
             acting_user=referee,
@@ -248,7 +257,7 @@ def test_a_classical_winner_with_no_scores_entered_is_refused_and_nothing_counte
     assert refused.status_code == 422 and "went out but their hand score is 0" in refused.content.decode()
     assert babcock_table.hands.count() == 0
     with pytest.raises(ServiceError):
-        services.record_hand(
+        entry_service.record_hand(
             babcock_table,
             HandEntry(winner="S", data={"east": "E", "scores": {"E": 0, "S": 0, "W": 0, "N": 0}}),
             acting_user=referee,
@@ -274,12 +283,12 @@ def test_the_organiser_sets_babcocks_rounding_to_the_nearest_ten(babcock_table, 
         babcock_table.round.tournament, {"settlement.round_to": 10}, acting_user=organiser
     )
     babcock_table.round.tournament.refresh_from_db()
-    services.record_hand(
+    entry_service.record_hand(
         babcock_table,
         HandEntry(winner="S", data={"east": "E", "scores": {"E": 4, "S": 14, "W": 0, "N": 6}}),
         acting_user=referee,
     )
-    scores = services.session_result(loaded(babcock_table)).scores
+    scores = standings.session_result(loaded(babcock_table)).scores
     assert sum(scores.values()) == 0
     assert all(value % 10 == 0 for value in scores.values())
 
@@ -288,14 +297,16 @@ def test_an_nmjl_event_may_break_ties_by_games_won(nmjl_table, organiser, refere
     # E wins two games of 25, W one game of 50, then a wall game: both 60 points, E with more wins.
     def game(winner, value):
         data = {"won_by": "discard", "value": value, "winner_exposures": 0}
-        services.record_hand(
+        entry_service.record_hand(
             nmjl_table, HandEntry(winner=winner, discarder="S", data=data), acting_user=referee
         )
 
     game("E", 25)
     game("E", 25)
     game("W", 50)
-    services.record_hand(nmjl_table, HandEntry(winner=None, data={"won_by": "wall"}), acting_user=referee)
+    entry_service.record_hand(
+        nmjl_table, HandEntry(winner=None, data={"won_by": "wall"}), acting_user=referee
+    )
     tournament = nmjl_table.round.tournament
     code = {seat.wind: seat.registration.code for seat in nmjl_table.seats.all()}
     shared = standings_rows(tournament, include_provisional=True)
@@ -319,7 +330,7 @@ def test_mcr_ties_follow_rule_73_and_cannot_be_changed(event, organiser):
 def test_the_winners_tiles_find_the_card_hand_and_whether_it_is_jokerless(nmjl_table, referee):
     # Rule 23: the hand must match the card; rule 81: jokers only in groups of three or more.
     tiles = ["2m"] * 3 + ["4m"] * 3 + ["6m"] * 4 + ["8m"] * 3 + ["J"]
-    hand = services.record_hand(
+    hand = entry_service.record_hand(
         nmjl_table,
         HandEntry(
             winner="E", data={"won_by": "self_pick", "tiles": tiles, "exposures": [["8m", "8m", "8m", "J"]]}
@@ -329,13 +340,13 @@ def test_the_winners_tiles_find_the_card_hand_and_whether_it_is_jokerless(nmjl_t
     assert hand.data["hand"] == "2468-1"
     assert hand.data["jokerless"] is False
     assert hand.data["winner_exposures"] == 1
-    assert services.session_result(loaded(nmjl_table)).scores["E"] == 25 + 10
+    assert standings.session_result(loaded(nmjl_table)).scores["E"] == 25 + 10
 
 
 def test_tiles_that_make_no_hand_on_the_card_are_refused_with_the_closest(nmjl_table, referee):
     tiles = ["2m"] * 3 + ["4m"] * 3 + ["6m"] * 4 + ["8m"] * 3 + ["9m"]  # one tile off 2468-1
     with pytest.raises(ServiceError) as error:
-        services.record_hand(
+        entry_service.record_hand(
             nmjl_table,
             HandEntry(winner="E", data={"won_by": "self_pick", "tiles": tiles}),
             acting_user=referee,
@@ -365,7 +376,7 @@ def test_the_game_form_takes_the_tiles_as_text(client, nmjl_table, referee):
 
 def test_nmjl_tiles_round_trip_through_the_event_json(nmjl_table, referee):
     tiles = ["2m"] * 3 + ["4m"] * 3 + ["6m"] * 4 + ["8m"] * 3 + ["J"]
-    services.record_hand(
+    entry_service.record_hand(
         nmjl_table,
         HandEntry(
             winner="E", data={"won_by": "self_pick", "tiles": tiles, "exposures": [["8m", "8m", "8m", "J"]]}
@@ -384,18 +395,20 @@ def test_hand_scores_above_the_limit_are_refused_and_the_limit_is_an_event_setti
     # Babcock line 409: the limit is 300; lines 780 and 1197 mention 400, 500 and 600 by agreement.
     entry = HandEntry(winner="S", data={"east": "E", "scores": {"E": 0, "S": 450, "W": 0, "N": 0}})
     with pytest.raises(ServiceError) as error:
-        services.record_hand(babcock_table, entry, acting_user=referee)
+        entry_service.record_hand(babcock_table, entry, acting_user=referee)
     assert error.value.code == "above_limit"
     tournament = babcock_table.round.tournament
     event_services.update_settings(tournament, {"limit": 500}, acting_user=organiser)
     babcock_table.round.tournament.refresh_from_db()
-    services.record_hand(babcock_table, entry, acting_user=referee)
-    assert services.session_result(loaded(babcock_table)).scores["S"] == 450 * 4
+    entry_service.record_hand(babcock_table, entry, acting_user=referee)
+    assert standings.session_result(loaded(babcock_table)).scores["S"] == 450 * 4
 
 
 def test_an_nmjl_player_late_to_the_table_loses_25_tournament_points(nmjl_table, referee):
     # Tournament scoring table (seeds/003_2541481d343502a5.txt ~line 1556): "not being in seat at game start -25".
     registration = nmjl_table.seats.get(wind="S").registration
-    services.record_late(nmjl_table, registration, 3, acting_user=referee)
-    services.record_hand(nmjl_table, HandEntry(winner=None, data={"won_by": "wall"}), acting_user=referee)
-    assert services.session_result(loaded(nmjl_table)).scores == {"E": 10, "S": 10 - 25, "W": 10, "N": 10}
+    penalties.record_late(nmjl_table, registration, 3, acting_user=referee)
+    entry_service.record_hand(
+        nmjl_table, HandEntry(winner=None, data={"won_by": "wall"}), acting_user=referee
+    )
+    assert standings.session_result(loaded(nmjl_table)).scores == {"E": 10, "S": 10 - 25, "W": 10, "N": 10}

@@ -11,20 +11,21 @@ from django.contrib.auth import get_user_model
 from django.contrib.messages import get_messages
 from django.urls import reverse
 
-from scoring import confirmation
-from scoring.confirmation import PIN_TRIES, issue_pins, sign_with_pin
 from scoring.models import PinAttempt, Signature
 from scoring.services import pins as pin_service
+from scoring.services import pins as pins_service
+from scoring.services.pins import PIN_TRIES, issue_pins, sign_with_pin
 from scoring.tests.test_pins import complete, players_only, seated_pins
-from tournaments import services as event_services
 from tournaments.errors import ServiceError
 from tournaments.models import AuditEntry, Role
+from tournaments.services import events as event_services
+from tournaments.services import registrations
 
 THROTTLED = "Too many wrong PINs: ask the organiser."
 
 
 def wrong_pin(event) -> str:
-    issued = set(confirmation.pins_for(event).values())
+    issued = set(pins_service.pins_for(event).values())
     return next(f"{n:06d}" for n in range(10**6) if f"{n:06d}" not in issued)
 
 
@@ -170,16 +171,16 @@ def test_the_event_is_locked_out_across_tables_and_people(monkeypatch, event, ta
 
 
 def test_reissuing_a_sessions_pins_stops_the_old_ones_and_is_logged(event, table, referee, organiser):
-    spare = event_services.register_player(
-        event, event_services.PlayerRow(name="Spare"), acting_user=organiser
+    spare = registrations.register_player(
+        event, registrations.PlayerRow(name="Spare"), acting_user=organiser
     )  # not seated in session 1: keeps their PIN
     complete(table, referee)
     old = issue_pins(event, acting_user=None)
     seated = {seat.registration_id for t in event.rounds.get(number=1).tables.all() for seat in t.seats.all()}
-    new = confirmation.reissue_session_pins(event.rounds.get(number=1), acting_user=organiser)
+    new = pins_service.reissue_session_pins(event.rounds.get(number=1), acting_user=organiser)
     assert set(new) == seated and len(new) == 8
     assert all(new[r] != old[r] and len(new[r]) == 6 for r in new)
-    assert confirmation.pins_for(event)[spare.pk] == old[spare.pk]
+    assert pins_service.pins_for(event)[spare.pk] == old[spare.pk]
     east = table.seats.get(wind="E").registration_id
     assert refusal(table, old[east], referee).code == "wrong_pin"
     assert sign_with_pin(table, new[east], acting_user=referee).signed == 1
@@ -192,11 +193,11 @@ def test_an_archived_event_or_an_unseated_session_gets_no_new_pins(event, organi
     from tournaments.archive import set_archived
 
     with pytest.raises(ServiceError) as error:
-        confirmation.reissue_session_pins(event.rounds.get(number=2), acting_user=organiser)
+        pins_service.reissue_session_pins(event.rounds.get(number=2), acting_user=organiser)
     assert error.value.code == "not_seated"
     set_archived(event, True, acting_user=organiser)
     with pytest.raises(ServiceError) as error:
-        confirmation.reissue_session_pins(event.rounds.get(number=1), acting_user=organiser)
+        pins_service.reissue_session_pins(event.rounds.get(number=1), acting_user=organiser)
     assert error.value.code == "archived"
 
 
@@ -208,14 +209,14 @@ def test_the_organiser_reissues_a_sessions_pins_with_the_session_pages_button(
     action = reverse("manage:reissue_session_pins", args=[event.slug, 1])
     client.force_login(referee)
     assert client.post(action).status_code == 403
-    assert confirmation.pins_for(event) == old
+    assert pins_service.pins_for(event) == old
     client.force_login(organiser)
     assert f'action="{action}"' in client.get(session_url).content.decode()
     assert client.get(action).status_code == 405
     response = client.post(action, follow=True)
     assert response.redirect_chain[-1][0] == reverse("manage:pins", args=[event.slug]) + "?session=1"
     page = response.content.decode()
-    new = confirmation.pins_for(event)
+    new = pins_service.pins_for(event)
     assert all(new[r] != old[r] and new[r] in page for r in new)
     assert "New PINs for the 8 players seated in Session 1" in page
     assert reverse("manage:session_print", args=[event.slug, 1, "seat-slips"]) in page

@@ -11,20 +11,23 @@ from django.urls import reverse
 from django.utils import timezone
 from pypdf import PdfReader
 
-from scoring import confirmation, services
-from scoring.confirmation import PIN_TRIES, issue_pins, reissue_pin, sign_with_pin
 from scoring.exports import SESSION_PRINTS
 from scoring.models import Confirmation, ConfirmedBy, PinAttempt, PlayerPin, Signature
-from scoring.services import HandEntry
+from scoring.services import confirmation, queries
+from scoring.services import entry as entry_service
+from scoring.services import pins as pins_service
+from scoring.services.entry import HandEntry
+from scoring.services.pins import PIN_TRIES, issue_pins, reissue_pin, sign_with_pin
 from scoring.standings_cache import standings_rows
-from tournaments import services as event_services
 from tournaments.errors import ServiceError
 from tournaments.models import AuditEntry, Tournament
+from tournaments.services import events as event_services
+from tournaments.services import registrations
 
 
 def complete(table, referee):
     for _ in range(4):  # the fixture's sessions have 4 hands
-        services.record_hand(table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee)
+        entry_service.record_hand(table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee)
 
 
 def seated_pins(table) -> dict[str, str]:
@@ -37,7 +40,7 @@ def players_only(event, organiser):
 
 
 def test_every_player_gets_a_six_digit_pin_unique_in_the_event_and_issuing_again_changes_none(event):
-    registered = confirmation.pins_for(event)  # each got theirs when registered
+    registered = pins_service.pins_for(event)  # each got theirs when registered
     pins = issue_pins(event, acting_user=None)
     assert pins == registered
     assert len(pins) == 8 == len(set(pins.values()))
@@ -50,7 +53,7 @@ def test_the_seat_slip_prints_each_players_pin(event):
     round_ = event.rounds.get(number=1)
     content = SESSION_PRINTS["seat-slips"](round_).render()[2]
     text = " ".join(" ".join(p.extract_text().split()) for p in PdfReader(io.BytesIO(content)).pages)
-    for registration_id, pin in confirmation.pins_for(event).items():
+    for registration_id, pin in pins_service.pins_for(event).items():
         assert f"PIN {pin}" in text, registration_id
     assert "not issued" not in text
 
@@ -64,7 +67,7 @@ def test_the_table_is_confirmed_when_all_four_players_have_signed(event, table, 
         result = sign_with_pin(table, pins[wind], acting_user=referee)
         assert not result.confirmed
     assert (result.signed, result.seats) == (3, 4)
-    assert not services.is_confirmed(table, fresh=True)
+    assert not queries.is_confirmed(table, fresh=True)
     assert standings_rows(Tournament.objects.get(pk=event.pk)) == []
     result = sign_with_pin(table, pins["N"], acting_user=referee)  # the referee's device, the players' PINs
     assert result.confirmed and result.signed == 4
@@ -111,7 +114,7 @@ def test_after_a_few_wrong_pins_the_table_takes_no_pin_until_the_window_has_pass
         sign_with_pin(table, pins["E"], acting_user=referee)  # even the right PIN waits
     assert error.value.code == "pin_throttled"
     assert not Signature.objects.exists()
-    PinAttempt.objects.update(created_at=timezone.now() - confirmation.PIN_WINDOW - timedelta(seconds=1))
+    PinAttempt.objects.update(created_at=timezone.now() - pins_service.PIN_WINDOW - timedelta(seconds=1))
     assert sign_with_pin(table, pins["E"], acting_user=referee).signed == 1
 
 
@@ -134,11 +137,11 @@ def test_a_change_to_the_results_withdraws_the_signatures(event, table, referee,
     pins = seated_pins(table)
     for wind in "ESWN":
         sign_with_pin(table, pins[wind], acting_user=referee)
-    assert services.is_confirmed(table, fresh=True)
+    assert queries.is_confirmed(table, fresh=True)
     first = table.hands.get(number=1, is_current=True)
-    services.correct_hand(first, HandEntry(winner="S", discarder="E", fan=8), acting_user=organiser)
-    assert not services.is_confirmed(table, fresh=True)
-    assert confirmation.signatures(table) == set()
+    entry_service.correct_hand(first, HandEntry(winner="S", discarder="E", fan=8), acting_user=organiser)
+    assert not queries.is_confirmed(table, fresh=True)
+    assert pins_service.signatures(table) == set()
     result = sign_with_pin(table, pins["E"], acting_user=referee)  # the corrected result is signed anew
     assert (result.signed, result.seats) == (1, 4)
 
@@ -152,13 +155,13 @@ def test_a_hand_added_after_the_session_was_lengthened_withdraws_the_signatures_
     pins = seated_pins(table)
     for wind in "ESWN":
         sign_with_pin(table, pins[wind], acting_user=referee)
-    assert services.is_confirmed(table, fresh=True)
+    assert queries.is_confirmed(table, fresh=True)
     Tournament.objects.filter(pk=event.pk).update(hands_per_session=8)  # the organiser lengthened it
-    services.record_hand(
+    entry_service.record_hand(
         table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee, expected_number=5
     )
-    assert not services.is_confirmed(table, fresh=True)
-    assert confirmation.signatures(table) == set()
+    assert not queries.is_confirmed(table, fresh=True)
+    assert pins_service.signatures(table) == set()
     assert Signature.objects.filter(table=table, voided=True).count() == 4
     assert AuditEntry.objects.filter(action="unconfirm_table").count() == 1
 
@@ -172,7 +175,7 @@ def test_the_event_setting_says_who_confirms(event, table, referee, organiser, s
     assert error.value.code == "not_allowed"
     players_only(event, organiser)
     with pytest.raises(ServiceError) as error:
-        services.confirm_table(table, acting_user=organiser)
+        confirmation.confirm_table(table, acting_user=organiser)
     assert error.value.code == "players_sign"
     with pytest.raises(ServiceError) as error:
         event_services.update_settings(event, {"confirmation.by": "anyone"}, acting_user=organiser)
@@ -180,7 +183,7 @@ def test_the_event_setting_says_who_confirms(event, table, referee, organiser, s
 
 
 def test_an_incomplete_table_cannot_be_signed(event, table, referee):
-    services.record_hand(table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee)
+    entry_service.record_hand(table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee)
     with pytest.raises(ServiceError) as error:
         sign_with_pin(table, seated_pins(table)["E"], acting_user=referee)
     assert error.value.code == "not_complete"
@@ -218,7 +221,7 @@ def test_the_organiser_reissues_a_pin_on_the_pins_page(client, event, organiser,
     client.force_login(organiser)
     assert old in client.get(url).content.decode()
     response = client.post(url + f"{registration.code}/reissue/", follow=True)
-    new = confirmation.pins_for(event)[registration.pk]
+    new = pins_service.pins_for(event)[registration.pk]
     assert new != old and f"New PIN for {registration.player.name}: {new}" in response.content.decode()
 
 
@@ -229,7 +232,7 @@ def test_the_referees_list_of_tables_marks_those_waiting_for_confirmation(
     client.force_login(referee)
     url = reverse("referee:index", args=[event.slug])
     assert "to confirm" in client.get(url).content.decode()
-    services.confirm_table(table, acting_user=organiser)
+    confirmation.confirm_table(table, acting_user=organiser)
     page = client.get(url).content.decode()
     assert "to confirm" not in page and "confirmed" in page
 
@@ -247,23 +250,21 @@ def test_an_archived_event_takes_no_signature_and_no_new_pin(event, table, refer
     with pytest.raises(ServiceError) as error:
         reissue_pin(table.seats.get(wind="E").registration, acting_user=organiser)
     assert error.value.code == "archived"
-    assert issue_pins(event, acting_user=None) == confirmation.pins_for(event)
+    assert issue_pins(event, acting_user=None) == pins_service.pins_for(event)
     assert not Signature.objects.exists()
 
 
 def test_a_substitute_signs_for_the_seat_of_a_player_who_left(event, table, referee, organiser):
     """Rule 72: each player signs his score; a player who left ill cannot, so the seat's substitute
     signs it, and the seat needs no second signature."""
-    from scoring.seat_changes import substitute_seat
+    from scoring.services.seat_changes import substitute_seat
 
-    services.record_hand(table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee)
+    entry_service.record_hand(table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee)
     north = table.seats.get(wind="N").registration
-    spare = event_services.register_player(
-        event, event_services.PlayerRow(name="Spare"), acting_user=organiser
-    )
+    spare = registrations.register_player(event, registrations.PlayerRow(name="Spare"), acting_user=organiser)
     substitute_seat(table, north.code, spare, acting_user=organiser)
     for _ in range(3):
-        services.record_hand(table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee)
+        entry_service.record_hand(table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee)
     pins = issue_pins(event, acting_user=None)
     for wind in "ESW":
         sign_with_pin(table, pins[table.seats.get(wind=wind).registration_id], acting_user=referee)

@@ -10,13 +10,14 @@ import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
-from scoring import services
 from scoring.exports import EVENT_PRINTS, SESSION_PRINTS, PrintError, ScoresheetsPDF
 from scoring.exports.base import qr_modules
 from scoring.rules.ruleset import HandRecord
-from scoring.services import HandEntry
+from scoring.services import entry, penalties, queries, standings
+from scoring.services.entry import HandEntry
 from scoring.tests.jobs import fetch
-from tournaments import services as event_services
+from tournaments.services import events as event_services
+from tournaments.services import registrations, reseating
 
 PDF_EVENT_PRINTS = ["standings", "register"]
 HOSTILE = '<img src="/dev/zero"/> & <b>unclosed'
@@ -46,13 +47,13 @@ def ink(content: bytes, tmp_path) -> float:
 def played(event, referee):
     """Session 1 of the test event with two hands, a penalty and a lateness entered at table 1."""
     table = event.rounds.get(number=1).tables.get(number=1)
-    services.record_hand(table, HandEntry(winner="E", discarder="S", fan=10), acting_user=referee)
-    services.record_hand(table, HandEntry(winner="W", fan=8), acting_user=referee)
+    entry.record_hand(table, HandEntry(winner="E", discarder="S", fan=10), acting_user=referee)
+    entry.record_hand(table, HandEntry(winner="W", fan=8), acting_user=referee)
     north = table.seats.get(wind="N").registration
-    services.add_penalty(
+    penalties.add_penalty(
         table, north, 10, paid_to="none", rule="MCR 83", reason="slow play", acting_user=referee
     )
-    services.record_late(table, table.seats.get(wind="S").registration, 5, acting_user=referee)
+    penalties.record_late(table, table.seats.get(wind="S").registration, 5, acting_user=referee)
     return table
 
 
@@ -69,8 +70,8 @@ def test_every_session_print_names_the_players_and_is_not_blank(played, kind, tm
 
 
 def test_a_filled_scoresheet_has_each_hand_penalties_lateness_totals_and_table_points(played):
-    loaded = services.tables_with_results(played.round.tournament, played.round)[0]
-    result = services.session_result(loaded)
+    loaded = queries.tables_with_results(played.round.tournament, played.round)[0]
+    result = standings.session_result(loaded)
     _, _, content = ScoresheetsPDF(played.round, "http://hall.example").render()
     first = pdf_text(content).split("Session 1 · Table 2")[0]
     assert "self-drawn" in first
@@ -95,9 +96,9 @@ def test_the_nmjl_scorecard_has_the_games_with_jokerless_and_the_pivot_winds(org
         acting_user=organiser,
     )
     for name in ["Ann", "Bea", "Cat", "Dot"]:
-        event_services.register_player(tournament, event_services.PlayerRow(name=name), acting_user=organiser)
-    [table] = event_services.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
-    services.record_hand(
+        registrations.register_player(tournament, registrations.PlayerRow(name=name), acting_user=organiser)
+    [table] = reseating.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
+    entry.record_hand(
         table,
         HandEntry(winner="S", data={"won_by": "self_pick", "value": 25, "jokerless": True}),
         acting_user=referee,
@@ -136,9 +137,9 @@ def test_names_in_any_script_print(organiser):
         acting_user=organiser,
     )
     for name in names:
-        event_services.register_player(tournament, event_services.PlayerRow(name=name), acting_user=organiser)
+        registrations.register_player(tournament, registrations.PlayerRow(name=name), acting_user=organiser)
     round_ = tournament.rounds.get(number=1)
-    event_services.generate_seating(round_, acting_user=organiser)
+    reseating.generate_seating(round_, acting_user=organiser)
     for kind in ("seating-lists", "scoresheets", "seat-slips"):
         text = pdf_text(SESSION_PRINTS[kind](round_).render()[2])
         assert "Ōsaka 大阪 Open" in text, kind
@@ -156,7 +157,7 @@ def test_markup_in_the_event_name_a_player_name_and_a_reason_prints_literally(pl
     player = played.seats.get(wind="E").registration.player
     player.name = "<b>Ed"
     player.save()
-    services.add_penalty(
+    penalties.add_penalty(
         played, played.seats.get(wind="W").registration, 5, paid_to="none", reason="<i>loud", acting_user=None
     )
     if kind in SESSION_PRINTS:

@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from scoring import services
 from scoring.projector import Status, status
-from scoring.services import HandEntry
+from scoring.services import entry
+from scoring.services.entry import HandEntry
 from scoring.standings_cache import SessionProgress
 from tournaments import clock
-from tournaments import services as event_services
 from tournaments.release import publish_session
+from tournaments.services import reseating
 
 pytestmark = pytest.mark.django_db
 
@@ -31,7 +31,7 @@ def test_the_projector_shows_the_next_seating_and_the_clock(event, organiser, re
     assert "Before the first session" in page
     assert 'data-slide="clock"' not in page
     clock.start_clock(event.rounds.get(number=1), 90, acting_user=organiser)
-    services.record_hand(
+    entry.record_hand(
         event.rounds.get(number=1).tables.get(number=1), HandEntry(winner=None), acting_user=referee
     )
     fragment = client.get(
@@ -43,7 +43,7 @@ def test_the_projector_shows_the_next_seating_and_the_clock(event, organiser, re
     assert "find your table" not in fragment  # session 1 has started; session 2 is not seated
     assert "After session 1 (provisional: 0 of 2 tables confirmed)" in fragment
     publish_session(event.rounds.get(number=2), "seating", False, acting_user=organiser)
-    event_services.generate_seating(event.rounds.get(number=2), acting_user=organiser)
+    reseating.generate_seating(event.rounds.get(number=2), acting_user=organiser)
     # A draft seating stays off the screen until the organiser publishes it.
     assert (
         "find your table" not in client.get(reverse("public:projector", args=[event.slug])).content.decode()
@@ -57,7 +57,7 @@ def test_the_projector_shows_the_next_seating_and_the_clock(event, organiser, re
 
 def test_after_session_n_counts_only_published_results(event, organiser, referee, client):
     table = event.rounds.get(number=1).tables.get(number=1)
-    services.record_hand(table, HandEntry(winner=None), acting_user=referee)
+    entry.record_hand(table, HandEntry(winner=None), acting_user=referee)
     assert (
         "After session 1 (provisional"
         in client.get(reverse("public:projector", args=[event.slug])).content.decode()

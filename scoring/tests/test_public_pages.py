@@ -10,8 +10,12 @@ import pytest
 from django.urls import reverse
 
 from scoring import views_public
-from scoring.services import HandEntry, add_penalty, confirm_table, record_hand, set_table_finished
-from tournaments import services as event_services
+from scoring.services.confirmation import confirm_table
+from scoring.services.entry import HandEntry, record_hand, set_table_finished
+from scoring.services.penalties import add_penalty
+from tournaments.services import events as event_services
+from tournaments.services import registrations as event_registrations
+from tournaments.services import reseating
 
 pytestmark = pytest.mark.django_db
 
@@ -111,7 +115,7 @@ def test_a_hand_entered_draws_again_only_its_own_tables_card(client, event, refe
         lambda: add_penalty(second, south, 10, paid_to="none", reason="slow play", acting_user=referee)
     )
     assert drawn == [[second.pk]]
-    drawn, _ = cards_drawn(lambda: event_services.set_checked_in(south, False, acting_user=organiser))
+    drawn, _ = cards_drawn(lambda: event_registrations.set_checked_in(south, False, acting_user=organiser))
     assert drawn == [sorted([first.pk, second.pk])]
 
 
@@ -345,8 +349,10 @@ def test_a_substitutes_score_counts_for_the_place_at_the_table(client, organiser
         tournament, substitute_policy="substitutes", swiss=False, time_limit=0.5, acting_user=organiser
     )
     for name in ["Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gus"]:
-        event_services.register_player(tournament, event_services.PlayerRow(name=name), acting_user=organiser)
-    event_services.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
+        event_registrations.register_player(
+            tournament, event_registrations.PlayerRow(name=name), acting_user=organiser
+        )
+    reseating.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
     from tournaments.release import publish_everything
 
     tournament = publish_everything(tournament, acting_user=organiser)

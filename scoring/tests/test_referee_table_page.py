@@ -25,8 +25,9 @@ def test_a_saved_hand_lands_on_the_next_hands_form(client, table, referee):
 
 
 def rule_set_table(organiser, referee, rules):
-    from tournaments import services as event_services
     from tournaments.models import Role
+    from tournaments.services import events as event_services
+    from tournaments.services import registrations, reseating
 
     tournament = event_services.create_tournament(
         event_services.EventDetails(name=f"{rules} night", rules=rules, num_sessions=1, hands_per_session=4),
@@ -34,8 +35,8 @@ def rule_set_table(organiser, referee, rules):
     )
     event_services.grant_role(tournament, referee, Role.REFEREE, acting_user=organiser)
     for name in ["Ann", "Bea", "Cat", "Dot"]:
-        event_services.register_player(tournament, event_services.PlayerRow(name=name), acting_user=organiser)
-    [table] = event_services.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
+        registrations.register_player(tournament, registrations.PlayerRow(name=name), acting_user=organiser)
+    [table] = reseating.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
     return table
 
 
@@ -64,7 +65,7 @@ def test_an_mcr_table_page_still_cites_sloper(client, table, organiser):
 
 
 def test_the_appeal_form_cites_the_rule_sets_own_rules(client, organiser, referee):
-    from scoring import rulings
+    from scoring.services import rulings
 
     nmjl = rule_set_table(organiser, referee, "nmjl")
     player = nmjl.seats.get(wind="E").registration
@@ -92,7 +93,7 @@ def seat_labels(table):
 
 
 def test_the_penalty_lateness_and_appeal_lists_are_in_seat_order_with_the_wind(client, table, referee):
-    from scoring import rulings
+    from scoring.services import rulings
 
     client.force_login(referee)
     url = table_url(table)
@@ -133,8 +134,8 @@ def test_the_penalty_form_starts_with_no_ruling_chosen_and_shows_points_only_for
 def chief(event, organiser):
     from django.contrib.auth import get_user_model
 
-    from tournaments import services as event_services
     from tournaments.models import Role
+    from tournaments.services import events as event_services
 
     user = get_user_model().objects.create_user("chiara", password="pw-chiara-123")
     event_services.grant_role(event, user, Role.CHIEF_REFEREE, acting_user=organiser)
@@ -161,12 +162,13 @@ def test_only_those_who_decide_appeals_are_shown_the_appeals_link(client, table,
 def test_a_decision_reads_one_way_only_on_the_buttons_the_message_and_the_lists(
     client, table, referee, chief, status, said
 ):
-    from scoring import rulings
+    from scoring.services import appeals as appeals_service
+    from scoring.services import rulings
 
     penalty = rulings.add_ruling(
         table, table.seats.get(wind="S").registration, "late_pung", acting_user=referee
     )
-    appeal = rulings.file_appeal(
+    appeal = appeals_service.file_appeal(
         penalty, statement="Unfair", signed_by="Bo", fee_received=True, acting_user=referee
     )
     slug = table.round.tournament.slug

@@ -110,8 +110,8 @@ def test_the_nmjl_lateness_note_carries_the_scheme_points_in_both_languages():
 
 
 def test_a_settings_problem_is_refused_in_the_page_language(event, organiser):
-    from tournaments import services as event_services
     from tournaments.errors import ServiceError
+    from tournaments.services import events as event_services
 
     for language, expected in [
         ("en", "Clock.slow_minutes: must be at least 1."),

@@ -8,8 +8,10 @@ from django.urls import reverse
 from scoring.rules import registry
 from scoring.rules.mcr.ruleset import MCRRuleSet
 from scoring.rules.ruleset import Vocabulary
-from tournaments import services
+from tournaments import errors
 from tournaments.models import Role
+from tournaments.services import events as event_services
+from tournaments.services import registrations, reseating
 
 
 class DealsRuleSet(MCRRuleSet):
@@ -35,14 +37,16 @@ def test_every_rule_set_is_in_the_registry_with_its_own_code():
 
 
 def test_a_new_rule_set_is_one_class_and_one_registry_line(deals_rule_set, client, organiser, referee):
-    tournament = services.create_tournament(
-        services.EventDetails(name="Deal Night", rules="mcr-deals", num_sessions=1, hands_per_session=4),
+    tournament = event_services.create_tournament(
+        event_services.EventDetails(
+            name="Deal Night", rules="mcr-deals", num_sessions=1, hands_per_session=4
+        ),
         acting_user=organiser,
     )
-    services.grant_role(tournament, referee, Role.REFEREE, acting_user=organiser)
+    event_services.grant_role(tournament, referee, Role.REFEREE, acting_user=organiser)
     for name in ["Ann", "Bea", "Cat", "Dot"]:
-        services.register_player(tournament, services.PlayerRow(name=name), acting_user=organiser)
-    services.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
+        registrations.register_player(tournament, registrations.PlayerRow(name=name), acting_user=organiser)
+    reseating.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
     client.force_login(referee)
     page = client.get(reverse("referee:table", args=[tournament.slug, 1, 1])).content.decode()
     assert "Deal 1" in page
@@ -51,21 +55,21 @@ def test_a_new_rule_set_is_one_class_and_one_registry_line(deals_rule_set, clien
 
 
 def test_an_unknown_rule_set_is_refused_when_an_event_is_created(organiser):
-    with pytest.raises(services.ServiceError) as error:
-        services.create_tournament(
-            services.EventDetails(name="X", rules="mahjong-solitaire"), acting_user=organiser
+    with pytest.raises(errors.ServiceError) as error:
+        event_services.create_tournament(
+            event_services.EventDetails(name="X", rules="mahjong-solitaire"), acting_user=organiser
         )
     assert error.value.code == "bad_rules"
 
 
 def test_settings_the_code_does_not_know_are_refused_when_saved(event, organiser):
-    with pytest.raises(services.ServiceError) as error:
-        services.update_settings(event, {"seating.time_limit": "abc"}, acting_user=organiser)
+    with pytest.raises(errors.ServiceError) as error:
+        event_services.update_settings(event, {"seating.time_limit": "abc"}, acting_user=organiser)
     assert error.value.code == "bad_settings"
-    with pytest.raises(services.ServiceError) as error:
-        services.update_settings(event, {"seating.colour": "red"}, acting_user=organiser)
+    with pytest.raises(errors.ServiceError) as error:
+        event_services.update_settings(event, {"seating.colour": "red"}, acting_user=organiser)
     assert error.value.code == "not_a_setting"
-    services.update_settings(event, {"seating.time_limit": 8}, acting_user=organiser)
+    event_services.update_settings(event, {"seating.time_limit": 8}, acting_user=organiser)
     event.refresh_from_db()
     assert event.settings["seating"]["time_limit"] == 8
     assert event.audit_entries.filter(action="settings").exists()

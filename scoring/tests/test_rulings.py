@@ -9,13 +9,14 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from scoring import rulings, services
 from scoring.models import AppealDecision, Hand, Penalty
-from scoring.services import HandEntry
+from scoring.services import appeals, confirmation, entry, penalties, queries, rulings, standings
+from scoring.services.entry import HandEntry
 from tournaments import event_settings
-from tournaments import services as event_services
 from tournaments.errors import ServiceError
 from tournaments.models import AuditEntry, Role
+from tournaments.services import events as event_services
+from tournaments.services import registrations, reseating
 
 
 @pytest.fixture
@@ -38,29 +39,29 @@ def test_a_player_who_saw_the_wall_tile_may_not_win_that_hand(table, referee):
     ruling = rulings.add_ruling(table, east, "see_wall_tile", hand_number=1, acting_user=referee)
     assert (ruling.outcome, ruling.bars_win, ruling.hand_number, ruling.points) == ("no_win", True, 1, 0)
     with pytest.raises(ServiceError) as error:
-        services.record_hand(table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee)
+        entry.record_hand(table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee)
     assert error.value.code == "winner_barred"
     assert "may not win hand 1" in error.value.message and "MCR 81" in error.value.message
     assert not Hand.objects.exists()
     # Another player may win that hand, and East may win the next one.
-    services.record_hand(table, HandEntry(winner="S", discarder="E", fan=8), acting_user=referee)
-    services.record_hand(table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee)
+    entry.record_hand(table, HandEntry(winner="S", discarder="E", fan=8), acting_user=referee)
+    entry.record_hand(table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee)
 
 
 def test_a_correction_cannot_make_a_barred_player_the_winner(table, referee):
     # MCR rule 86 (line 2391): wrong number of tiles, no hu for the duration of the current hand.
     rulings.add_ruling(table, seat(table, "W"), "wrong_tile_count", hand_number=1, acting_user=referee)
-    hand = services.record_hand(table, HandEntry(winner="N", discarder="W", fan=8), acting_user=referee)
+    hand = entry.record_hand(table, HandEntry(winner="N", discarder="W", fan=8), acting_user=referee)
     with pytest.raises(ServiceError) as error:
-        services.correct_hand(hand, HandEntry(winner="W", discarder="N", fan=8), acting_user=referee)
+        entry.correct_hand(hand, HandEntry(winner="W", discarder="N", fan=8), acting_user=referee)
     assert error.value.code == "winner_barred"
     assert Hand.objects.get(is_current=True).winner == "N"
 
 
 def test_a_false_hu_costs_points_and_bars_the_hand_in_play(table, referee):
     # MCR rule 84a (line 2373): 10 to each other player and no hu for the duration of the current hand.
-    services.record_hand(table, HandEntry(winner=None), acting_user=referee)
-    penalty = services.add_catalogue_penalty(table, seat(table, "S"), "false_hu_ready", acting_user=referee)
+    entry.record_hand(table, HandEntry(winner=None), acting_user=referee)
+    penalty = rulings.add_catalogue_penalty(table, seat(table, "S"), "false_hu_ready", acting_user=referee)
     assert (penalty.points, penalty.paid_to, penalty.hand_number, penalty.bars_win) == (
         10,
         "each_other",
@@ -68,12 +69,12 @@ def test_a_false_hu_costs_points_and_bars_the_hand_in_play(table, referee):
         True,
     )
     with pytest.raises(ServiceError) as error:
-        services.record_hand(table, HandEntry(winner="S", discarder=None, fan=8), acting_user=referee)
+        entry.record_hand(table, HandEntry(winner="S", discarder=None, fan=8), acting_user=referee)
     assert error.value.code == "winner_barred"
 
 
 def test_a_ruling_against_the_entered_winner_of_that_hand_is_refused(table, referee):
-    services.record_hand(table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee)
+    entry.record_hand(table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee)
     with pytest.raises(ServiceError) as error:
         rulings.add_ruling(table, seat(table, "E"), "gave_information", hand_number=1, acting_user=referee)
     assert error.value.code == "barred_winner_entered"
@@ -82,11 +83,11 @@ def test_a_ruling_against_the_entered_winner_of_that_hand_is_refused(table, refe
 
 def test_an_upheld_appeal_lifts_the_bar(table, referee, chief):
     ruling = rulings.add_ruling(table, seat(table, "N"), "incorrect_meld", hand_number=1, acting_user=referee)
-    appeal = rulings.file_appeal(
+    appeal = appeals.file_appeal(
         ruling, statement="It was a One Bam", signed_by="Di", fee_received=True, acting_user=referee
     )
-    rulings.decide_appeal(appeal, "upheld", reasons="The meld was correct", acting_user=chief)
-    services.record_hand(table, HandEntry(winner="N", discarder="E", fan=8), acting_user=referee)
+    appeals.decide_appeal(appeal, "upheld", reasons="The meld was correct", acting_user=chief)
+    entry.record_hand(table, HandEntry(winner="N", discarder="E", fan=8), acting_user=referee)
 
 
 # --- loss of rank and disqualification ----------------------------------------------------------------
@@ -96,14 +97,14 @@ def test_a_disqualified_player_is_listed_unranked_at_the_bottom_and_the_others_c
     event, table, referee
 ):
     # MCR rule 89 (line 2392) and 77f; 77e loss of rank is listed the same way.
-    services.record_hand(table, HandEntry(winner="E", discarder="S", fan=40), acting_user=referee)
-    before = services.event_standings(event, include_provisional=True)
+    entry.record_hand(table, HandEntry(winner="E", discarder="S", fan=40), acting_user=referee)
+    before = standings.event_standings(event, include_provisional=True)
     leader = before[0].player
     east = seat(table, "E")
     assert leader == east.code
     rulings.add_ruling(table, east, "disqualification", reason="Disobeyed the judges", acting_user=referee)
     rulings.add_ruling(table, seat(table, "W"), "loss_of_rank", acting_user=referee)
-    rows = services.event_standings(event, include_provisional=True)
+    rows = standings.event_standings(event, include_provisional=True)
     assert [(r.player, r.rank, r.status) for r in rows[-2:]] == [
         (east.code, None, "disqualification"),
         (seat(table, "W").code, None, "loss_of_rank"),
@@ -119,12 +120,12 @@ def test_a_disqualified_player_is_listed_unranked_at_the_bottom_and_the_others_c
 
 
 def test_the_standings_page_and_player_page_say_disqualified(client, event, table, referee, organiser):
-    services.record_hand(table, HandEntry(winner="E", discarder="S", fan=40), acting_user=referee)
+    entry.record_hand(table, HandEntry(winner="E", discarder="S", fan=40), acting_user=referee)
     east = seat(table, "E")
     rulings.add_ruling(table, east, "disqualification", acting_user=referee)
     for other in event.rounds.get(number=1).tables.all():
         if not other.hands.exists():
-            services.record_hand(other, HandEntry(winner=None), acting_user=referee)
+            entry.record_hand(other, HandEntry(winner=None), acting_user=referee)
     page = client.get(reverse("public:standings", args=[event.slug]) + "?provisional=1")
     assert page.status_code == 200
     assert "disqualified" in page.content.decode().lower()
@@ -134,8 +135,8 @@ def test_the_standings_page_and_player_page_say_disqualified(client, event, tabl
     assert rows[-1]["player"] == east.code and rows[-1]["rank"] is None
     assert rows[-1]["status"] == "disqualification"
     for other in event.rounds.get(number=1).tables.all():  # the player page counts confirmed tables only
-        services.set_table_finished(other, True, acting_user=referee)
-        services.confirm_table(other, acting_user=organiser)
+        entry.set_table_finished(other, True, acting_user=referee)
+        confirmation.confirm_table(other, acting_user=organiser)
     player_page = client.get(reverse("public:player", args=[event.slug, east.code])).content.decode()
     assert "Disqualified" in player_page and "not ranked" in player_page
 
@@ -175,8 +176,8 @@ def test_a_ruling_posted_twice_is_recorded_once(table, referee):
 
 def test_the_same_lateness_posted_twice_makes_one_version(table, referee):
     east = seat(table, "E")
-    first = services.record_late(table, east, 8, acting_user=referee)
-    again = services.record_late(table, east, 8, acting_user=referee)
+    first = penalties.record_late(table, east, 8, acting_user=referee)
+    again = penalties.record_late(table, east, 8, acting_user=referee)
     assert again.pk == first.pk and first.version == 1
 
 
@@ -215,7 +216,7 @@ def test_the_deadline_runs_from_the_rulings_stored_time(table, referee):
     # MCR rule 94a (line 2400): within 30 minutes of the judgment.
     penalty = rulings.add_ruling(table, seat(table, "S"), "late_pung", acting_user=referee)
     on_time = penalty.created_at + timedelta(minutes=29, seconds=50)
-    appeal = rulings.file_appeal(
+    appeal = appeals.file_appeal(
         penalty,
         statement="I called in time",
         signed_by="Bo",
@@ -226,7 +227,7 @@ def test_the_deadline_runs_from_the_rulings_stored_time(table, referee):
     assert appeal.filed_minutes_after == 30 and appeal.ruling_at == penalty.created_at
     other = rulings.add_ruling(table, seat(table, "W"), "late_pung", acting_user=referee)
     with pytest.raises(ServiceError) as error:
-        rulings.file_appeal(
+        appeals.file_appeal(
             other,
             statement="Me too",
             signed_by="Cy",
@@ -248,9 +249,9 @@ def test_an_appeal_needs_a_statement_a_signature_and_the_fee(event, table, refer
         ({"statement": "Unfair", "signed_by": "Bo"}, "fee_not_paid"),
     ]:
         with pytest.raises(ServiceError) as error:
-            rulings.file_appeal(penalty, acting_user=referee, **kwargs)
+            appeals.file_appeal(penalty, acting_user=referee, **kwargs)
         assert error.value.code == code
-    appeal = rulings.file_appeal(
+    appeal = appeals.file_appeal(
         penalty, statement="Unfair", signed_by="Bo", fee_received=True, acting_user=referee
     )
     assert appeal.fee == 200
@@ -260,49 +261,49 @@ def test_lateness_and_a_hands_result_can_be_appealed_and_an_upheld_lateness_cost
     table, referee, chief
 ):
     east = seat(table, "E")
-    late = services.record_late(table, east, 12, acting_user=referee)  # MCR 88b: 20 points
-    hand = services.record_hand(table, HandEntry(winner="S", discarder="E", fan=8), acting_user=referee)
-    loaded = services.table_with_results(table)
-    assert services.session_result(loaded).scores["E"] == -16 - 20
-    on_late = rulings.file_appeal(
+    late = penalties.record_late(table, east, 12, acting_user=referee)  # MCR 88b: 20 points
+    hand = entry.record_hand(table, HandEntry(winner="S", discarder="E", fan=8), acting_user=referee)
+    loaded = queries.table_with_results(table)
+    assert standings.session_result(loaded).scores["E"] == -16 - 20
+    on_late = appeals.file_appeal(
         late, statement="The clock was wrong", signed_by="Ana", fee_received=True, acting_user=referee
     )
-    on_hand = rulings.file_appeal(
+    on_hand = appeals.file_appeal(
         hand, statement="It was self-drawn", signed_by="Ana", fee_received=True, acting_user=referee
     )
     assert (on_late.subject, on_hand.subject, on_hand.hand_number) == ("lateness", "hand", 1)
-    rulings.decide_appeal(on_late, "upheld", reasons="The session started late", acting_user=chief)
-    rulings.decide_appeal(on_hand, "denied", reasons="Witnesses saw the discard", acting_user=chief)
-    loaded = services.table_with_results(table)
-    assert services.session_result(loaded).scores["E"] == -16
+    appeals.decide_appeal(on_late, "upheld", reasons="The session started late", acting_user=chief)
+    appeals.decide_appeal(on_hand, "denied", reasons="Witnesses saw the discard", acting_user=chief)
+    loaded = queries.table_with_results(table)
+    assert standings.session_result(loaded).scores["E"] == -16
 
 
 def test_the_ruling_referee_may_not_decide_the_appeal(table, chief, referee):
     penalty = rulings.add_ruling(table, seat(table, "S"), "late_pung", acting_user=chief)
-    appeal = rulings.file_appeal(
+    appeal = appeals.file_appeal(
         penalty, statement="Unfair", signed_by="Bo", fee_received=True, acting_user=referee
     )
     with pytest.raises(ServiceError) as error:
-        rulings.decide_appeal(appeal, "denied", reasons="Seen", acting_user=chief)
+        appeals.decide_appeal(appeal, "denied", reasons="Seen", acting_user=chief)
     assert error.value.code == "own_ruling"
     with pytest.raises(ServiceError) as error:
-        rulings.decide_appeal(appeal, "denied", reasons="Seen", acting_user=referee)
+        appeals.decide_appeal(appeal, "denied", reasons="Seen", acting_user=referee)
     assert error.value.code == "not_allowed"  # a referee is not the chief referee
     assert not AppealDecision.objects.exists()
 
 
 def test_a_decision_is_made_once_and_a_change_is_a_new_logged_version(table, referee, chief, organiser):
     penalty = rulings.add_ruling(table, seat(table, "S"), "late_pung", acting_user=referee)
-    appeal = rulings.file_appeal(
+    appeal = appeals.file_appeal(
         penalty, statement="Unfair", signed_by="Bo", fee_received=True, acting_user=referee
     )
-    first = rulings.decide_appeal(appeal, "denied", reasons="Seen by two", acting_user=chief)
+    first = appeals.decide_appeal(appeal, "denied", reasons="Seen by two", acting_user=chief)
     assert first.decided_as == "chief_referee"
-    assert rulings.decide_appeal(appeal, "denied", reasons="Seen by two", acting_user=chief).pk == first.pk
+    assert appeals.decide_appeal(appeal, "denied", reasons="Seen by two", acting_user=chief).pk == first.pk
     with pytest.raises(ServiceError) as error:
-        rulings.decide_appeal(appeal, "upheld", reasons="Video", acting_user=organiser)
+        appeals.decide_appeal(appeal, "upheld", reasons="Video", acting_user=organiser)
     assert error.value.code == "already_decided"
-    changed = rulings.decide_appeal(appeal, "upheld", reasons="The video", acting_user=organiser, revise=True)
+    changed = appeals.decide_appeal(appeal, "upheld", reasons="The video", acting_user=organiser, revise=True)
     assert (changed.version, changed.decided_as, changed.status) == (2, "committee", "upheld")
     assert AuditEntry.objects.filter(action="decide_appeal").count() == 2
 
@@ -336,7 +337,7 @@ def test_the_grant_form_offers_the_chief_referee_and_scorer_roles():
 
 def test_deciding_on_the_page_asks_first_and_records_the_reasons(client, table, referee, chief):
     penalty = rulings.add_ruling(table, seat(table, "S"), "late_pung", acting_user=referee)
-    appeal = rulings.file_appeal(
+    appeal = appeals.file_appeal(
         penalty, statement="Unfair", signed_by="Bo", fee_received=True, acting_user=referee
     )
     client.force_login(chief)
@@ -354,12 +355,12 @@ def test_the_organiser_register_lists_rulings_appeals_and_who_decided(
     client, table, referee, chief, organiser
 ):
     penalty = rulings.add_ruling(table, seat(table, "S"), "late_pung", acting_user=referee)
-    late = services.record_late(table, seat(table, "E"), 20, acting_user=referee)
-    appeal = rulings.file_appeal(
+    late = penalties.record_late(table, seat(table, "E"), 20, acting_user=referee)
+    appeal = appeals.file_appeal(
         penalty, statement="I was on time", signed_by="Bo", fee_received=True, acting_user=referee
     )
-    rulings.file_appeal(late, statement="Traffic", signed_by="Ana", fee_received=True, acting_user=referee)
-    rulings.decide_appeal(appeal, "denied", reasons="Two witnesses", acting_user=chief)
+    appeals.file_appeal(late, statement="Traffic", signed_by="Ana", fee_received=True, acting_user=referee)
+    appeals.decide_appeal(appeal, "denied", reasons="Two witnesses", acting_user=chief)
     client.force_login(organiser)
     page = client.get(reverse("manage:appeals_register", args=[table.round.tournament.slug]))
     assert page.status_code == 200
@@ -384,7 +385,7 @@ def test_the_organiser_register_lists_rulings_appeals_and_who_decided(
 def test_filing_an_appeal_on_the_page_asks_for_the_books_fee_by_default(client, table, referee):
     """Book 003 line 2409 (MCR rule 94d): "An appeal fee of U.S. $200 in cash must accompany the submission
     of the appeal"; an event that sets no fee asks for the book's, shown with the rule."""
-    hand = services.record_hand(table, HandEntry(winner="S", discarder="E", fan=8), acting_user=referee)
+    hand = entry.record_hand(table, HandEntry(winner="S", discarder="E", fan=8), acting_user=referee)
     client.force_login(referee)
     slug = table.round.tournament.slug
     url = reverse("referee:appeal_hand", args=[slug, 1, 1, hand.number])
@@ -404,17 +405,17 @@ def test_filing_an_appeal_on_the_page_asks_for_the_books_fee_by_default(client, 
 def test_the_appeal_fee_defaults_to_the_books_figure_and_the_organiser_may_change_it(event, organiser):
     """Book 003 line 2409 (MCR rule 94d): US$200 is the default of ``appeals.fee`` for MCR; the organiser
     may set another fee or none. NMJL's rules name no appeal fee: 0."""
-    assert rulings.appeal_fee(event) == 200
+    assert appeals.appeal_fee(event) == 200
     assert event_settings.current(event.rules, event.settings)["appeals.fee"] == 200
     assert "US$200" in str(event_settings.field(event.rules, "appeals.fee").help)
     event_services.update_settings(event, {"appeals.fee": 0}, acting_user=organiser)
     event.refresh_from_db()
-    assert rulings.appeal_fee(event) == 0
+    assert appeals.appeal_fee(event) == 0
     nmjl = event_services.create_tournament(
         event_services.EventDetails(name="Card Fee", rules="nmjl", num_sessions=1, hands_per_session=4),
         acting_user=organiser,
     )
-    assert rulings.appeal_fee(nmjl) == 0
+    assert appeals.appeal_fee(nmjl) == 0
 
 
 def test_the_nmjl_settings_page_shows_rule_117_the_dead_hand_choice_the_policy_and_the_fee(client, organiser):
@@ -437,13 +438,13 @@ def test_the_register_pdf_lists_appeals_of_any_ruling_and_who_decided(table, ref
     from scoring.exports import EVENT_PRINTS
     from scoring.tests.test_prints import pdf_text
 
-    hand = services.record_hand(table, HandEntry(winner="S", discarder="E", fan=8), acting_user=referee)
-    late = services.record_late(table, seat(table, "W"), 5, acting_user=referee)
-    on_hand = rulings.file_appeal(
+    hand = entry.record_hand(table, HandEntry(winner="S", discarder="E", fan=8), acting_user=referee)
+    late = penalties.record_late(table, seat(table, "W"), 5, acting_user=referee)
+    on_hand = appeals.file_appeal(
         hand, statement="<b>Self-drawn", signed_by="Ana", fee_received=True, acting_user=referee
     )
-    rulings.file_appeal(late, statement="Traffic jam", signed_by="Cy", fee_received=True, acting_user=referee)
-    rulings.decide_appeal(on_hand, "denied", reasons="Seen by the referee", acting_user=chief)
+    appeals.file_appeal(late, statement="Traffic jam", signed_by="Cy", fee_received=True, acting_user=referee)
+    appeals.decide_appeal(on_hand, "denied", reasons="Seen by the referee", acting_user=chief)
     text = pdf_text(EVENT_PRINTS["register"](table.round.tournament).render()[2])
     for expected in [
         "hand 1",
@@ -462,17 +463,17 @@ def test_rulings_and_appeals_of_any_ruling_survive_the_event_json(event, table, 
 
     from scoring.interchange import export_event, import_event, validate_event
 
-    services.record_hand(table, HandEntry(winner="S", discarder="E", fan=8), acting_user=referee)
+    entry.record_hand(table, HandEntry(winner="S", discarder="E", fan=8), acting_user=referee)
     rulings.add_ruling(table, seat(table, "E"), "see_wall_tile", hand_number=2, acting_user=referee)
     rulings.add_ruling(table, seat(table, "W"), "disqualification", acting_user=referee)
-    late = services.record_late(table, seat(table, "N"), 12, acting_user=referee)
-    rulings.decide_appeal(
-        rulings.file_appeal(late, statement="Clock", signed_by="Di", fee_received=True, acting_user=referee),
+    late = penalties.record_late(table, seat(table, "N"), 12, acting_user=referee)
+    appeals.decide_appeal(
+        appeals.file_appeal(late, statement="Clock", signed_by="Di", fee_received=True, acting_user=referee),
         "upheld",
         reasons="Late start",
         acting_user=chief,
     )
-    rulings.file_appeal(
+    appeals.file_appeal(
         table.hands.get(number=1),
         statement="Self-drawn",
         signed_by="Bo",
@@ -512,8 +513,8 @@ def test_the_nmjl_referee_page_offers_dead_hands_and_the_policy_never_mcr_rules(
         event, substitute_policy="none", swiss=False, time_limit=0.5, acting_user=organiser
     )
     for name in ["Ana", "Bo", "Cy", "Di"]:
-        event_services.register_player(event, event_services.PlayerRow(name=name), acting_user=organiser)
-    event_services.generate_seating(event.rounds.get(number=1), acting_user=organiser)
+        registrations.register_player(event, registrations.PlayerRow(name=name), acting_user=organiser)
+    reseating.generate_seating(event.rounds.get(number=1), acting_user=organiser)
     client.force_login(referee)
     page = client.get(reverse("referee:table", args=[event.slug, 1, 1])).content.decode()
     form = page[page.index("penalties/add/") : page.index("Record penalty")]
@@ -523,7 +524,7 @@ def test_the_nmjl_referee_page_offers_dead_hands_and_the_policy_never_mcr_rules(
     east = seat(table, "E")
     rulings.add_ruling(table, east, "picking_ahead", hand_number=1, acting_user=referee)
     with pytest.raises(ServiceError) as error:
-        services.record_hand(
+        entry.record_hand(
             table,
             HandEntry(
                 winner="E", discarder="S", data={"won_by": "discard", "value": 25, "winner_exposures": 0}
@@ -538,7 +539,7 @@ def test_the_table_page_warns_who_may_not_win_the_hand_about_to_be_entered(clien
     client.force_login(referee)
     page = client.get(reverse("referee:table", args=[table.round.tournament.slug, 1, 1])).content.decode()
     assert f'data-barred="{seat(table, "N").code}"' in page and "may not win hand 1" in page
-    services.record_hand(table, HandEntry(winner=None), acting_user=referee)
+    entry.record_hand(table, HandEntry(winner=None), acting_user=referee)
     page = client.get(reverse("referee:table", args=[table.round.tournament.slug, 1, 1])).content.decode()
     assert "data-barred=" not in page  # hand 2 is not barred
 
@@ -560,15 +561,15 @@ def test_the_ema_check_leaves_out_a_lateness_cancelled_on_appeal(event, table, r
     # Rule 94: an upheld appeal cancels the lateness (rule 88); the EMA file's sum check must agree.
     from scoring.exports.ema import ema_check
 
-    late = services.record_late(table, seat(table, "E"), 8, acting_user=referee)
-    appeal = rulings.file_appeal(
+    late = penalties.record_late(table, seat(table, "E"), 8, acting_user=referee)
+    appeal = appeals.file_appeal(
         late, statement="The clock was fast", signed_by="Ana", fee_received=True, acting_user=referee
     )
-    rulings.decide_appeal(appeal, "upheld", reasons="The clock was fast", acting_user=chief)
+    appeals.decide_appeal(appeal, "upheld", reasons="The clock was fast", acting_user=chief)
     for other in event.rounds.get(number=1).tables.all():
-        services.record_hand(other, HandEntry(winner="S", discarder="E", fan=8), acting_user=referee)
-        services.set_table_finished(other, True, acting_user=referee)
-        services.confirm_table(other, acting_user=organiser)
+        entry.record_hand(other, HandEntry(winner="S", discarder="E", fan=8), acting_user=referee)
+        entry.set_table_finished(other, True, acting_user=referee)
+        confirmation.confirm_table(other, acting_user=organiser)
     problems = ema_check(event).problems
     assert not any("sum to" in problem for problem in problems), problems
 
@@ -580,10 +581,10 @@ def test_the_workbook_lists_appeals_against_lateness_and_a_hand(table, referee):
 
     from scoring.exports import EVENT_PRINTS
 
-    late = services.record_late(table, seat(table, "E"), 8, acting_user=referee)
-    hand = services.record_hand(table, HandEntry(winner="S", discarder="E", fan=8), acting_user=referee)
-    rulings.file_appeal(late, statement="Clock fast", signed_by="Ana", fee_received=True, acting_user=referee)
-    rulings.file_appeal(hand, statement="Self-drawn", signed_by="Ana", fee_received=True, acting_user=referee)
+    late = penalties.record_late(table, seat(table, "E"), 8, acting_user=referee)
+    hand = entry.record_hand(table, HandEntry(winner="S", discarder="E", fan=8), acting_user=referee)
+    appeals.file_appeal(late, statement="Clock fast", signed_by="Ana", fee_received=True, acting_user=referee)
+    appeals.file_appeal(hand, statement="Self-drawn", signed_by="Ana", fee_received=True, acting_user=referee)
     kind = next(key for key, export in EVENT_PRINTS.items() if export.__name__ == "EventWorkbook")
     content = EVENT_PRINTS[kind](table.round.tournament).render()[2]
     sheet = load_workbook(io.BytesIO(content))["Appeals"]

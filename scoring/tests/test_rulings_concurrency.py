@@ -10,11 +10,12 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
-from scoring import rulings, services
 from scoring.models import Appeal, AppealDecision, LateArrival, Penalty
+from scoring.services import appeals, penalties, rulings
 from tests.threads import THREADS, at_once
-from tournaments import services as event_services
 from tournaments.models import Role, Table
+from tournaments.services import events as event_services
+from tournaments.services import registrations, reseating
 
 
 def make_table() -> tuple[Table, Any, Any]:
@@ -29,10 +30,10 @@ def make_table() -> tuple[Table, Any, Any]:
         tournament, substitute_policy="none", swiss=False, time_limit=0.5, acting_user=organiser
     )
     for n in range(4):
-        event_services.register_player(
-            tournament, event_services.PlayerRow(name=f"P{n}"), acting_user=organiser
+        registrations.register_player(
+            tournament, registrations.PlayerRow(name=f"P{n}"), acting_user=organiser
         )
-    event_services.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
+    reseating.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
     return tournament.rounds.get(number=1).tables.get(), organiser, chief
 
 
@@ -62,7 +63,7 @@ def test_eight_escalating_penalties_at_once_each_get_their_own_step():
 def test_eight_posts_of_the_same_lateness_make_one_version():
     table, organiser, _ = make_table()
     player = table.seats.get(wind="W").registration
-    done, refused = at_once(lambda i: services.record_late(table, player, 12, acting_user=organiser))
+    done, refused = at_once(lambda i: penalties.record_late(table, player, 12, acting_user=organiser))
     assert not refused
     assert LateArrival.objects.count() == 1
     assert {late.pk for late in done} == {LateArrival.objects.get().pk}
@@ -73,11 +74,11 @@ def test_eight_filings_and_eight_decisions_of_one_appeal_make_one_appeal_and_one
     table, organiser, chief = make_table()
     player = table.seats.get(wind="N").registration
     referee = get_user_model().objects.create_user("ref-race", password="pw-ref-1234")
-    penalty = services.add_penalty(
+    penalty = penalties.add_penalty(
         table, player, 10, paid_to="each_other", rule="MCR 84a", acting_user=referee
     )
     filed, refused = at_once(
-        lambda i: rulings.file_appeal(
+        lambda i: appeals.file_appeal(
             penalty, statement="I was ready", signed_by="P3", fee_received=True, acting_user=organiser
         )
     )
@@ -86,13 +87,13 @@ def test_eight_filings_and_eight_decisions_of_one_appeal_make_one_appeal_and_one
     assert {a.pk for a in filed} == {appeal.pk}
     deciders = [chief, organiser]
     decided, refused = at_once(
-        lambda i: rulings.decide_appeal(appeal, "denied", reasons="Not ready", acting_user=deciders[i % 2])
+        lambda i: appeals.decide_appeal(appeal, "denied", reasons="Not ready", acting_user=deciders[i % 2])
     )
     assert not refused
     assert AppealDecision.objects.count() == 1
     assert {d.pk for d in decided} == {AppealDecision.objects.get().pk}
     # Eight different decisions at once: the first stands, the others are told it was decided.
-    other = rulings.file_appeal(
+    other = appeals.file_appeal(
         rulings.add_ruling(table, player, "late_pung", acting_user=referee),
         statement="On time",
         signed_by="P3",
@@ -101,7 +102,7 @@ def test_eight_filings_and_eight_decisions_of_one_appeal_make_one_appeal_and_one
     )
     statuses = ["upheld", "denied"]
     decided, refused = at_once(
-        lambda i: rulings.decide_appeal(other, statuses[i % 2], reasons=f"Reason {i}", acting_user=chief)
+        lambda i: appeals.decide_appeal(other, statuses[i % 2], reasons=f"Reason {i}", acting_user=chief)
     )
     assert AppealDecision.objects.filter(appeal=other).count() == 1
     winner = AppealDecision.objects.get(appeal=other).status

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from scoring import rulings, seat_changes, services
 from scoring.models import Hand, LateArrival, Penalty
-from scoring.services import HandEntry
-from tournaments import services as event_services
+from scoring.services import appeals, penalties, queries, seat_changes, standings
+from scoring.services import entry as entry_service
+from scoring.services.entry import HandEntry
 from tournaments.audit import AuditAction
 from tournaments.errors import ServiceError
 from tournaments.models import AuditEntry, Seat
+from tournaments.services import events as event_services
+from tournaments.services import registrations
 
 
 def seat_of(table, wind: str):
@@ -18,20 +20,20 @@ def seat_of(table, wind: str):
 
 
 def scores(tournament) -> dict[str, int]:
-    return {row.player: row.score for row in services.event_standings(tournament, include_provisional=True)}
+    return {row.player: row.score for row in standings.event_standings(tournament, include_provisional=True)}
 
 
 def points(tournament, code: str) -> tuple[int, object]:
-    row = next(r for r in services.event_standings(tournament, include_provisional=True) if r.player == code)
+    row = next(r for r in standings.event_standings(tournament, include_provisional=True) if r.player == code)
     return row.score, row.table_points
 
 
 @pytest.mark.django_db
 def test_two_players_of_one_table_exchange_seats_and_their_hands_move_with_them(event, table, organiser):
     east, south = seat_of(table, "E"), seat_of(table, "S")
-    services.record_hand(table, HandEntry(winner="E", discarder="S", fan=10), acting_user=organiser)
-    services.record_hand(table, HandEntry(winner="S", fan=8), acting_user=organiser)
-    services.record_hand(table, HandEntry(winner=None), acting_user=organiser)
+    entry_service.record_hand(table, HandEntry(winner="E", discarder="S", fan=10), acting_user=organiser)
+    entry_service.record_hand(table, HandEntry(winner="S", fan=8), acting_user=organiser)
+    entry_service.record_hand(table, HandEntry(winner=None), acting_user=organiser)
     before = scores(event)
     moved = seat_changes.fix_seats_after_play(table.round, east.code, south.code, acting_user=organiser)
     assert moved == 3
@@ -48,7 +50,7 @@ def test_two_players_of_one_table_exchange_seats_and_their_hands_move_with_them(
 def test_players_of_two_tables_exchange_places_and_the_hands_stay_with_who_sat_there(event, table, organiser):
     other = event.rounds.get(number=1).tables.get(number=2)
     east, north = seat_of(table, "E"), seat_of(other, "N")
-    services.record_hand(table, HandEntry(winner="E", discarder="W", fan=12), acting_user=organiser)
+    entry_service.record_hand(table, HandEntry(winner="E", discarder="W", fan=12), acting_user=organiser)
     east_points = scores(event)[east.code]
     seat_changes.fix_seats_after_play(table.round, east.code, north.code, acting_user=organiser)
     assert seat_of(table, "E") == north and seat_of(other, "N") == east
@@ -65,11 +67,11 @@ def test_a_fix_between_tables_moves_penalties_and_lateness_with_the_players(even
     other = event.rounds.get(number=1).tables.get(number=2)
     east, north = seat_of(table, "E"), seat_of(other, "N")
     bystander = seat_of(table, "S")
-    services.record_hand(table, HandEntry(winner=None), acting_user=organiser)
-    services.record_hand(other, HandEntry(winner=None), acting_user=organiser)
-    services.add_penalty(table, bystander, 5, paid_to="none", rule="80", acting_user=organiser)
-    services.add_penalty(table, east, 10, paid_to="each_other", rule="84", acting_user=organiser)
-    services.record_late(other, north, 7, acting_user=organiser)
+    entry_service.record_hand(table, HandEntry(winner=None), acting_user=organiser)
+    entry_service.record_hand(other, HandEntry(winner=None), acting_user=organiser)
+    penalties.add_penalty(table, bystander, 5, paid_to="none", rule="80", acting_user=organiser)
+    penalties.add_penalty(table, east, 10, paid_to="each_other", rule="84", acting_user=organiser)
+    penalties.record_late(other, north, 7, acting_user=organiser)
     seat_changes.fix_seats_after_play(table.round, east.code, north.code, acting_user=organiser)
     current = Penalty.objects.filter(is_current=True, voided=False)
     assert {(p.table_id, p.registration_id, p.position) for p in current} == {
@@ -83,7 +85,7 @@ def test_a_fix_between_tables_moves_penalties_and_lateness_with_the_players(even
     assert LateArrival.objects.filter(table=other, registration=north, is_current=True, voided=True).exists()
     entry = AuditEntry.objects.filter(action=AuditAction.FIX_SEATS).first()
     assert "2 penalties or lateness moved with them" in entry.summary
-    result = services.session_result(services.table_with_results(other))
+    result = standings.session_result(queries.table_with_results(other))
     assert result.scores["N"] == -30 and result.scores["E"] == 10  # east now sits at N there (rule 84)
 
 
@@ -91,12 +93,12 @@ def test_a_fix_between_tables_moves_penalties_and_lateness_with_the_players(even
 def test_a_penalty_of_a_substitute_follows_the_seat_they_took_over(event, table, organiser):
     other = event.rounds.get(number=1).tables.get(number=2)
     east, north = seat_of(table, "E"), seat_of(other, "N")
-    newcomer = event_services.register_player(
-        event, event_services.PlayerRow(name="Zed Newcomer"), acting_user=organiser
+    newcomer = registrations.register_player(
+        event, registrations.PlayerRow(name="Zed Newcomer"), acting_user=organiser
     )
-    services.record_hand(table, HandEntry(winner=None), acting_user=organiser)
+    entry_service.record_hand(table, HandEntry(winner=None), acting_user=organiser)
     seat_changes.substitute_seat(table, east.code, newcomer, acting_user=organiser)
-    services.add_penalty(table, newcomer, 10, paid_to="none", rule="80", acting_user=organiser)
+    penalties.add_penalty(table, newcomer, 10, paid_to="none", rule="80", acting_user=organiser)
     seat_changes.fix_seats_after_play(table.round, east.code, north.code, acting_user=organiser)
     assert Penalty.objects.filter(is_current=True, voided=False).get().table == other
 
@@ -107,8 +109,8 @@ def test_a_fix_between_tables_is_refused_where_moving_a_penalty_is_ambiguous(eve
     follow both; nor is a ruling with an appeal moved. Nothing changes, and the message says which."""
     other = event.rounds.get(number=1).tables.get(number=2)
     east, north = seat_of(table, "E"), seat_of(other, "N")
-    services.record_hand(table, HandEntry(winner=None), acting_user=organiser)
-    services.add_penalty(
+    entry_service.record_hand(table, HandEntry(winner=None), acting_user=organiser)
+    penalties.add_penalty(
         table,
         east,
         10,
@@ -131,9 +133,9 @@ def test_a_fix_between_tables_is_refused_while_an_appeal_is_filed_against_what_w
 ):
     other = event.rounds.get(number=1).tables.get(number=2)
     east, north = seat_of(table, "E"), seat_of(other, "N")
-    services.add_penalty(table, east, 10, paid_to="none", rule="80", acting_user=organiser)
-    late = services.record_late(other, north, 12, acting_user=organiser)
-    rulings.file_appeal(
+    penalties.add_penalty(table, east, 10, paid_to="none", rule="80", acting_user=organiser)
+    late = penalties.record_late(other, north, 12, acting_user=organiser)
+    appeals.file_appeal(
         late, statement="The clock was wrong", signed_by="Hu", fee_received=True, acting_user=referee
     )
     with pytest.raises(ServiceError) as refused:
@@ -145,18 +147,18 @@ def test_a_fix_between_tables_is_refused_while_an_appeal_is_filed_against_what_w
 def play_with_substitute(event, table, organiser, policy: str):
     event_services.update_settings(event, {"seating.substitution_standings": policy}, acting_user=organiser)
     absent = seat_of(table, "E")
-    newcomer = event_services.register_player(
-        event, event_services.PlayerRow(name="Zed Newcomer"), acting_user=organiser
+    newcomer = registrations.register_player(
+        event, registrations.PlayerRow(name="Zed Newcomer"), acting_user=organiser
     )
-    services.record_hand(table, HandEntry(winner="E", discarder="S", fan=10), acting_user=organiser)
+    entry_service.record_hand(table, HandEntry(winner="E", discarder="S", fan=10), acting_user=organiser)
     substitution = seat_changes.substitute_seat(table, absent.code, newcomer, acting_user=organiser)
     assert substitution.from_hand == 2
-    services.record_hand(table, HandEntry(winner="E", discarder="W", fan=20), acting_user=organiser)
-    services.record_hand(table, HandEntry(winner="N", discarder="E", fan=8), acting_user=organiser)
+    entry_service.record_hand(table, HandEntry(winner="E", discarder="W", fan=20), acting_user=organiser)
+    entry_service.record_hand(table, HandEntry(winner="N", discarder="E", fan=8), acting_user=organiser)
     rules = event.rule_set
-    first = rules.points(services.hand_record(Hand.objects.get(table=table, number=1)))["E"]
+    first = rules.points(queries.hand_record(Hand.objects.get(table=table, number=1)))["E"]
     rest = sum(
-        rules.points(services.hand_record(Hand.objects.get(table=table, number=n)))["E"] for n in (2, 3)
+        rules.points(queries.hand_record(Hand.objects.get(table=table, number=n)))["E"] for n in (2, 3)
     )
     return absent, newcomer, first, rest
 

@@ -12,17 +12,18 @@ import pytest
 from django.core.management import call_command
 
 from players.models import Player
-from scoring import seat_changes, services
 from scoring.interchange import export_event, export_warnings, import_event
-from scoring.services import HandEntry
-from tournaments import services as event_services
+from scoring.services import confirmation, entry, penalties, seat_changes
+from scoring.services import standings as standings_service
+from scoring.services.entry import HandEntry
 from tournaments.models import Tournament
+from tournaments.services import events as event_services
 
 
 def standings(tournament) -> list[tuple[str, int, object]]:
     return [
         (row.player, row.score, row.table_points)
-        for row in services.event_standings(tournament, include_provisional=True)
+        for row in standings_service.event_standings(tournament, include_provisional=True)
     ]
 
 
@@ -31,17 +32,17 @@ def substituted(event, table, organiser, referee):
     """East plays hand 1, a reserve takes over from hand 2 and is penalised (MCR 80), the table is
     played out and confirmed."""
     absent = table.seats.get(wind="E").registration
-    services.record_hand(table, HandEntry(winner="E", discarder="S", fan=10), acting_user=organiser)
+    entry.record_hand(table, HandEntry(winner="E", discarder="S", fan=10), acting_user=organiser)
     substitution = seat_changes.substitute_new_player(
         table, absent.code, "Zed Newcomer", acting_user=organiser
     )
-    services.add_penalty(
+    penalties.add_penalty(
         table, substitution.substitute, 10, paid_to="none", rule="MCR 80", acting_user=organiser
     )
-    services.record_hand(table, HandEntry(winner="E", discarder="W", fan=20), acting_user=organiser)
-    services.record_hand(table, HandEntry(winner=None), acting_user=organiser)
-    services.record_hand(table, HandEntry(winner="N", discarder="E", fan=8), acting_user=organiser)
-    services.confirm_table(table, acting_user=referee)
+    entry.record_hand(table, HandEntry(winner="E", discarder="W", fan=20), acting_user=organiser)
+    entry.record_hand(table, HandEntry(winner=None), acting_user=organiser)
+    entry.record_hand(table, HandEntry(winner="N", discarder="E", fan=8), acting_user=organiser)
+    confirmation.confirm_table(table, acting_user=referee)
     return absent, substitution.substitute
 
 

@@ -9,12 +9,13 @@ import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
-from scoring import rulings, seat_changes, services
 from scoring.exports import ScoresheetsPDF
 from scoring.models import Penalty
-from scoring.services import HandEntry
-from tournaments import services as event_services
+from scoring.services import confirmation, entry, penalties, queries, rulings, seat_changes, standings
+from scoring.services.entry import HandEntry
 from tournaments.errors import ServiceError
+from tournaments.services import events as event_services
+from tournaments.services import registrations
 
 TAKEOVER = "from hand 2: Zed Newcomer for {absent}"
 
@@ -26,7 +27,7 @@ def seat_of(table, wind: str):
 def rows(tournament) -> dict[str, tuple[int, object]]:
     return {
         row.player: (row.score, row.table_points)
-        for row in services.event_standings(tournament, include_provisional=True)
+        for row in standings.event_standings(tournament, include_provisional=True)
     }
 
 
@@ -35,14 +36,14 @@ def take_over(event, table, organiser, *, policy: str = "seat", reserve: bool = 
     ``reserve`` a registered substitute, never ranked)."""
     event_services.update_settings(event, {"seating.substitution_standings": policy}, acting_user=organiser)
     absent = seat_of(table, "E")
-    services.record_hand(table, HandEntry(winner="E", discarder="S", fan=10), acting_user=organiser)
+    entry.record_hand(table, HandEntry(winner="E", discarder="S", fan=10), acting_user=organiser)
     if reserve:
         substitution = seat_changes.substitute_new_player(
             table, absent.code, "Zed Newcomer", acting_user=organiser
         )
     else:
-        newcomer = event_services.register_player(
-            event, event_services.PlayerRow(name="Zed Newcomer"), acting_user=organiser
+        newcomer = registrations.register_player(
+            event, registrations.PlayerRow(name="Zed Newcomer"), acting_user=organiser
         )
         substitution = seat_changes.substitute_seat(table, absent.code, newcomer, acting_user=organiser)
     return absent, substitution.substitute
@@ -84,8 +85,8 @@ def test_the_player_pages_say_who_took_over_and_for_whom(client, event, table, o
     assert response.status_code == 200
     page = text_of(response)
     assert line in page and 'class="wind seat-wind">E<' in page
-    other_reserve = event_services.register_player(
-        event, event_services.PlayerRow(name="Never Played"), acting_user=organiser
+    other_reserve = registrations.register_player(
+        event, registrations.PlayerRow(name="Never Played"), acting_user=organiser
     )
     other_reserve.is_substitute = True
     other_reserve.save()
@@ -95,7 +96,7 @@ def test_the_player_pages_say_who_took_over_and_for_whom(client, event, table, o
 @pytest.mark.django_db
 def test_the_scoresheet_prints_the_substitute_and_a_penalty_naming_them(event, table, organiser):
     absent, newcomer = take_over(event, table, organiser)
-    services.add_penalty(table, newcomer, 10, paid_to="none", rule="MCR 80", acting_user=organiser)
+    penalties.add_penalty(table, newcomer, 10, paid_to="none", rule="MCR 80", acting_user=organiser)
     _, _, content = ScoresheetsPDF(table.round).render()
     text = " ".join(" ".join(p.extract_text().split()) for p in PdfReader(io.BytesIO(content)).pages)
     assert TAKEOVER.format(absent=absent.player.name) in text
@@ -127,12 +128,12 @@ def test_a_substitutes_penalty_counts_at_their_seat_for_the_absent_player_by_def
     seat's score carries a penalty the substitute committed (MCR rule 80: deducted only)."""
     absent, newcomer = take_over(event, table, organiser)
     before = rows(event)
-    services.add_penalty(table, newcomer, 10, paid_to="none", rule="MCR 80", acting_user=organiser)
+    penalties.add_penalty(table, newcomer, 10, paid_to="none", rule="MCR 80", acting_user=organiser)
     after = rows(event)
     assert after[absent.code][0] == before[absent.code][0] - 10
     assert newcomer.code not in after
     assert (
-        services.session_result(services.table_with_results(table)).scores["E"] == before[absent.code][0] - 10
+        standings.session_result(queries.table_with_results(table)).scores["E"] == before[absent.code][0] - 10
     )
 
 
@@ -141,9 +142,9 @@ def test_under_hands_the_substitute_carries_their_own_penalty(event, table, orga
     """Under "hands" each keeps what they played, so the penalty goes with the person who committed it;
     MCR rule 84 (paid to each other player): the opponents still receive it."""
     absent, newcomer = take_over(event, table, organiser, policy="hands")
-    services.record_hand(table, HandEntry(winner="N", discarder="E", fan=8), acting_user=organiser)
+    entry.record_hand(table, HandEntry(winner="N", discarder="E", fan=8), acting_user=organiser)
     before = rows(event)
-    services.add_penalty(table, newcomer, 5, paid_to="each_other", rule="MCR 84", acting_user=organiser)
+    penalties.add_penalty(table, newcomer, 5, paid_to="each_other", rule="MCR 84", acting_user=organiser)
     after = rows(event)
     assert after[newcomer.code][0] == before[newcomer.code][0] - 15
     assert after[absent.code][0] == before[absent.code][0]
@@ -155,7 +156,7 @@ def test_under_hands_the_substitute_carries_their_own_penalty(event, table, orga
 def test_under_absent_hands_a_substitutes_penalty_counts_for_nobody(event, table, organiser):
     absent, newcomer = take_over(event, table, organiser, policy="absent_hands")
     before = rows(event)
-    services.add_penalty(table, newcomer, 10, paid_to="none", rule="MCR 80", acting_user=organiser)
+    penalties.add_penalty(table, newcomer, 10, paid_to="none", rule="MCR 80", acting_user=organiser)
     assert rows(event)[absent.code] == before[absent.code]
 
 
@@ -173,7 +174,7 @@ def test_a_penalty_names_whoever_played_the_seat_in_that_hand(event, table, orga
     assert not Penalty.objects.exists()
     rulings.add_ruling(table, newcomer, "see_wall_tile", hand_number=2, acting_user=referee)
     with pytest.raises(ServiceError) as barred:  # the barred substitute cannot win hand 2 at East
-        services.record_hand(table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee)
+        entry.record_hand(table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee)
     assert barred.value.code == "winner_barred"
 
 
@@ -181,11 +182,11 @@ def test_a_penalty_names_whoever_played_the_seat_in_that_hand(event, table, orga
 def test_a_penalty_cannot_be_paid_by_a_substitute_to_their_own_seat(event, table, organiser):
     absent, newcomer = take_over(event, table, organiser)
     with pytest.raises(ServiceError) as refused:
-        services.add_penalty(
+        penalties.add_penalty(
             table, newcomer, 10, paid_to="player", paid_to_player=absent, rule="85e", acting_user=organiser
         )
     assert refused.value.code == "bad_receiver"
-    services.add_penalty(
+    penalties.add_penalty(
         table,
         newcomer,
         10,
@@ -202,14 +203,14 @@ def test_the_substitutes_page_lists_their_penalty_once_the_table_counts(
     client, event, table, organiser, referee
 ):
     _, newcomer = take_over(event, table, organiser, reserve=True)
-    services.add_penalty(
+    penalties.add_penalty(
         table, newcomer, 10, paid_to="none", rule="MCR 80", reason="slow play", acting_user=organiser
     )
     url = reverse("public:player", args=[event.slug, newcomer.code])
     assert "slow play" not in text_of(client.get(url))  # provisional: not shown yet
     for _ in range(3):
-        services.record_hand(table, HandEntry(winner=None), acting_user=organiser)
-    services.confirm_table(table, acting_user=referee)
+        entry.record_hand(table, HandEntry(winner=None), acting_user=organiser)
+    confirmation.confirm_table(table, acting_user=referee)
     assert "slow play" in text_of(client.get(url))
 
 
@@ -220,12 +221,12 @@ def test_the_absent_players_page_lists_the_substitutes_penalty_their_seat_carrie
     """Under the default policy the seat's score, and so the absent player's, carries the substitute's
     penalty (scoring/substitutions.py): their page says so, naming who committed it."""
     absent, newcomer = take_over(event, table, organiser)
-    services.add_penalty(
+    penalties.add_penalty(
         table, newcomer, 10, paid_to="none", rule="MCR 80", reason="slow play", acting_user=organiser
     )
     for _ in range(3):
-        services.record_hand(table, HandEntry(winner=None), acting_user=organiser)
-    services.confirm_table(table, acting_user=referee)
+        entry.record_hand(table, HandEntry(winner=None), acting_user=organiser)
+    confirmation.confirm_table(table, acting_user=referee)
     page = text_of(client.get(reverse("public:player", args=[event.slug, absent.code])))
     assert "slow play" in page and "committed by Zed Newcomer, who played the seat" in page
     own = text_of(client.get(reverse("public:player", args=[event.slug, newcomer.code])))
@@ -237,12 +238,12 @@ def test_under_hands_the_absent_players_page_does_not_list_the_substitutes_penal
     client, event, table, organiser, referee
 ):
     absent, newcomer = take_over(event, table, organiser, policy="hands")
-    services.add_penalty(
+    penalties.add_penalty(
         table, newcomer, 10, paid_to="none", rule="MCR 80", reason="slow play", acting_user=organiser
     )
     for _ in range(3):
-        services.record_hand(table, HandEntry(winner=None), acting_user=organiser)
-    services.confirm_table(table, acting_user=referee)
+        entry.record_hand(table, HandEntry(winner=None), acting_user=organiser)
+    confirmation.confirm_table(table, acting_user=referee)
     assert "slow play" not in text_of(client.get(reverse("public:player", args=[event.slug, absent.code])))
 
 
@@ -252,8 +253,8 @@ def test_a_reserve_who_took_over_a_seat_finds_it_by_name(client, event, table, o
     page = text_of(client.get(reverse("public:find", args=[event.slug]), {"q": "zed"}))
     assert f"Session 1: table {table.number}, East" in page
     assert TAKEOVER.format(absent=absent.player.name) in page
-    idle = event_services.register_player(
-        event, event_services.PlayerRow(name="Zoe Idle"), acting_user=organiser
+    idle = registrations.register_player(
+        event, registrations.PlayerRow(name="Zoe Idle"), acting_user=organiser
     )
     idle.is_substitute = True
     idle.save()

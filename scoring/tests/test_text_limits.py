@@ -14,14 +14,14 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from players.models import Player
-from scoring import services as scoring
 from scoring.forms import AppealForm, PenaltyForm
 from scoring.models import Appeal, Penalty
-from tournaments import services
+from scoring.services import penalties
 from tournaments.errors import ServiceError
 from tournaments.field_limits import max_length
 from tournaments.forms import EventForm, PlayerForm
 from tournaments.models import Registration, Tournament
+from tournaments.services import events as event_services
 
 LONG = "x" * 20_000
 
@@ -123,7 +123,7 @@ def test_a_player_import_lists_too_long_names_and_teams_as_bad_rows(client, even
 
 def test_a_long_event_name_is_refused_by_the_service_too(organiser):
     with pytest.raises(ServiceError) as error:
-        services.create_tournament(services.EventDetails(name="N" * 201), acting_user=organiser)
+        event_services.create_tournament(event_services.EventDetails(name="N" * 201), acting_user=organiser)
     assert error.value.code == "too_long"
     assert "The event's name is longer than 200 characters" in error.value.message
     assert not Tournament.objects.exists()
@@ -132,7 +132,7 @@ def test_a_long_event_name_is_refused_by_the_service_too(organiser):
 def test_a_penalty_reason_past_its_column_is_refused_not_cut_short(table, referee):
     seat = table.seats.get(wind="E")
     with pytest.raises(ServiceError) as error:
-        scoring.add_penalty(
+        penalties.add_penalty(
             table, seat.registration, 5, paid_to="none", reason="r" * 301, acting_user=referee
         )
     assert error.value.code == "too_long"
@@ -141,7 +141,7 @@ def test_a_penalty_reason_past_its_column_is_refused_not_cut_short(table, refere
 
 
 def test_a_new_substitute_with_a_reason_past_its_column_is_refused_and_not_registered(table, organiser):
-    from scoring import seat_changes
+    from scoring.services import seat_changes
 
     absent = table.seats.get(wind="E").registration
     with pytest.raises(ServiceError) as error:

@@ -231,11 +231,11 @@ def test_random_text_gives_an_error_or_a_breakdown(text):
 
 
 def test_the_public_results_show_the_tiles_of_a_hand(client, event, table, referee):
-    from scoring import services
+    from scoring.services import entry
 
-    services.record_hand(
+    entry.record_hand(
         table,
-        services.HandEntry(winner="E", discarder="S", fan=22, tiles=PURE_STRAIGHT),
+        entry.HandEntry(winner="E", discarder="S", fan=22, tiles=PURE_STRAIGHT),
         acting_user=referee,
     )
     response = client.get(reverse("public:results", args=[event.slug, 1]))
@@ -258,15 +258,16 @@ def test_the_table_page_offers_the_picker_with_the_next_hands_winds(ref_client, 
 
 
 def test_the_table_page_of_another_rule_set_has_no_picker(client, organiser):
-    from tournaments import services
+    from tournaments.services import events as event_services
+    from tournaments.services import registrations, reseating
 
-    tournament = services.create_tournament(
-        services.EventDetails(name="Card Open", slug="card-open", rules="nmjl", num_sessions=1),
+    tournament = event_services.create_tournament(
+        event_services.EventDetails(name="Card Open", slug="card-open", rules="nmjl", num_sessions=1),
         acting_user=organiser,
     )
     for name in ["Ana", "Bo", "Cy", "Di"]:
-        services.register_player(tournament, services.PlayerRow(name=name), acting_user=organiser)
-    services.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
+        registrations.register_player(tournament, registrations.PlayerRow(name=name), acting_user=organiser)
+    reseating.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
     client.force_login(organiser)
     response = client.get(reverse("referee:table", args=["card-open", 1, 1]))
     assert response.status_code == 200

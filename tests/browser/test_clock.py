@@ -14,23 +14,25 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 @pytest.fixture
 def clocked_event():
-    from tournaments import clock, services
+    from tournaments import clock
     from tournaments.models import SessionClock
     from tournaments.release import publish_everything
+    from tournaments.services import events as event_services
+    from tournaments.services import registrations, reseating
 
     organiser = get_user_model().objects.create_user("olga", password="pw-olga-123")
-    tournament = services.create_tournament(
-        services.EventDetails(name="Clock Open", slug="clock-open", num_sessions=1, session_minutes=30),
+    tournament = event_services.create_tournament(
+        event_services.EventDetails(name="Clock Open", slug="clock-open", num_sessions=1, session_minutes=30),
         acting_user=organiser,
     )
-    services.set_seating_options(
+    event_services.set_seating_options(
         tournament, substitute_policy="none", swiss=False, time_limit=0.5, acting_user=organiser
     )
     for name in ["Ana", "Bo", "Cy", "Di"]:
-        services.register_player(tournament, services.PlayerRow(name=name), acting_user=organiser)
+        registrations.register_player(tournament, registrations.PlayerRow(name=name), acting_user=organiser)
     round_ = tournament.rounds.get(number=1)
-    services.generate_seating(round_, acting_user=organiser)
-    services.update_settings(tournament, {"clock.last_hand_minutes": 1}, acting_user=organiser)
+    reseating.generate_seating(round_, acting_user=organiser)
+    event_services.update_settings(tournament, {"clock.last_hand_minutes": 1}, acting_user=organiser)
     clock.start_clock(round_, 30, acting_user=organiser)
     publish_everything(tournament, acting_user=organiser)  # the public pages show the clock
     # 29 minutes and 57 seconds gone: three seconds to time, in the "last hand" minute.

@@ -16,30 +16,32 @@ SLUG = "confirm-open"
 def full_session_event():
     """An MCR event of 16-hand sessions (rule 74e), 8 players at two tables; table 2 is entered and
     confirmed already, so table 1 decides whether session 1 is final."""
-    from scoring import services as scoring
-    from tournaments import release, services
+    from scoring.services import confirmation, entry
+    from tournaments import release
     from tournaments.models import Role
+    from tournaments.services import events as event_services
+    from tournaments.services import registrations, reseating
 
     users = get_user_model().objects
     organiser = users.create_user("olga", password="pw-olga-123")
     referee = users.create_user("rick", password="pw-rick-123")
     second = users.create_user("sue", password="pw-sue-123")
-    tournament = services.create_tournament(
-        services.EventDetails(name="Confirm Open", slug=SLUG, num_sessions=2, hands_per_session=16),
+    tournament = event_services.create_tournament(
+        event_services.EventDetails(name="Confirm Open", slug=SLUG, num_sessions=2, hands_per_session=16),
         acting_user=organiser,
     )
     for user in (referee, second):
-        services.grant_role(tournament, user, Role.REFEREE, acting_user=organiser)
-    services.set_seating_options(
+        event_services.grant_role(tournament, user, Role.REFEREE, acting_user=organiser)
+    event_services.set_seating_options(
         tournament, substitute_policy="none", swiss=False, time_limit=0.5, acting_user=organiser
     )
     for name in ["Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hu"]:
-        services.register_player(tournament, services.PlayerRow(name=name), acting_user=organiser)
-    services.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
+        registrations.register_player(tournament, registrations.PlayerRow(name=name), acting_user=organiser)
+    reseating.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
     other = tournament.rounds.get(number=1).tables.get(number=2)
     for _ in range(16):
-        scoring.record_hand(other, scoring.HandEntry(winner=None), acting_user=referee)
-    scoring.confirm_table(other, acting_user=organiser)
+        entry.record_hand(other, entry.HandEntry(winner=None), acting_user=referee)
+    confirmation.confirm_table(other, acting_user=organiser)
     # Public as it happens, seating and results included (the release controls, tournaments/release.py).
     release.publish_everything(tournament, acting_user=organiser)
     return tournament
@@ -69,14 +71,15 @@ def enter_hand(
 def test_entry_confirmation_final_standings_and_a_correction_after_hand_16(
     browser, page, phone, live_server, full_session_event, confirmed_by
 ):
-    from scoring import confirmation
-    from tournaments import services
+    from scoring.services import entry
+    from scoring.services import pins as pins_service
+    from tournaments.services import events as event_services
 
     tournament = full_session_event
     if confirmed_by == "players":
-        services.update_settings(tournament, {"confirmation.by": "players"}, acting_user=None)
+        event_services.update_settings(tournament, {"confirmation.by": "players"}, acting_user=None)
     table = tournament.rounds.get(number=1).tables.get(number=1)
-    pins = confirmation.issue_pins(tournament, acting_user=None)  # what the seat slips print
+    pins = pins_service.issue_pins(tournament, acting_user=None)  # what the seat slips print
     seated_pins = [pins[seat.registration_id] for seat in table.seats.order_by("wind")]
     east = table.seats.get(wind="E").registration.player.name
     base = live_server.url
@@ -84,12 +87,14 @@ def test_entry_confirmation_final_standings_and_a_correction_after_hand_16(
 
     first = 1
     if confirmed_by == "players":  # the referee run enters all sixteen in the browser; this one the last
-        from scoring import services as scoring
+        from scoring.services import entry
+        from scoring.services import pins as pins_service
+        from tournaments.services import events as event_services
 
         rick = get_user_model().objects.get(username="rick")
-        scoring.record_hand(table, scoring.HandEntry(winner="E", discarder="W", fan=16), acting_user=rick)
+        entry.record_hand(table, entry.HandEntry(winner="E", discarder="W", fan=16), acting_user=rick)
         for _ in range(14):
-            scoring.record_hand(table, scoring.HandEntry(winner=None), acting_user=rick)
+            entry.record_hand(table, entry.HandEntry(winner=None), acting_user=rick)
         first = 16
     log_in(page, base, "rick", "pw-rick-123")
     page.goto(table_url)

@@ -13,18 +13,19 @@ WIDTH = 360
 
 @pytest.fixture
 def desk_event():
-    from tournaments import services
     from tournaments.models import Role
+    from tournaments.services import events as event_services
+    from tournaments.services import registrations
 
     users = get_user_model().objects
     organiser = users.create_user("olga", password="pw-olga-123")
     referee = users.create_user("rick", password="pw-rick-123")
-    tournament = services.create_tournament(
-        services.EventDetails(name="Desk Open", slug="desk-open", num_sessions=2, hands_per_session=4),
+    tournament = event_services.create_tournament(
+        event_services.EventDetails(name="Desk Open", slug="desk-open", num_sessions=2, hands_per_session=4),
         acting_user=organiser,
     )
-    services.grant_role(tournament, referee, Role.REFEREE, acting_user=organiser)
-    services.set_seating_options(
+    event_services.grant_role(tournament, referee, Role.REFEREE, acting_user=organiser)
+    event_services.set_seating_options(
         tournament, substitute_policy="none", swiss=False, time_limit=0.5, acting_user=organiser
     )
     for name, country in [
@@ -36,8 +37,8 @@ def desk_event():
         ("Flo Nagy", "HU"),
         ("Gus Berg", "SE"),
     ]:
-        services.register_player(
-            tournament, services.PlayerRow(name=name, country=country), acting_user=organiser
+        registrations.register_player(
+            tournament, registrations.PlayerRow(name=name, country=country), acting_user=organiser
         )
     return tournament
 
@@ -151,11 +152,11 @@ def test_the_check_in_desk_on_a_360_px_phone(narrow, live_server, desk_event):
 
 
 def test_my_tables_on_a_360_px_phone(narrow, live_server, desk_event):
-    from tournaments import services
+    from tournaments.services import registrations, reseating
 
     organiser = get_user_model().objects.get(username="olga")
-    services.register_player(desk_event, services.PlayerRow(name="Hu Lin"), acting_user=organiser)
-    services.generate_seating(desk_event.rounds.get(number=1), acting_user=organiser)
+    registrations.register_player(desk_event, registrations.PlayerRow(name="Hu Lin"), acting_user=organiser)
+    reseating.generate_seating(desk_event.rounds.get(number=1), acting_user=organiser)
     base = live_server.url
     # The organiser's session page, with its release box, fits the phone too.
     log_in(narrow, base, "olga", "pw-olga-123")

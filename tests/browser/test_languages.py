@@ -23,26 +23,28 @@ PURE_STRAIGHT = {
 @pytest.fixture
 def published():
     """An MCR event of 4 players, session 1 seated and published, one hand entered with its tiles."""
-    from scoring.services import HandEntry, record_hand
-    from tournaments import release, services
+    from scoring.services.entry import HandEntry, record_hand
+    from tournaments import release
     from tournaments.models import Role
+    from tournaments.services import events as event_services
+    from tournaments.services import registrations, reseating
 
     users = get_user_model().objects
     organiser = users.create_user("olga", password="pw-olga-123")
     referee = users.create_user("rick", password="pw-rick-123")
-    tournament = services.create_tournament(
-        services.EventDetails(
+    tournament = event_services.create_tournament(
+        event_services.EventDetails(
             name="Shanghai Open", slug="shanghai-open", num_sessions=2, hands_per_session=4
         ),
         acting_user=organiser,
     )
-    services.grant_role(tournament, referee, Role.REFEREE, acting_user=organiser)
-    services.set_seating_options(
+    event_services.grant_role(tournament, referee, Role.REFEREE, acting_user=organiser)
+    event_services.set_seating_options(
         tournament, substitute_policy="none", swiss=False, time_limit=0.5, acting_user=organiser
     )
     for name in ("Ana", "Bo", "Cy", "Di"):
-        services.register_player(tournament, services.PlayerRow(name=name), acting_user=organiser)
-    services.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
+        registrations.register_player(tournament, registrations.PlayerRow(name=name), acting_user=organiser)
+    reseating.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
     release.publish_everything(tournament, acting_user=organiser)
     table = tournament.rounds.get(number=1).tables.get()
     record_hand(table, HandEntry(winner="E", discarder="S", fan=22, tiles=PURE_STRAIGHT), acting_user=referee)

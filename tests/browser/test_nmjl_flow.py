@@ -10,22 +10,24 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 @pytest.fixture
 def nmjl_event():
-    from tournaments import release, services
+    from tournaments import release
     from tournaments.models import Role
+    from tournaments.services import events as event_services
+    from tournaments.services import registrations, reseating
 
     users = get_user_model().objects
     organiser = users.create_user("olga", password="pw-olga-123")
     referee = users.create_user("rick", password="pw-rick-123")
-    tournament = services.create_tournament(
-        services.EventDetails(
+    tournament = event_services.create_tournament(
+        event_services.EventDetails(
             name="Boca Open", slug="boca-open", rules="nmjl", num_sessions=1, hands_per_session=4
         ),
         acting_user=organiser,
     )
-    services.grant_role(tournament, referee, Role.REFEREE, acting_user=organiser)
+    event_services.grant_role(tournament, referee, Role.REFEREE, acting_user=organiser)
     for name in ["Ann", "Bea", "Cat", "Dot"]:
-        services.register_player(tournament, services.PlayerRow(name=name), acting_user=organiser)
-    services.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
+        registrations.register_player(tournament, registrations.PlayerRow(name=name), acting_user=organiser)
+    reseating.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
     # Public as it happens, seating and results included (the release controls, tournaments/release.py).
     release.publish_everything(tournament, acting_user=organiser)
     return tournament

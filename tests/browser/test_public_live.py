@@ -42,26 +42,30 @@ def retried(write, *args, **kwargs):
 @pytest.fixture
 def seated(settings):
     """An MCR event of 8 players, session 1 seated; the public pages poll every second."""
-    from tournaments import release, services
+    from tournaments import release
     from tournaments.models import Role
+    from tournaments.services import events as event_services
+    from tournaments.services import registrations, reseating
 
     settings.PUBLIC_POLL_SECONDS = 1
     users = get_user_model().objects
     organiser = users.create_user("olga", password="pw-olga-123")
     referee = users.create_user("rick", password="pw-rick-123")
-    tournament = services.create_tournament(
-        services.EventDetails(name="Phone Open", slug="phone-open", num_sessions=2, hands_per_session=4),
+    tournament = event_services.create_tournament(
+        event_services.EventDetails(
+            name="Phone Open", slug="phone-open", num_sessions=2, hands_per_session=4
+        ),
         acting_user=organiser,
     )
-    services.grant_role(tournament, referee, Role.REFEREE, acting_user=organiser)
-    services.set_seating_options(
+    event_services.grant_role(tournament, referee, Role.REFEREE, acting_user=organiser)
+    event_services.set_seating_options(
         tournament, substitute_policy="none", swiss=False, time_limit=0.5, acting_user=organiser
     )
     for index, name in enumerate(NAMES):
-        services.register_player(
-            tournament, services.PlayerRow(name=name, team=f"T{index % 2}"), acting_user=organiser
+        registrations.register_player(
+            tournament, registrations.PlayerRow(name=name, team=f"T{index % 2}"), acting_user=organiser
         )
-    services.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
+    reseating.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
     # Public as it happens, seating and results included (the release controls, tournaments/release.py).
     release.publish_everything(tournament, acting_user=organiser)
     return tournament, organiser, referee
@@ -96,7 +100,8 @@ def test_a_player_finds_their_seat_on_a_phone_by_a_name_typed_without_accents(ph
 def test_standings_results_and_the_player_page_change_after_a_confirmation_without_a_reload(
     browser, phone, live_server, seated
 ):
-    from scoring.services import HandEntry, confirm_table, record_hand, set_table_finished
+    from scoring.services.confirmation import confirm_table
+    from scoring.services.entry import HandEntry, record_hand, set_table_finished
 
     tournament, organiser, referee = seated
     table = tournament.rounds.get(number=1).tables.get(number=1)

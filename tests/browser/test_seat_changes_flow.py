@@ -11,26 +11,29 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 @pytest.fixture
 def running_event():
-    from scoring.services import HandEntry, record_hand
-    from tournaments import services
+    from scoring.services.entry import HandEntry, record_hand
+    from tournaments.services import events as event_services
+    from tournaments.services import registrations, reseating
 
     organiser = get_user_model().objects.create_user("olga", password="pw-olga-123")
-    tournament = services.create_tournament(
-        services.EventDetails(name="Change Open", slug="change-open", num_sessions=3, hands_per_session=4),
+    tournament = event_services.create_tournament(
+        event_services.EventDetails(
+            name="Change Open", slug="change-open", num_sessions=3, hands_per_session=4
+        ),
         acting_user=organiser,
     )
-    services.set_seating_options(
+    event_services.set_seating_options(
         tournament, substitute_policy="none", swiss=False, time_limit=0.5, acting_user=organiser
     )
     for name in ["Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hu"]:
-        services.register_player(tournament, services.PlayerRow(name=name), acting_user=organiser)
-    services.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
+        registrations.register_player(tournament, registrations.PlayerRow(name=name), acting_user=organiser)
+    reseating.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
     first, second = tournament.rounds.get(number=1).tables.order_by("number")
     record_hand(first, HandEntry(winner="E", discarder="S", fan=10), acting_user=organiser)
     record_hand(first, HandEntry(winner="S", fan=8), acting_user=organiser)
     record_hand(second, HandEntry(winner=None), acting_user=organiser)
     for name in ["Ivy", "Jo", "Kai", "Lu"]:  # late arrivals: one table more from session 2
-        services.register_player(tournament, services.PlayerRow(name=name), acting_user=organiser)
+        registrations.register_player(tournament, registrations.PlayerRow(name=name), acting_user=organiser)
     return tournament
 
 

@@ -11,22 +11,23 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 @pytest.fixture
 def substituted_event():
-    from scoring import seat_changes
-    from scoring.services import HandEntry, record_hand
-    from tournaments import services
+    from scoring.services import seat_changes
+    from scoring.services.entry import HandEntry, record_hand
     from tournaments.release import publish_everything
+    from tournaments.services import events as event_services
+    from tournaments.services import registrations, reseating
 
     organiser = get_user_model().objects.create_user("olga", password="pw-olga-123")
-    tournament = services.create_tournament(
-        services.EventDetails(name="Sub Open", slug="sub-open", num_sessions=2, hands_per_session=4),
+    tournament = event_services.create_tournament(
+        event_services.EventDetails(name="Sub Open", slug="sub-open", num_sessions=2, hands_per_session=4),
         acting_user=organiser,
     )
-    services.set_seating_options(
+    event_services.set_seating_options(
         tournament, substitute_policy="none", swiss=False, time_limit=0.5, acting_user=organiser
     )
     for name in ["Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hu"]:
-        services.register_player(tournament, services.PlayerRow(name=name), acting_user=organiser)
-    services.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
+        registrations.register_player(tournament, registrations.PlayerRow(name=name), acting_user=organiser)
+    reseating.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
     tournament = publish_everything(tournament, acting_user=organiser)
     table = tournament.rounds.get(number=1).tables.get(number=1)
     record_hand(table, HandEntry(winner="E", discarder="S", fan=10), acting_user=organiser)

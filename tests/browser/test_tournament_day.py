@@ -16,20 +16,20 @@ IMPORTED = 60
 
 @pytest.fixture
 def day_event():
-    from tournaments import services
     from tournaments.models import Role
+    from tournaments.services import events as event_services
 
     users = get_user_model().objects
     organiser = users.create_user("olga", password="pw-olga-123")
     referee = users.create_user("rick", password="pw-rick-123")
     users.create_user("rita", password="pw-rita-123")
-    tournament = services.create_tournament(
-        services.EventDetails(name="Day Open", slug="day-open", num_sessions=2, session_minutes=90),
+    tournament = event_services.create_tournament(
+        event_services.EventDetails(name="Day Open", slug="day-open", num_sessions=2, session_minutes=90),
         acting_user=organiser,
     )
-    services.grant_role(tournament, referee, Role.REFEREE, acting_user=organiser)
+    event_services.grant_role(tournament, referee, Role.REFEREE, acting_user=organiser)
     # A small seating time limit: the search would otherwise run to its full default limit.
-    services.set_seating_options(
+    event_services.set_seating_options(
         tournament, substitute_policy="none", swiss=False, time_limit=0.5, acting_user=organiser
     )
     return tournament
@@ -48,9 +48,9 @@ def no_sideways_scroll(page) -> bool:
 
 
 def test_the_tournament_day(browser, phone, page, live_server, day_event):
-    from scoring import services as scoring
-    from tournaments import services
+    from scoring.services import confirmation, entry
     from tournaments.models import Registration
+    from tournaments.services import registrations
 
     base = live_server.url
     slug = day_event.slug
@@ -90,7 +90,7 @@ def test_the_tournament_day(browser, phone, page, live_server, day_event):
     # The other desks check the rest in meanwhile.
     organiser = get_user_model().objects.get(username="olga")
     for registration in Registration.objects.filter(checked_in=False):
-        services.set_checked_in(registration, True, acting_user=organiser)
+        registrations.set_checked_in(registration, True, acting_user=organiser)
 
     # Seat session 1 and start its clock, still on the phone.
     phone.goto(f"{base}/manage/{slug}/sessions/1/")
@@ -134,9 +134,9 @@ def test_the_tournament_day(browser, phone, page, live_server, day_event):
     round_ = day_event.rounds.get(number=1)
     for table in round_.tables.order_by("number"):
         if table.number != 1:
-            scoring.record_hand(table, scoring.HandEntry(winner=None), acting_user=rita)
-        scoring.set_table_finished(table, True, acting_user=rita)
-        scoring.confirm_table(table, acting_user=organiser)
+            entry.record_hand(table, entry.HandEntry(winner=None), acting_user=rita)
+        entry.set_table_finished(table, True, acting_user=rita)
+        confirmation.confirm_table(table, acting_user=organiser)
     hall = browser.new_context(viewport={"width": 1280, "height": 720})
     projector = hall.new_page()
     projector.set_default_timeout(15000)

@@ -7,8 +7,8 @@ from django.contrib import admin
 from django.test import RequestFactory
 from django.urls import reverse
 
-from scoring import services as scoring_services
-from scoring.services import HandEntry
+from scoring.services import entry, queries
+from scoring.services.entry import HandEntry
 from tournaments.archive import set_archived
 from tournaments.audit import AuditAction
 from tournaments.errors import ServiceError
@@ -17,7 +17,7 @@ from tournaments.models import AuditEntry, Tournament
 
 @pytest.fixture
 def played_table(table, referee):
-    scoring_services.record_hand(table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee)
+    entry.record_hand(table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee)
     return table
 
 
@@ -37,13 +37,11 @@ def test_an_event_with_results_cannot_be_deleted_in_the_admin_but_can_be_archive
 def test_an_archived_event_refuses_results_and_keeps_them(played_table, organiser, referee):
     tournament = set_archived(played_table.round.tournament, True, acting_user=organiser)
     with pytest.raises(ServiceError) as error:
-        scoring_services.record_hand(
-            played_table, HandEntry(winner="S", discarder="E", fan=9), acting_user=referee
-        )
+        entry.record_hand(played_table, HandEntry(winner="S", discarder="E", fan=9), acting_user=referee)
     assert error.value.code == "archived"
     with pytest.raises(ServiceError):
-        scoring_services.void_last_hand(played_table, acting_user=referee)
-    assert [hand.fan for hand in scoring_services.current_hands(played_table)] == [8]
+        entry.void_last_hand(played_table, acting_user=referee)
+    assert [hand.fan for hand in queries.current_hands(played_table)] == [8]
     actions = list(AuditEntry.objects.filter(tournament=tournament).values_list("action", flat=True))
     assert AuditAction.ARCHIVE_EVENT in actions
 

@@ -10,14 +10,15 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from scoring import services
 from scoring.models import Hand
-from scoring.services import HandEntry
+from scoring.services import entry
+from scoring.services.entry import HandEntry
 from tournaments import clock
-from tournaments import services as event_services
 from tournaments.errors import ServiceError
 from tournaments.models import AuditEntry, Role, SessionClock
 from tournaments.release import publish_everything
+from tournaments.services import events as event_services
+from tournaments.services import registrations, reseating
 
 pytestmark = pytest.mark.django_db
 
@@ -150,7 +151,7 @@ def test_pausing_after_time_is_up_is_refused(event, organiser):
 
 
 def enter(table, referee) -> Hand:
-    return services.record_hand(table, HandEntry(winner=None), acting_user=referee)
+    return entry.record_hand(table, HandEntry(winner=None), acting_user=referee)
 
 
 def test_after_time_the_hand_in_play_may_be_finished_and_then_no_more(event, organiser, referee, table):
@@ -175,7 +176,7 @@ def test_a_correction_after_time_does_not_count_as_a_new_hand(event, organiser, 
     first = enter(table, referee)
     Hand.objects.update(created_at=timezone.now() - timedelta(minutes=30))
     age_clock(round_, 61 * 60)
-    services.correct_hand(first, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee)
+    entry.correct_hand(first, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee)
     enter(table, referee)  # still the hand in play at time
     assert Hand.objects.filter(table=table, is_current=True, voided=False).count() == 2
 
@@ -210,8 +211,8 @@ def nmjl_table(organiser, referee):
     )
     event_services.grant_role(tournament, referee, Role.REFEREE, acting_user=organiser)
     for name in ["Ann", "Bea", "Cat", "Dot"]:
-        event_services.register_player(tournament, event_services.PlayerRow(name=name), acting_user=organiser)
-    [table] = event_services.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
+        registrations.register_player(tournament, registrations.PlayerRow(name=name), acting_user=organiser)
+    [table] = reseating.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
     publish_everything(tournament, acting_user=organiser)  # published, its public clock is shown
     return table
 
@@ -225,7 +226,7 @@ def test_nmjl_time_is_signalled_but_games_go_on_and_rounds_show_games_and_minute
     clock.start_clock(round_, 60, acting_user=organiser)
     age_clock(round_, 61 * 60)
     for _ in range(2):
-        services.record_hand(nmjl_table, HandEntry(winner=None, data={"won_by": "wall"}), acting_user=referee)
+        entry.record_hand(nmjl_table, HandEntry(winner=None, data={"won_by": "wall"}), acting_user=referee)
     page = client.get(reverse("public:clock", args=[round_.tournament.slug])).content.decode()
     assert "Round 1:" in page
     assert "4 games, 60 minutes" in page
@@ -308,9 +309,9 @@ def test_a_draft_events_clock_is_for_its_staff_only(organiser, referee, stranger
     )
     event_services.grant_role(tournament, referee, Role.REFEREE, acting_user=organiser)
     for name in ["Ann", "Bea", "Cat", "Dot"]:
-        event_services.register_player(tournament, event_services.PlayerRow(name=name), acting_user=organiser)
+        registrations.register_player(tournament, registrations.PlayerRow(name=name), acting_user=organiser)
     round_ = tournament.rounds.get(number=1)
-    event_services.generate_seating(round_, acting_user=organiser)
+    reseating.generate_seating(round_, acting_user=organiser)
     clock.start_clock(round_, 60, acting_user=organiser)
     url = reverse("public:clock", args=[tournament.slug]) + "?session=1&table=1"
     assert client.get(url).status_code == 404

@@ -9,12 +9,13 @@ from django.urls import reverse
 
 from players.countries import to_code
 from players.models import Player
-from scoring import services as scoring
-from scoring.services import HandEntry
+from scoring.services import entry as entry_service
+from scoring.services.entry import HandEntry
 from scoring.standings_cache import standings_rows
-from tournaments import desk, services
+from tournaments import desk
 from tournaments.errors import ServiceError
 from tournaments.models import AuditEntry, Registration
+from tournaments.services import registrations, reseating
 
 pytestmark = pytest.mark.django_db
 
@@ -69,7 +70,7 @@ def test_the_players_page_offers_the_iso_country_list(client, event, organiser):
 
 
 def test_a_probable_duplicate_by_name_is_refused_until_register_anyway(client, event, organiser):
-    services.register_player(event, services.PlayerRow(name="José García"), acting_user=organiser)
+    registrations.register_player(event, registrations.PlayerRow(name="José García"), acting_user=organiser)
     client.force_login(organiser)
     url = reverse("manage:add_player", args=[event.slug])
     before = Registration.objects.count()
@@ -84,13 +85,13 @@ def test_a_probable_duplicate_by_name_is_refused_until_register_anyway(client, e
 
 
 def test_the_same_ema_number_is_always_refused(event, organiser):
-    services.register_player(
-        event, services.PlayerRow(name="Ana Silva", ema_id="11990001"), acting_user=organiser
+    registrations.register_player(
+        event, registrations.PlayerRow(name="Ana Silva", ema_id="11990001"), acting_user=organiser
     )
     with pytest.raises(ServiceError) as error:
         desk.register(
             event,
-            services.PlayerRow(name="Another Name", ema_id="11990001"),
+            registrations.PlayerRow(name="Another Name", ema_id="11990001"),
             register_anyway=True,
             acting_user=organiser,
         )
@@ -128,7 +129,7 @@ def test_a_withdrawn_player_is_kept_but_not_seated_later_nor_ranked_and_can_be_r
     client, event, organiser, referee
 ):
     table = event.rounds.get(number=1).tables.get(number=1)
-    scoring.record_hand(table, HandEntry(winner="E", discarder="W", fan=8), acting_user=referee)
+    entry_service.record_hand(table, HandEntry(winner="E", discarder="W", fan=8), acting_user=referee)
     leaving = table.seats.get(wind="E").registration
     client.force_login(organiser)
     response = client.post(reverse("manage:withdraw", args=[event.slug, leaving.code]), {"withdrawn": "true"})
@@ -138,8 +139,10 @@ def test_a_withdrawn_player_is_kept_but_not_seated_later_nor_ranked_and_can_be_r
     assert AuditEntry.objects.filter(action="withdraw", data__code=leaving.code).exists()
     assert leaving.code not in [row["player"] for row in standings_rows(event, include_provisional=True)]
     assert leaving.seats.filter(round__number=1).exists()  # history kept
-    services.register_player(event, services.PlayerRow(name="Ivy"), acting_user=organiser)  # 8 again
-    services.generate_seating(event.rounds.get(number=2), acting_user=organiser)
+    registrations.register_player(
+        event, registrations.PlayerRow(name="Ivy"), acting_user=organiser
+    )  # 8 again
+    reseating.generate_seating(event.rounds.get(number=2), acting_user=organiser)
     assert event.rounds.get(number=2).seats.count() == 8
     assert not leaving.seats.filter(round__number=2).exists()
     client.post(reverse("manage:withdraw", args=[event.slug, leaving.code]), {"withdrawn": "false"})
@@ -166,7 +169,7 @@ def test_a_typed_code_checks_the_player_in_too(event, organiser):
 
 
 def test_a_name_search_ignores_case_and_accents(client, event, organiser):
-    services.register_player(event, services.PlayerRow(name="María García"), acting_user=organiser)
+    registrations.register_player(event, registrations.PlayerRow(name="María García"), acting_user=organiser)
     client.force_login(organiser)
     response = client.post(reverse("manage:desk_check_in", args=[event.slug]), {"q": "garcia"})
     assert response.status_code == 302

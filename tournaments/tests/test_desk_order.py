@@ -8,7 +8,9 @@ import re
 import pytest
 from django.urls import reverse
 
-from tournaments import desk, services
+from tournaments import desk
+from tournaments.services import events as event_services
+from tournaments.services import registrations
 from tournaments.tests.test_release import draft  # noqa: F401  # the fixture
 
 pytestmark = pytest.mark.django_db
@@ -21,9 +23,11 @@ def _names_listed(page: str) -> list[str]:
 
 
 def test_the_desk_sorts_accented_and_chinese_names_with_their_letter(client, organiser):
-    cup = services.create_tournament(services.EventDetails(name="Names Cup"), acting_user=organiser)
+    cup = event_services.create_tournament(
+        event_services.EventDetails(name="Names Cup"), acting_user=organiser
+    )
     for name in NAMES:
-        services.register_player(cup, services.PlayerRow(name=name), acting_user=organiser)
+        registrations.register_player(cup, registrations.PlayerRow(name=name), acting_user=organiser)
     expected = ["Anna Berg", "Élodie Martin", "émile Roux", "Kim Park", "李小龙", "Łukasz Nowak", "Zoë Adams"]
     assert [r.player.name for r in desk.in_desk_order(cup.registrations.select_related("player"))] == expected
     client.force_login(organiser)

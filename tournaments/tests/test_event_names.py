@@ -7,10 +7,11 @@ import re
 import pytest
 from django.urls import reverse
 
-from tournaments import services
 from tournaments.addresses import address_from_name
 from tournaments.errors import ServiceError
 from tournaments.models import Tournament
+from tournaments.services import events as event_services
+from tournaments.services import registrations
 
 pytestmark = pytest.mark.django_db
 
@@ -18,7 +19,9 @@ FORM = {"rules": "mcr", "num_sessions": 4, "hands_per_session": 16}
 
 
 def test_accents_go_with_their_letter_in_the_address(organiser):
-    event = services.create_tournament(services.EventDetails(name="Ünïcødé Open"), acting_user=organiser)
+    event = event_services.create_tournament(
+        event_services.EventDetails(name="Ünïcødé Open"), acting_user=organiser
+    )
     assert event.slug == "unicode-open"
 
 
@@ -32,7 +35,7 @@ def test_an_event_named_only_in_chinese_gets_a_pinyin_address(client, organiser)
 
 def test_a_name_with_nothing_latin_left_gets_a_generated_address(organiser):
     assert re.fullmatch(r"event-[0-9a-f]{8}", address_from_name("★ ☆ ★"))
-    event = services.create_tournament(services.EventDetails(name="★ ☆ ★"), acting_user=organiser)
+    event = event_services.create_tournament(event_services.EventDetails(name="★ ☆ ★"), acting_user=organiser)
     assert re.fullmatch(r"event-[0-9a-f]{8}", event.slug)
 
 
@@ -48,7 +51,7 @@ def test_a_pasted_5000_character_name_is_refused_with_a_message_naming_the_limit
     assert "at most 200 characters (it has 5000)" in page
     assert 'maxlength="200"' in page  # the browser's limit stays
     with pytest.raises(ServiceError) as error:
-        services.create_tournament(services.EventDetails(name="N" * 5000), acting_user=organiser)
+        event_services.create_tournament(event_services.EventDetails(name="N" * 5000), acting_user=organiser)
     assert error.value.code == "too_long"
 
 
@@ -62,7 +65,7 @@ def test_long_names_wrap_instead_of_widening_the_page(client, event, organiser):
     css = Path(str(finders.find("css/site.css"))).read_text(encoding="utf-8")
     rule = next(line for line in css.splitlines() if "overflow-wrap: anywhere" in line and "td.name" in line)
     assert rule.startswith("h1, h2, h3,")
-    services.register_player(event, services.PlayerRow(name="W" * 120), acting_user=organiser)
+    registrations.register_player(event, registrations.PlayerRow(name="W" * 120), acting_user=organiser)
     client.force_login(organiser)
     page = client.get(reverse("manage:players", args=[event.slug])).content.decode()
     assert re.search(r'<td [^>]*class="name"><strong>W{120}</strong>', page)

@@ -10,8 +10,8 @@ import openpyxl
 import pytest
 from django.urls import reverse
 
-from tournaments import services
 from tournaments.errors import ServiceError
+from tournaments.services import registrations
 
 
 def _xlsx_claiming_a_million_rows() -> bytes:
@@ -36,14 +36,14 @@ def _xlsx_claiming_a_million_rows() -> bytes:
 def test_a_workbook_that_claims_a_million_rows_imports_its_real_rows(event, organiser):
     content = _xlsx_claiming_a_million_rows()
     assert len(content) < 10_000
-    report = services.import_players(event, content, "bomb.xlsx", acting_user=organiser)
+    report = registrations.import_players(event, content, "bomb.xlsx", acting_user=organiser)
     assert [r.player.name for r in report.created] == ["Zoe Lima"]
 
 
 def test_a_file_with_too_many_rows_is_refused_with_the_limit(event, organiser):
     content = ("name\n" + "".join(f"Player {i}\n" for i in range(6000))).encode()
     with pytest.raises(ServiceError) as error:
-        services.import_players(event, content, "big.csv", acting_user=organiser)
+        registrations.import_players(event, content, "big.csv", acting_user=organiser)
     assert error.value.code == "too_many_rows"
     assert "5000" in error.value.message
     assert event.registrations.count() == 8  # nothing imported
@@ -52,19 +52,21 @@ def test_a_file_with_too_many_rows_is_refused_with_the_limit(event, organiser):
 def test_a_csv_field_over_128_kb_is_a_clear_refusal(event, organiser):
     content = b'name\n"' + b"x" * 200_000 + b'"\n'
     with pytest.raises(ServiceError) as error:
-        services.import_players(event, content, "long.csv", acting_user=organiser)
+        registrations.import_players(event, content, "long.csv", acting_user=organiser)
     assert error.value.code == "bad_file"
 
 
 def test_a_nul_byte_in_a_name_is_refused(event, organiser):
     with pytest.raises(ServiceError) as error:
-        services.register_player(event, services.PlayerRow(name="Ana\x00Silva"), acting_user=organiser)
+        registrations.register_player(
+            event, registrations.PlayerRow(name="Ana\x00Silva"), acting_user=organiser
+        )
     assert error.value.code == "control_character"
 
 
 def test_thousands_of_rows_import_with_codes_worked_out_once(event, organiser):
     content = ("name\n" + "".join(f"Player {i}\n" for i in range(1000))).encode()
-    report = services.import_players(event, content, "many.csv", acting_user=organiser)
+    report = registrations.import_players(event, content, "many.csv", acting_user=organiser)
     assert not report.errors
     codes = [r.code for r in report.created]
     assert len(set(codes)) == 1000 and "p9" in codes and "p1008" in codes

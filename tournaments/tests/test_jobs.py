@@ -8,14 +8,16 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from tournaments import services
 from tournaments.jobs import MESSAGE_LENGTH
 from tournaments.models import SeatingJob
+from tournaments.services import events as event_services
 
 
 @pytest.fixture
 def event(organiser):
-    return services.create_tournament(services.EventDetails(name="Job Open"), acting_user=organiser)
+    return event_services.create_tournament(
+        event_services.EventDetails(name="Job Open"), acting_user=organiser
+    )
 
 
 def test_a_job_made_without_a_worker_process_is_claimed_as_it_is_made(event, organiser):

@@ -6,11 +6,12 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from scoring import services as scoring
-from scoring.services import HandEntry
-from tournaments import services
+from scoring.services import entry as entry_service
+from scoring.services.entry import HandEntry
 from tournaments.errors import ServiceError
 from tournaments.models import AuditEntry, EventRole, Role
+from tournaments.services import events as event_services
+from tournaments.services import reseating
 
 pytestmark = pytest.mark.django_db
 
@@ -34,7 +35,7 @@ def test_an_organiser_lands_on_their_events_after_login(client, event, organiser
 def test_my_tables_shows_the_session_in_play_with_progress_and_one_tap_to_each_table(client, event, referee):
     table = event.rounds.get(number=1).tables.get(number=1)
     for _ in range(3):
-        scoring.record_hand(table, HandEntry(winner="E", discarder="W", fan=8), acting_user=referee)
+        entry_service.record_hand(table, HandEntry(winner="E", discarder="W", fan=8), acting_user=referee)
     client.force_login(referee)
     page = client.get(reverse("referee:my_tables")).content.decode()
     assert "Session 1" in page
@@ -49,8 +50,8 @@ def test_my_tables_moves_on_to_the_next_session_once_every_table_is_complete(
 ):
     for table in event.rounds.get(number=1).tables.all():
         for _ in range(4):
-            scoring.record_hand(table, HandEntry(winner=None), acting_user=referee)
-    services.generate_seating(event.rounds.get(number=2), acting_user=organiser)
+            entry_service.record_hand(table, HandEntry(winner=None), acting_user=referee)
+    reseating.generate_seating(event.rounds.get(number=2), acting_user=organiser)
     client.force_login(referee)
     page = client.get(reverse("referee:my_tables")).content.decode()
     assert reverse("referee:table", args=[event.slug, 2, 1]) in page
@@ -84,7 +85,7 @@ def test_the_navigation_shows_only_what_the_roles_may_use(client, event, referee
 
 
 def test_new_event_is_offered_only_with_the_permission(client, event, organiser, referee):
-    services.grant_role(event, referee, Role.ORGANISER, acting_user=organiser)
+    event_services.grant_role(event, referee, Role.ORGANISER, acting_user=organiser)
     client.force_login(referee)
     assert "New event" not in client.get(reverse("manage:dashboard")).content.decode()
     client.force_login(organiser)
@@ -106,7 +107,7 @@ def test_an_organiser_revokes_a_referee_role_and_it_is_logged(client, event, org
 def test_the_last_organiser_cannot_be_revoked(event, organiser):
     role = EventRole.objects.get(tournament=event, user=organiser, role=Role.ORGANISER)
     with pytest.raises(ServiceError) as error:
-        services.revoke_role(role, acting_user=organiser)
+        event_services.revoke_role(role, acting_user=organiser)
     assert error.value.code == "last_organiser"
     assert EventRole.objects.filter(pk=role.pk).exists()
 
@@ -122,7 +123,7 @@ def test_a_referee_cannot_revoke_roles(client, event, organiser, referee):
 def test_a_chief_referee_or_scorer_lands_on_my_tables_with_their_role_named(
     client, event, organiser, stranger, role
 ):
-    services.grant_role(event, stranger, role, acting_user=organiser)
+    event_services.grant_role(event, stranger, role, acting_user=organiser)
     response = login(client, "sam", "pw-sam-123")
     assert response.redirect_chain[-1][0] == reverse("referee:my_tables")
     page = response.content.decode()

@@ -9,9 +9,9 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from scoring import services
 from scoring.models import Hand
-from scoring.services import HandEntry
+from scoring.services import confirmation, entry, queries, standings
+from scoring.services.entry import HandEntry
 from tournaments import clock
 from tournaments.models import SessionClock
 
@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db
 def test_the_session_fragment_shows_each_tables_progress_and_links_to_it(event, organiser, referee, client):
     table = event.rounds.get(number=1).tables.get(number=1)
     for _ in range(3):
-        services.record_hand(table, HandEntry(winner=None), acting_user=referee)
+        entry.record_hand(table, HandEntry(winner=None), acting_user=referee)
     client.force_login(organiser)
     page = client.get(reverse("manage:session_live", args=[event.slug, 1]), HTTP_HX_REQUEST="true")
     html = page.content.decode()
@@ -40,7 +40,7 @@ def test_an_unchanged_fragment_is_answered_304_and_a_change_is_sent(event, organ
     again = client.get(url, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=f"W/{etag}")
     assert again.status_code == 304
     assert again.content == b""
-    services.record_hand(
+    entry.record_hand(
         event.rounds.get(number=1).tables.get(number=2), HandEntry(winner=None), acting_user=referee
     )
     changed = client.get(url, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=etag)
@@ -52,9 +52,9 @@ def test_a_table_with_no_hand_for_the_events_minutes_is_marked_late(event, organ
     round_ = event.rounds.get(number=1)
     clock.start_clock(round_, 120, acting_user=organiser)
     SessionClock.objects.update(started_at=timezone.now() - timedelta(minutes=40))
-    services.record_hand(round_.tables.get(number=1), HandEntry(winner=None), acting_user=referee)
+    entry.record_hand(round_.tables.get(number=1), HandEntry(winner=None), acting_user=referee)
     Hand.objects.update(created_at=timezone.now() - timedelta(minutes=20))
-    services.record_hand(round_.tables.get(number=2), HandEntry(winner=None), acting_user=referee)
+    entry.record_hand(round_.tables.get(number=2), HandEntry(winner=None), acting_user=referee)
     client.force_login(organiser)
     html = client.get(reverse("manage:session_live", args=[event.slug, 1])).content.decode()
     # Table 1: last hand 20 minutes ago (the event's default is 15); table 2 entered just now.
@@ -69,7 +69,7 @@ def test_a_table_behind_the_clocks_pace_is_marked(event, organiser, referee, cli
     # 30 of 40 minutes gone: the pace of a 4-hand session is 3 hands; table 1 has none.
     SessionClock.objects.update(started_at=timezone.now() - timedelta(minutes=30))
     for _ in range(3):
-        services.record_hand(round_.tables.get(number=2), HandEntry(winner=None), acting_user=referee)
+        entry.record_hand(round_.tables.get(number=2), HandEntry(winner=None), acting_user=referee)
     client.force_login(organiser)
     html = client.get(reverse("manage:session_live", args=[event.slug, 1])).content.decode()
     assert "Behind the clock: 0 hands, the pace is 3" in html
@@ -79,7 +79,7 @@ def test_a_table_behind_the_clocks_pace_is_marked(event, organiser, referee, cli
 def test_the_event_dashboard_polls_the_session_in_play(event, organiser, referee, client):
     round_ = event.rounds.get(number=1)
     clock.start_clock(round_, 120, acting_user=organiser)
-    services.record_hand(round_.tables.get(number=1), HandEntry(winner=None), acting_user=referee)
+    entry.record_hand(round_.tables.get(number=1), HandEntry(winner=None), acting_user=referee)
     client.force_login(organiser)
     page = client.get(reverse("manage:event", args=[event.slug])).content.decode()
     assert f'hx-get="{reverse("manage:live", args=[event.slug])}"' in page
@@ -111,20 +111,20 @@ def test_progress_counted_in_the_database_agrees_with_each_tables_state(
     from tournaments.models import Table
 
     first, second = event.rounds.get(number=1).tables.order_by("number")
-    services.record_hand(first, HandEntry(winner=None), acting_user=referee)
-    services.record_hand(first, HandEntry(winner=None), acting_user=referee)
-    services.void_last_hand(first, acting_user=referee)
-    services.record_hand(second, HandEntry(winner=None), acting_user=referee)
-    services.set_table_finished(second, True, acting_user=referee)
+    entry.record_hand(first, HandEntry(winner=None), acting_user=referee)
+    entry.record_hand(first, HandEntry(winner=None), acting_user=referee)
+    entry.void_last_hand(first, acting_user=referee)
+    entry.record_hand(second, HandEntry(winner=None), acting_user=referee)
+    entry.set_table_finished(second, True, acting_user=referee)
     tables = list(Table.objects.all())
-    progress = services.ScoringResults().table_progress(tables)
+    progress = standings.ScoringResults().table_progress(tables)
     states = set()
     for tournament in (demo_event, event):
-        for loaded in services.tables_with_results(tournament):
+        for loaded in queries.tables_with_results(tournament):
             line = progress[loaded.pk]
             assert (line.state, line.hands) == (
-                services.table_state(loaded),
-                len(services.played_hands(loaded)),
+                confirmation.table_state(loaded),
+                len(queries.played_hands(loaded)),
             )
             states.add(line.state)
     assert states == {"complete", "in play", "not started"}

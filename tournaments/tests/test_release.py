@@ -7,12 +7,15 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from scoring import services as scoring
-from scoring.services import HandEntry
+from scoring.services import confirmation
+from scoring.services import entry as entry_service
+from scoring.services.entry import HandEntry
 from scoring.standings_cache import standings_rows
-from tournaments import release, services
+from tournaments import release
 from tournaments.errors import ServiceError
 from tournaments.models import AuditEntry, Role
+from tournaments.services import events as event_services
+from tournaments.services import registrations, reseating
 
 pytestmark = pytest.mark.django_db
 
@@ -20,17 +23,17 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def draft(organiser, referee):
     """A new event as an organiser makes it: 8 players, session 1 seated, nothing published."""
-    tournament = services.create_tournament(
-        services.EventDetails(name="Draft Cup", slug="draft-cup", num_sessions=2, hands_per_session=4),
+    tournament = event_services.create_tournament(
+        event_services.EventDetails(name="Draft Cup", slug="draft-cup", num_sessions=2, hands_per_session=4),
         acting_user=organiser,
     )
-    services.grant_role(tournament, referee, Role.REFEREE, acting_user=organiser)
-    services.set_seating_options(
+    event_services.grant_role(tournament, referee, Role.REFEREE, acting_user=organiser)
+    event_services.set_seating_options(
         tournament, substitute_policy="none", swiss=False, time_limit=0.5, acting_user=organiser
     )
     for name in ["Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hu"]:
-        services.register_player(tournament, services.PlayerRow(name=name), acting_user=organiser)
-    services.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
+        registrations.register_player(tournament, registrations.PlayerRow(name=name), acting_user=organiser)
+    reseating.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
     return tournament
 
 
@@ -50,8 +53,8 @@ def public_urls(slug: str) -> list[str]:
 
 def play_and_confirm(table, referee, organiser, hands: int = 4) -> None:
     for _ in range(hands):
-        scoring.record_hand(table, HandEntry(winner="E", discarder="W", fan=8), acting_user=referee)
-    scoring.confirm_table(table, acting_user=organiser)
+        entry_service.record_hand(table, HandEntry(winner="E", discarder="W", fan=8), acting_user=referee)
+    confirmation.confirm_table(table, acting_user=organiser)
 
 
 def test_a_new_event_is_a_draft_and_nothing_of_it_is_public(client, draft, organiser):
@@ -121,7 +124,7 @@ def test_frozen_standings_stay_after_session_n_until_unfrozen(draft, organiser, 
     release.publish_event(draft, True, acting_user=organiser)
     for table in draft.rounds.get(number=1).tables.all():
         play_and_confirm(table, referee, organiser)
-    services.generate_seating(draft.rounds.get(number=2), acting_user=organiser)
+    reseating.generate_seating(draft.rounds.get(number=2), acting_user=organiser)
     for number in (1, 2):
         release.publish_session(draft.rounds.get(number=number), "results", True, acting_user=organiser)
     release.freeze_standings(draft, 1, acting_user=organiser)

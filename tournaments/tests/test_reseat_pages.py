@@ -8,16 +8,16 @@ import pytest
 from django.urls import reverse
 
 from scoring.models import Hand
-from scoring.services import HandEntry, record_hand
-from tournaments import services
+from scoring.services.entry import HandEntry, record_hand
 from tournaments.models import AuditEntry, Seat, Substitution, Table
+from tournaments.services import registrations
 
 
 @pytest.mark.django_db
 def test_the_preview_stores_nothing_and_storing_it_seats_the_rest_with_more_tables(client, event, organiser):
     client.force_login(organiser)
     for name in ("Ivy", "Jo", "Kai", "Lu"):
-        services.register_player(event, services.PlayerRow(name=name), acting_user=organiser)
+        registrations.register_player(event, registrations.PlayerRow(name=name), acting_user=organiser)
     url = reverse("manage:reseat", args=[event.slug])
     record_hand(
         event.rounds.get(number=1).tables.get(number=1), HandEntry(winner=None), acting_user=organiser

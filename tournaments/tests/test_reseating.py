@@ -9,26 +9,29 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
 
-from scoring import rulings
-from scoring import services as scoring
 from scoring.models import Appeal, Hand, LateArrival, Penalty
+from scoring.services import appeals, entry, penalties
 from tests.threads import patiently
-from tournaments import services
 from tournaments.errors import ServiceError
 from tournaments.models import AuditEntry, Seat, Table
-from tournaments.services import reseating
+from tournaments.services import events as event_services
+from tournaments.services import registrations, reseating
+from tournaments.services import reseating as event_reseating
 
 
 def make_event(players: int = 16, sessions: int = 3, name: str = "Reseat Open"):
     organiser = get_user_model().objects.create_user(f"org-{name}", password="pw-olga-123")
-    tournament = services.create_tournament(
-        services.EventDetails(name=name, num_sessions=sessions, hands_per_session=4), acting_user=organiser
+    tournament = event_services.create_tournament(
+        event_services.EventDetails(name=name, num_sessions=sessions, hands_per_session=4),
+        acting_user=organiser,
     )
-    services.set_seating_options(
+    event_services.set_seating_options(
         tournament, substitute_policy="none", swiss=False, time_limit=0.5, acting_user=organiser
     )
     for n in range(players):
-        services.register_player(tournament, services.PlayerRow(name=f"Player {n:02}"), acting_user=organiser)
+        registrations.register_player(
+            tournament, registrations.PlayerRow(name=f"Player {n:02}"), acting_user=organiser
+        )
     return tournament, organiser
 
 
@@ -43,33 +46,35 @@ def seats_of(tournament, number: int) -> list[tuple[int, str, str]]:
 @pytest.mark.django_db
 def test_a_session_with_only_a_penalty_and_an_appeal_is_never_reseated():
     tournament, organiser = make_event()
-    services.seat_remaining(tournament, 1, acting_user=organiser)
+    event_reseating.seat_remaining(tournament, 1, acting_user=organiser)
     before = seats_of(tournament, 2)
     table = Table.objects.get(round__tournament=tournament, round__number=2, number=1)
     offender = table.seats.first().registration
-    penalty = scoring.add_penalty(table, offender, 10, paid_to="each_other", rule="84", acting_user=organiser)
-    rulings.file_appeal(
+    penalty = penalties.add_penalty(
+        table, offender, 10, paid_to="each_other", rule="84", acting_user=organiser
+    )
+    appeals.file_appeal(
         penalty, statement="I did not", signed_by="The player", fee_received=True, acting_user=organiser
     )
     with pytest.raises(ServiceError) as refused:
-        services.seat_remaining(tournament, 2, acting_user=organiser)
+        event_reseating.seat_remaining(tournament, 2, acting_user=organiser)
     assert refused.value.code == "round_has_results"
     assert "Session 2 already has penalties" in refused.value.message
     assert Penalty.objects.filter(pk=penalty.pk).exists()
     assert Appeal.objects.filter(penalty=penalty).count() == 1
     assert seats_of(tournament, 2) == before
     # The sessions after it can still be re-seated.
-    services.seat_remaining(tournament, 3, acting_user=organiser)
+    event_reseating.seat_remaining(tournament, 3, acting_user=organiser)
     assert reseating.replaceable_from(tournament) == 3
 
 
 @pytest.mark.django_db
 def test_lateness_entered_between_planning_and_storing_refuses_the_plan_and_is_kept():
     tournament, organiser = make_event()
-    services.seat_remaining(tournament, 1, acting_user=organiser)
+    event_reseating.seat_remaining(tournament, 1, acting_user=organiser)
     proposal = reseating.propose(tournament, 2)
     table = Table.objects.get(round__tournament=tournament, round__number=2, number=2)
-    late = scoring.record_late(table, table.seats.first().registration, 7, acting_user=organiser)
+    late = penalties.record_late(table, table.seats.first().registration, 7, acting_user=organiser)
     audit_rows = AuditEntry.objects.count()
     with pytest.raises(ServiceError) as refused:
         reseating.store(proposal, acting_user=organiser)
@@ -82,7 +87,7 @@ def test_lateness_entered_between_planning_and_storing_refuses_the_plan_and_is_k
 @pytest.mark.django_db
 def test_a_previewed_plan_is_stored_as_previewed_and_an_altered_one_is_refused():
     tournament, organiser = make_event()
-    services.seat_remaining(tournament, 1, acting_user=organiser)
+    event_reseating.seat_remaining(tournament, 1, acting_user=organiser)
     proposal = reseating.propose(tournament, 2, seed=5)
     token = proposal.token()
     again = reseating.from_token(tournament, token)
@@ -104,10 +109,12 @@ def test_a_previewed_plan_is_stored_as_previewed_and_an_altered_one_is_refused()
 @pytest.mark.django_db
 def test_a_plan_made_before_a_late_arrival_checked_in_is_refused_as_stale():
     tournament, organiser = make_event(players=12)
-    services.seat_remaining(tournament, 1, acting_user=organiser)
+    event_reseating.seat_remaining(tournament, 1, acting_user=organiser)
     proposal = reseating.propose(tournament, 2)
     for n in range(4):
-        services.register_player(tournament, services.PlayerRow(name=f"Late {n}"), acting_user=organiser)
+        registrations.register_player(
+            tournament, registrations.PlayerRow(name=f"Late {n}"), acting_user=organiser
+        )
     with pytest.raises(ServiceError) as refused:
         reseating.store(proposal, acting_user=organiser)
     assert refused.value.code == "stale"
@@ -127,7 +134,7 @@ def test_results_saved_while_the_event_is_reseated_are_never_lost():
     write reported as saved is still there at the end, and the re-seat either happened before any of
     them (they were refused) or was refused."""
     tournament, organiser = make_event(players=16, name="Race Open")
-    services.seat_remaining(tournament, 1, acting_user=organiser)
+    event_reseating.seat_remaining(tournament, 1, acting_user=organiser)
     tables = list(Table.objects.filter(round__tournament=tournament, round__number=2).order_by("number"))
     seats = {t.pk: list(t.seats.select_related("registration")) for t in tables}
     start = threading.Barrier(9)
@@ -143,19 +150,19 @@ def test_results_saved_while_the_event_is_reseated_are_never_lost():
             start.wait()
             if index % 3 == 0:
                 row = patiently(
-                    lambda: scoring.record_late(table, seat.registration, 3 + index, acting_user=organiser)
+                    lambda: penalties.record_late(table, seat.registration, 3 + index, acting_user=organiser)
                 )
                 kind = "late"
             elif index % 3 == 1:
                 row = patiently(
-                    lambda: scoring.add_penalty(
+                    lambda: penalties.add_penalty(
                         table, seat.registration, 5, paid_to="none", acting_user=organiser
                     )
                 )
                 kind = "penalty"
             else:
                 row = patiently(
-                    lambda: scoring.record_hand(table, scoring.HandEntry(winner=None), acting_user=organiser)
+                    lambda: entry.record_hand(table, entry.HandEntry(winner=None), acting_user=organiser)
                 )
                 kind = "hand"
             with lock:
@@ -169,7 +176,7 @@ def test_results_saved_while_the_event_is_reseated_are_never_lost():
     def organiser_reseats() -> None:
         try:
             start.wait()
-            patiently(lambda: services.seat_remaining(tournament, 2, acting_user=organiser, seed=3))
+            patiently(lambda: event_reseating.seat_remaining(tournament, 2, acting_user=organiser, seed=3))
             reseat.append("stored")
         except ServiceError as error:
             reseat.append(error.code)
@@ -195,11 +202,11 @@ def test_results_saved_while_the_event_is_reseated_are_never_lost():
 @pytest.mark.django_db
 def test_a_hand_posted_to_a_table_removed_by_a_reseat_is_refused_plainly():
     tournament, organiser = make_event()
-    services.seat_remaining(tournament, 1, acting_user=organiser)
+    event_reseating.seat_remaining(tournament, 1, acting_user=organiser)
     stale = Table.objects.get(round__tournament=tournament, round__number=2, number=1)
-    services.seat_remaining(tournament, 2, acting_user=organiser, seed=9)
+    event_reseating.seat_remaining(tournament, 2, acting_user=organiser, seed=9)
     with pytest.raises(ServiceError) as refused:
-        scoring.record_hand(stale, scoring.HandEntry(winner=None), acting_user=organiser)
+        entry.record_hand(stale, entry.HandEntry(winner=None), acting_user=organiser)
     assert refused.value.code == "table_gone"
     assert "nothing was saved" in refused.value.message
     assert not Hand.objects.exists()

@@ -9,18 +9,22 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from tournaments import services
+from tournaments import errors
 from tournaments.models import Seat, SeatingJob
+from tournaments.services import events as event_services
+from tournaments.services import registrations, seating_jobs
 
 
 def make_event(name: str = "Thread Open"):
     organiser = get_user_model().objects.create_user("olga", password="pw-olga-123")
-    tournament = services.create_tournament(
-        services.EventDetails(name=name, num_sessions=3, hands_per_session=4), acting_user=organiser
+    tournament = event_services.create_tournament(
+        event_services.EventDetails(name=name, num_sessions=3, hands_per_session=4), acting_user=organiser
     )
     for n in range(16):
-        services.register_player(tournament, services.PlayerRow(name=f"P{n}"), acting_user=organiser)
-    services.set_seating_options(
+        registrations.register_player(
+            tournament, registrations.PlayerRow(name=f"P{n}"), acting_user=organiser
+        )
+    event_services.set_seating_options(
         tournament, substitute_policy="none", swiss=False, time_limit=1, acting_user=organiser
     )
     return tournament, organiser
@@ -39,7 +43,9 @@ def wait_for(job: SeatingJob, seconds: float = 30) -> SeatingJob:
 @pytest.mark.django_db(transaction=True)
 def test_a_background_job_seats_the_whole_event_and_records_how_it_ended():
     tournament, organiser = make_event()
-    job = services.start_seating_job(tournament.rounds.get(number=1), whole_plan=True, acting_user=organiser)
+    job = seating_jobs.start_seating_job(
+        tournament.rounds.get(number=1), whole_plan=True, acting_user=organiser
+    )
     assert job.status == SeatingJob.Status.RUNNING
     job = wait_for(job)
     assert job.status == SeatingJob.Status.DONE, job.message
@@ -50,9 +56,13 @@ def test_a_background_job_seats_the_whole_event_and_records_how_it_ended():
 @pytest.mark.django_db(transaction=True)
 def test_a_job_the_engine_refuses_ends_failed_with_the_reason():
     tournament, organiser = make_event("Odd Open")
-    services.register_player(tournament, services.PlayerRow(name="Seventeenth"), acting_user=organiser)
+    registrations.register_player(
+        tournament, registrations.PlayerRow(name="Seventeenth"), acting_user=organiser
+    )
     job = wait_for(
-        services.start_seating_job(tournament.rounds.get(number=1), whole_plan=False, acting_user=organiser)
+        seating_jobs.start_seating_job(
+            tournament.rounds.get(number=1), whole_plan=False, acting_user=organiser
+        )
     )
     assert job.status == SeatingJob.Status.FAILED
     assert "17 players" in job.message
@@ -82,7 +92,9 @@ def test_the_page_polls_a_running_job_and_reloads_when_it_ends(client):
 
 @pytest.mark.django_db
 def test_a_second_job_is_refused_while_one_runs_and_a_dead_one_is_marked_failed(organiser):
-    tournament = services.create_tournament(services.EventDetails(name="Busy Open"), acting_user=organiser)
+    tournament = event_services.create_tournament(
+        event_services.EventDetails(name="Busy Open"), acting_user=organiser
+    )
     job = SeatingJob.objects.create(  # running in a thread of the web process
         tournament=tournament,
         from_round=1,
@@ -90,10 +102,12 @@ def test_a_second_job_is_refused_while_one_runs_and_a_dead_one_is_marked_failed(
         started_by=organiser,
         status=SeatingJob.Status.RUNNING,
     )
-    with pytest.raises(services.ServiceError) as error:
-        services.start_seating_job(tournament.rounds.get(number=1), whole_plan=False, acting_user=organiser)
+    with pytest.raises(errors.ServiceError) as error:
+        seating_jobs.start_seating_job(
+            tournament.rounds.get(number=1), whole_plan=False, acting_user=organiser
+        )
     assert error.value.code == "job_running"
     SeatingJob.objects.filter(pk=job.pk).update(
-        started_at=job.started_at - timedelta(seconds=5 + services.JOB_GRACE_SECONDS + 1)
+        started_at=job.started_at - timedelta(seconds=5 + seating_jobs.JOB_GRACE_SECONDS + 1)
     )
-    assert services.current_seating_job(tournament).status == SeatingJob.Status.FAILED
+    assert seating_jobs.current_seating_job(tournament).status == SeatingJob.Status.FAILED

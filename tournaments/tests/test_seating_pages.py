@@ -7,23 +7,25 @@ from itertools import combinations
 import pytest
 from django.urls import reverse
 
-from tournaments import services
 from tournaments.errors import ServiceError
 from tournaments.models import AuditEntry, Registration, Seat
+from tournaments.services import events as event_services
+from tournaments.services import registrations, reseating, seating
 
 
 @pytest.fixture
 def sixteen(organiser):
-    tournament = services.create_tournament(
-        services.EventDetails(name="Sixteen Open", num_sessions=5, hands_per_session=4), acting_user=organiser
+    tournament = event_services.create_tournament(
+        event_services.EventDetails(name="Sixteen Open", num_sessions=5, hands_per_session=4),
+        acting_user=organiser,
     )
     for n in range(16):
-        services.register_player(
+        registrations.register_player(
             tournament,
-            services.PlayerRow(name=f"Player {n:02d}", team=f"Club {n % 4}" if n < 8 else ""),
+            registrations.PlayerRow(name=f"Player {n:02d}", team=f"Club {n % 4}" if n < 8 else ""),
             acting_user=organiser,
         )
-    services.set_seating_options(
+    event_services.set_seating_options(
         tournament, substitute_policy="none", swiss=False, time_limit=0.5, acting_user=organiser
     )
     return tournament
@@ -42,33 +44,33 @@ def test_a_whole_plan_of_five_sessions_for_sixteen_players_never_repeats_a_pair(
     # 16 players over 5 rounds: the affine plane of order 4 lets every pair meet exactly once
     # (without teams: keeping teammates apart would forbid some of those meetings).
     sixteen.registrations.update(team="")
-    assert services.seat_remaining(sixteen, 1, acting_user=organiser) == 5
+    assert reseating.seat_remaining(sixteen, 1, acting_user=organiser) == 5
     met = pairs_met(sixteen)
     assert len(met) == 5 * 4 * 6
     assert len(set(met)) == len(met)
 
 
 def test_reseating_from_a_later_session_keeps_the_earlier_ones(sixteen, organiser, referee):
-    from scoring.services import HandEntry, record_hand
+    from scoring.services.entry import HandEntry, record_hand
 
-    services.seat_remaining(sixteen, 1, acting_user=organiser)
+    reseating.seat_remaining(sixteen, 1, acting_user=organiser)
     first = list(Seat.objects.filter(round__number=1).values_list("registration_id", "table__number", "wind"))
     record_hand(sixteen.rounds.get(number=1).tables.first(), HandEntry(winner=None), acting_user=organiser)
     with pytest.raises(ServiceError) as error:
-        services.seat_remaining(sixteen, 1, acting_user=organiser)
+        reseating.seat_remaining(sixteen, 1, acting_user=organiser)
     assert error.value.code == "round_has_results"
-    services.seat_remaining(sixteen, 2, acting_user=organiser, seed=7)
+    reseating.seat_remaining(sixteen, 2, acting_user=organiser, seed=7)
     after = list(Seat.objects.filter(round__number=1).values_list("registration_id", "table__number", "wind"))
     assert after == first
 
 
 def test_a_late_arrival_is_seated_from_the_next_session_with_a_substitute_policy(sixteen, organiser):
-    services.generate_seating(sixteen.rounds.get(number=1), acting_user=organiser)
-    services.register_player(sixteen, services.PlayerRow(name="Late Lou"), acting_user=organiser)
-    services.set_seating_options(
+    reseating.generate_seating(sixteen.rounds.get(number=1), acting_user=organiser)
+    registrations.register_player(sixteen, registrations.PlayerRow(name="Late Lou"), acting_user=organiser)
+    event_services.set_seating_options(
         sixteen, substitute_policy="substitutes", swiss=False, time_limit=0.5, acting_user=organiser
     )
-    services.seat_remaining(sixteen, 2, acting_user=organiser)
+    reseating.seat_remaining(sixteen, 2, acting_user=organiser)
     round_two = sixteen.rounds.get(number=2)
     assert round_two.tables.count() == 5
     assert Seat.objects.filter(round=round_two, registration__player__name="Late Lou").exists()
@@ -81,31 +83,31 @@ def test_a_late_arrival_is_seated_from_the_next_session_with_a_substitute_policy
 
 
 def test_sit_outs_leave_players_out_in_turn(sixteen, organiser):
-    services.register_player(sixteen, services.PlayerRow(name="Extra Eve"), acting_user=organiser)
-    services.set_seating_options(
+    registrations.register_player(sixteen, registrations.PlayerRow(name="Extra Eve"), acting_user=organiser)
+    event_services.set_seating_options(
         sixteen, substitute_policy="sit_out", swiss=False, time_limit=0.5, acting_user=organiser
     )
-    services.seat_remaining(sixteen, 1, acting_user=organiser)
+    reseating.seat_remaining(sixteen, 1, acting_user=organiser)
     for round_ in sixteen.rounds.all():
         assert Seat.objects.filter(round=round_).count() == 16
 
 
 def test_a_player_with_a_fixed_table_always_sits_there(sixteen, organiser):
     registration = sixteen.registrations.get(player__name="Player 05")
-    services.set_fixed_table(registration, 2, acting_user=organiser)
-    services.seat_remaining(sixteen, 1, acting_user=organiser)
+    seating.set_fixed_table(registration, 2, acting_user=organiser)
+    reseating.seat_remaining(sixteen, 1, acting_user=organiser)
     assert set(Seat.objects.filter(registration=registration).values_list("table__number", flat=True)) == {2}
 
 
 def test_teammates_do_not_meet(sixteen, organiser):
-    services.seat_remaining(sixteen, 1, acting_user=organiser)
+    reseating.seat_remaining(sixteen, 1, acting_user=organiser)
     teams = dict(sixteen.registrations.values_list("code", "team"))
     for a, b in pairs_met(sixteen):
         assert not (teams[a] and teams[a] == teams[b]), (a, b)
 
 
 def test_a_swap_exchanges_two_seats_and_is_logged(sixteen, organiser):
-    services.generate_seating(sixteen.rounds.get(number=1), acting_user=organiser)
+    reseating.generate_seating(sixteen.rounds.get(number=1), acting_user=organiser)
     round_ = sixteen.rounds.get(number=1)
     seats = list(
         Seat.objects.filter(round=round_).select_related("registration").order_by("table__number", "wind")
@@ -113,18 +115,18 @@ def test_a_swap_exchanges_two_seats_and_is_logged(sixteen, organiser):
     free = [s for s in seats if not s.registration.team]
     a = free[0]
     b = next(s for s in free if s.table_id != a.table_id)
-    services.swap_seats(round_, a.registration.code, b.registration.code, acting_user=organiser)
+    seating.swap_seats(round_, a.registration.code, b.registration.code, acting_user=organiser)
     assert Seat.objects.get(round=round_, registration=a.registration).table_id == b.table_id
     assert Seat.objects.get(round=round_, registration=b.registration).wind == a.wind
     assert AuditEntry.objects.filter(action="swap_seats", actor=organiser).exists()
     with pytest.raises(ServiceError) as error:
-        services.swap_seats(round_, a.registration.code, a.registration.code, acting_user=organiser)
+        seating.swap_seats(round_, a.registration.code, a.registration.code, acting_user=organiser)
     assert error.value.code == "same_player"
 
 
 def test_the_session_page_shows_the_quality_report_and_a_swap_rescores_it(client, sixteen, organiser):
-    services.generate_seating(sixteen.rounds.get(number=1), acting_user=organiser)
-    services.generate_seating(sixteen.rounds.get(number=2), acting_user=organiser)
+    reseating.generate_seating(sixteen.rounds.get(number=1), acting_user=organiser)
+    reseating.generate_seating(sixteen.rounds.get(number=2), acting_user=organiser)
     client.force_login(organiser)
     url = reverse("manage:session", args=[sixteen.slug, 2])
     page = client.get(url).content.decode()
@@ -147,25 +149,25 @@ def test_the_session_page_shows_the_quality_report_and_a_swap_rescores_it(client
 
 def test_seating_options_are_validated(sixteen, organiser):
     with pytest.raises(ServiceError):
-        services.set_seating_options(
+        event_services.set_seating_options(
             sixteen, substitute_policy="magic", swiss=False, time_limit=0.5, acting_user=organiser
         )
     with pytest.raises(ServiceError):
-        services.set_seating_options(
+        event_services.set_seating_options(
             sixteen, substitute_policy="none", swiss=False, time_limit=0, acting_user=organiser
         )
 
 
 def test_a_swap_that_breaks_a_fixed_table_or_seats_teammates_together_is_refused(sixteen, organiser):
-    services.generate_seating(sixteen.rounds.get(number=1), acting_user=organiser)
+    reseating.generate_seating(sixteen.rounds.get(number=1), acting_user=organiser)
     round_ = sixteen.rounds.get(number=1)
     seats = list(Seat.objects.filter(round=round_).select_related("registration", "table"))
     # Fixed table: a player pinned to their current table cannot move to another.
     pinned = seats[0]
     other = next(s for s in seats if s.table_id != pinned.table_id and not s.registration.team)
-    services.set_fixed_table(pinned.registration, pinned.table.number, acting_user=organiser)
+    seating.set_fixed_table(pinned.registration, pinned.table.number, acting_user=organiser)
     with pytest.raises(ServiceError) as error:
-        services.swap_seats(round_, pinned.registration.code, other.registration.code, acting_user=organiser)
+        seating.swap_seats(round_, pinned.registration.code, other.registration.code, acting_user=organiser)
     assert error.value.code == "breaks_fixed_table"
     # Teammates: move someone to the table of their teammate.
     member = next(s for s in seats if s.registration.team and s.pk != pinned.pk)
@@ -177,7 +179,7 @@ def test_a_swap_that_breaks_a_fixed_table_or_seats_teammates_together_is_refused
     )
     before = list(Seat.objects.filter(round=round_).values_list("registration_id", "table_id", "wind"))
     with pytest.raises(ServiceError) as error:
-        services.swap_seats(
+        seating.swap_seats(
             round_, member.registration.code, swap_with.registration.code, acting_user=organiser
         )
     assert error.value.code == "breaks_apart"

@@ -8,7 +8,7 @@ import openpyxl
 import pytest
 from django.urls import reverse
 
-from scoring.services import HandEntry, record_hand
+from scoring.services.entry import HandEntry, record_hand
 from tournaments.errors import ServiceError
 from tournaments.models import Seat
 from tournaments.services import seating_upload

@@ -7,7 +7,8 @@ import pytest
 from django.urls import reverse
 
 from scoring.standings_cache import why_nobody_is_ranked
-from tournaments import release, services
+from tournaments import release
+from tournaments.services import reseating
 from tournaments.tests.test_release import draft, play_and_confirm  # noqa: F401  # the fixture
 
 pytestmark = pytest.mark.django_db
@@ -42,7 +43,7 @@ def test_with_confirmed_but_unpublished_results_they_say_the_results_are_not_pub
 def test_with_standings_frozen_before_any_confirmed_session_they_say_so(
     client, published, referee, organiser
 ):
-    services.generate_seating(published.rounds.get(number=2), acting_user=organiser)
+    reseating.generate_seating(published.rounds.get(number=2), acting_user=organiser)
     play_and_confirm(published.rounds.get(number=2).tables.first(), referee, organiser)
     release.publish_session(published.rounds.get(number=2), "results", True, acting_user=organiser)
     release.freeze_standings(published, 1, acting_user=organiser)

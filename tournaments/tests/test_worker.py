@@ -13,9 +13,10 @@ from django.db import OperationalError, connection
 from django.urls import reverse
 from django.utils import timezone
 
-from tournaments import services, worker
+from tournaments import errors, worker
 from tournaments.audit import AuditAction
 from tournaments.models import AuditEntry, Seat, SeatingJob
+from tournaments.services import seating_jobs
 from tournaments.tests.test_seating_jobs import make_event
 
 
@@ -27,11 +28,15 @@ def worker_process(settings):
 @pytest.mark.django_db(transaction=True)
 def test_with_a_worker_process_a_job_waits_for_it_and_then_seats_the_session(worker_process):
     tournament, organiser = make_event()
-    job = services.start_seating_job(tournament.rounds.get(number=1), whole_plan=False, acting_user=organiser)
+    job = seating_jobs.start_seating_job(
+        tournament.rounds.get(number=1), whole_plan=False, acting_user=organiser
+    )
     assert job.status == SeatingJob.Status.QUEUED
-    assert services.current_seating_job(tournament).status == SeatingJob.Status.QUEUED
-    with pytest.raises(services.ServiceError) as refused:  # one plan at a time, queued or running
-        services.start_seating_job(tournament.rounds.get(number=1), whole_plan=False, acting_user=organiser)
+    assert seating_jobs.current_seating_job(tournament).status == SeatingJob.Status.QUEUED
+    with pytest.raises(errors.ServiceError) as refused:  # one plan at a time, queued or running
+        seating_jobs.start_seating_job(
+            tournament.rounds.get(number=1), whole_plan=False, acting_user=organiser
+        )
     assert refused.value.code == "job_running"
     assert not Seat.objects.exists()
 
@@ -82,7 +87,9 @@ def test_two_workers_never_claim_the_same_job():
 @pytest.mark.django_db(transaction=True)
 def test_a_real_job_runs_exactly_once_with_two_workers_polling(worker_process):
     tournament, organiser = make_event()
-    job = services.start_seating_job(tournament.rounds.get(number=1), whole_plan=False, acting_user=organiser)
+    job = seating_jobs.start_seating_job(
+        tournament.rounds.get(number=1), whole_plan=False, acting_user=organiser
+    )
     stop = threading.Event()
     runs: dict[str, int] = {}
 
@@ -106,13 +113,15 @@ def test_a_real_job_runs_exactly_once_with_two_workers_polling(worker_process):
 @pytest.mark.django_db(transaction=True)
 def test_a_job_whose_worker_died_is_taken_over_and_finished(worker_process):
     tournament, organiser = make_event()
-    job = services.start_seating_job(tournament.rounds.get(number=1), whole_plan=False, acting_user=organiser)
+    job = seating_jobs.start_seating_job(
+        tournament.rounds.get(number=1), whole_plan=False, acting_user=organiser
+    )
     # The first worker claimed it and was killed (kill -9): its heartbeat stopped half a minute ago.
     assert worker.claim_job("dead:1") == job.pk
     SeatingJob.objects.filter(pk=job.pk).update(
         heartbeat_at=timezone.now() - timedelta(seconds=worker.STALE_SECONDS + 10)
     )
-    assert services.current_seating_job(tournament).status == SeatingJob.Status.RUNNING  # not given up
+    assert seating_jobs.current_seating_job(tournament).status == SeatingJob.Status.RUNNING  # not given up
 
     assert worker.work(worker="alive:2", poll=0.05, stop=threading.Event(), once=True) == 1
 
@@ -124,7 +133,9 @@ def test_a_job_whose_worker_died_is_taken_over_and_finished(worker_process):
 @pytest.mark.django_db(transaction=True)
 def test_a_live_workers_job_is_not_taken_and_a_job_that_keeps_dying_is_given_up(worker_process):
     tournament, organiser = make_event()
-    job = services.start_seating_job(tournament.rounds.get(number=1), whole_plan=False, acting_user=organiser)
+    job = seating_jobs.start_seating_job(
+        tournament.rounds.get(number=1), whole_plan=False, acting_user=organiser
+    )
     assert worker.claim_job("w1") == job.pk
     assert worker.claim_job("w2") is None  # its heartbeat is fresh
     SeatingJob.objects.filter(pk=job.pk).update(
@@ -138,10 +149,12 @@ def test_a_live_workers_job_is_not_taken_and_a_job_that_keeps_dying_is_given_up(
 @pytest.mark.django_db(transaction=True)
 def test_a_worker_that_lost_its_job_records_nothing(worker_process):
     tournament, organiser = make_event()
-    job = services.start_seating_job(tournament.rounds.get(number=1), whole_plan=False, acting_user=organiser)
+    job = seating_jobs.start_seating_job(
+        tournament.rounds.get(number=1), whole_plan=False, acting_user=organiser
+    )
     assert worker.claim_job("slow") == job.pk
     SeatingJob.objects.filter(pk=job.pk).update(worker="other")  # taken over meanwhile
-    services.run_seating_job(job.pk, worker="slow")
+    seating_jobs.run_seating_job(job.pk, worker="slow")
     job.refresh_from_db()
     assert job.status == SeatingJob.Status.RUNNING and job.worker == "other"
 
@@ -149,7 +162,9 @@ def test_a_worker_that_lost_its_job_records_nothing(worker_process):
 @pytest.mark.django_db(transaction=True)
 def test_the_session_page_says_so_when_no_worker_takes_a_queued_job(client, worker_process):
     tournament, organiser = make_event()
-    job = services.start_seating_job(tournament.rounds.get(number=1), whole_plan=False, acting_user=organiser)
+    job = seating_jobs.start_seating_job(
+        tournament.rounds.get(number=1), whole_plan=False, acting_user=organiser
+    )
     client.force_login(organiser)
     url = reverse("manage:seating_job", args=[tournament.slug, 1])
     assert "Waiting for the background worker" in client.get(url).content.decode()
@@ -166,7 +181,9 @@ def test_a_claim_that_fails_for_a_moment_does_not_end_a_once_run_with_the_job_wa
     # Seen in the suite: SQLite answered "database table is locked" to one worker's claim while the other
     # wrote, and the --once run took that for "nothing waiting", leaving the job queued.
     tournament, organiser = make_event()
-    job = services.start_seating_job(tournament.rounds.get(number=1), whole_plan=False, acting_user=organiser)
+    job = seating_jobs.start_seating_job(
+        tournament.rounds.get(number=1), whole_plan=False, acting_user=organiser
+    )
     claim, failures = worker.claim_next, []
 
     def busy_once(name: str):

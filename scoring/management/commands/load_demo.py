@@ -14,7 +14,7 @@ from django.db import transaction
 
 from scoring.interchange import import_event
 from tournaments.models import Role
-from tournaments.services import grant_role
+from tournaments.services.events import grant_role
 
 DEMO_USERS = (("organiser", "organiser-demo", Role.ORGANISER), ("referee", "referee-demo", Role.REFEREE))
 
