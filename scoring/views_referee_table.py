@@ -188,7 +188,7 @@ def _table_context(table: Table, viewer: Any = None, **forms: Any) -> dict[str, 
         "limit": rules.hands_allowed(tournament.hands_per_session),
         "totals": next((t for t in table.totals_versions.all() if t.is_current), None),
         "penalties": list(table.penalties.all()),
-        # Rulings that bar a player from winning the hand about to be entered (scoring.rulings).
+        # Rulings that bar a player from winning the hand about to be entered (scoring.services.rulings).
         "barred": [
             p
             for p in table.penalties.all()
@@ -340,5 +340,5 @@ def table_registrations(table: Table) -> dict[str, Any]:
 
 
 def hand_text(hand: Hand, tournament: Any) -> str:
-    """A hand's one line in the page's language (the audit log keeps ``services.describe_hand``)."""
+    """A hand's one line in the page's language (the audit log keeps ``queries.describe_hand``)."""
     return queries.event_rules(tournament).describe_in(queries.hand_record(hand), get_language())

@@ -1,5 +1,5 @@
 """Organiser pages for changing seats while a session is played: a substitute takes over a seat, two
-players' seats are fixed after hands were played (the services are in ``scoring.seat_changes``)."""
+players' seats are fixed after hands were played (the services are in ``scoring.services.seat_changes``)."""
 
 from __future__ import annotations
 

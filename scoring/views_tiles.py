@@ -3,7 +3,7 @@ wrong out.
 
 The referee table page posts the hand as the JSON of ``shared/specs/scoring-json.md`` (the hidden ``tiles``
 field of the hand form) after every change in the picker and shows the partial this returns. Nothing is
-written: saving stays with the hand form and ``services.record_hand``, which checks the tiles again.
+written: saving stays with the hand form and ``entry.record_hand``, which checks the tiles again.
 Whatever is posted, the answer is the partial, with status 200 for a scored hand and 422 for anything that
 cannot be scored; never a server error.
 """

@@ -142,7 +142,7 @@ def set_withdrawn(
 ) -> Registration:
     """Withdraw a player (kept in history with their results; no longer seated in later sessions nor
     ranked) or reinstate them. ``reason`` is added to the log line (a disqualification, MCR rule 89,
-    withdraws through here: ``scoring.rulings``)."""
+    withdraws through here: ``scoring.services.rulings``)."""
     registration = (
         Registration.objects.select_for_update()
         .select_related("player", "tournament")

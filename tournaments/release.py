@@ -5,7 +5,7 @@ prize-giving.
 Nothing of a draft event is public: every public page gets its event through
 ``tournaments.access.public_event``, which answers 404 for a draft, and a session's public seating or
 results page through ``public_round``. The public standings count only sessions whose results are
-published (up to the frozen session): ``scoring.services.event_standings`` asks :func:`counted_rounds`.
+published (up to the frozen session): ``scoring.services.standings.event_standings`` asks :func:`counted_rounds`.
 Every change bumps the standings version, so no cached page outlives it.
 """
 

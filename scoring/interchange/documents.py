@@ -145,5 +145,5 @@ def player_row(player: Mapping[str, Any]) -> PlayerRow:
 
 
 def hand_record_from_doc(hand: Mapping[str, Any], wind_of: Mapping[str, str], rules: RuleSet) -> HandRecord:
-    """A hand of the event JSON (player ids) checked as the pages check one (``services.check_hand``)."""
+    """A hand of the event JSON (player ids) checked as the pages check one (``entry.check_hand``)."""
     return entry.check_hand(rules, rules.hand_from_doc(hand, wind_of), hand.get("tiles"))

@@ -161,7 +161,7 @@ def _import_table(
 def _import_appeal(
     table: Table, appeal_doc: Mapping[str, Any], registrations: Mapping[str, Registration], acting_user: User
 ) -> None:
-    """An appeal and, unless pending, its decision (``services.store_decision``)."""
+    """An appeal and, unless pending, its decision (``appeals.store_decision``)."""
     appeal = Appeal.objects.create(
         **_appeal_target(table, appeal_doc, registrations),
         filed_minutes_after=appeal_doc.get("filed_minutes_after", 0),

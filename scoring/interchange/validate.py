@@ -2,7 +2,7 @@
 problem, each with its path in the document, in the document's order.
 
 Hands, penalties and appeals are checked by the same service checks as the referee's pages
-(``services.check_hand``, ``check_penalty``, ``check_appeal_deadline``), so a document is refused
+(``entry.check_hand``, ``check_penalty``, ``check_appeal_deadline``), so a document is refused
 exactly where a page would refuse the same entry."""
 
 from __future__ import annotations
@@ -281,7 +281,7 @@ def _check_totals(check: Checker, path: str, totals: Any, wind_of: Mapping[str, 
 def _check_penalty(
     check: Checker, ppath: str, penalty: Mapping[str, Any], wind_of: Mapping[str, str]
 ) -> None:
-    """A penalty: who, how many points to whom (``services.check_penalty``), and the ruling's optional keys."""
+    """A penalty: who, how many points to whom (``penalties.check_penalty``), and the ruling's optional keys."""
     if scalar(penalty.get("player")) not in wind_of:
         check.add(f"{ppath}.player", f"{penalty.get('player')!r} does not sit at this table")
     paid_to = scalar(penalty.get("paid_to", "none"))
