@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 
-.PHONY: run test test-packages lint messages bench bench-http prod prod-stop prod-status venv dev-venv clean
+.PHONY: run test quick test-packages lint messages bench bench-http prod prod-stop prod-status venv dev-venv clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +38,11 @@ test: test-packages dev-venv
 	$(BIN)/lint-imports
 	DEBUG=1 $(BIN)/mypy .
 	$(BIN)/python -m pytest -n 2
+
+# The developer's loop: the tests that are neither browser nor slow, on two processes (about a minute).
+# `make test` (and CI) still runs every test, the slow and browser ones included.
+quick: dev-venv
+	$(BIN)/python -m pytest -n 2 -m "not browser and not slow"
 
 lint: dev-venv
 	$(BIN)/ruff check --fix .

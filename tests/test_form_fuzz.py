@@ -13,6 +13,7 @@ pytestmark = pytest.mark.django_db
 SHORT = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
+@pytest.mark.slow
 @SHORT
 @given(data=form_fuzz.hand_posts)
 def test_hand_posts_leave_the_table_whole(client, table, referee, data):
@@ -21,6 +22,7 @@ def test_hand_posts_leave_the_table_whole(client, table, referee, data):
     form_fuzz.check_table_is_whole(table)
 
 
+@pytest.mark.slow
 @SHORT
 @given(data=form_fuzz.penalty_posts)
 def test_penalty_posts_leave_the_table_whole(client, table, referee, data):
@@ -29,6 +31,7 @@ def test_penalty_posts_leave_the_table_whole(client, table, referee, data):
     form_fuzz.check_table_is_whole(table)
 
 
+@pytest.mark.slow
 @SHORT
 @given(upload=form_fuzz.player_files())
 def test_player_imports_add_every_row_or_none(client, event, organiser, upload):

@@ -184,6 +184,7 @@ def assert_every_reader_gets(
     return max(seconds for seconds, _ in seen.values())
 
 
+@pytest.mark.slow
 def test_a_second_read_within_the_second_is_a_hit_with_the_same_body(nginx, event):
     for path in (f"/e/{event.slug}/", f"/e/{event.slug}/standings/"):
         first = get(nginx, path)
@@ -193,6 +194,7 @@ def test_a_second_read_within_the_second_is_a_hit_with_the_same_body(nginx, even
         assert again.body == first.body
 
 
+@pytest.mark.slow
 def test_hx_request_false_gets_the_page_and_true_right_after_the_fragment(nginx, event):
     path = f"/e/{event.slug}/standings/"
     page = get(nginx, path, {"HX-Request": "false"})
@@ -204,6 +206,7 @@ def test_hx_request_false_gets_the_page_and_true_right_after_the_fragment(nginx,
     assert b"<html" in get(nginx, path).body  # no header: the page too
 
 
+@pytest.mark.slow
 def test_a_withdrawn_event_answers_404_to_every_reader_within_three_seconds(nginx, event, organiser):
     path = f"/e/{event.slug}/standings/"
     withdrawn = assert_every_reader_gets(
@@ -215,6 +218,7 @@ def test_a_withdrawn_event_answers_404_to_every_reader_within_three_seconds(ngin
     print(f"event withdrawn: 404 after {withdrawn:.2f} s; published again: 200 after {back:.2f} s")
 
 
+@pytest.mark.slow
 def test_withdrawn_session_results_answer_404_to_every_reader_within_three_seconds(nginx, event, organiser):
     round_ = event.rounds.get(number=1)
     path = f"/e/{event.slug}/results/1/"
@@ -227,6 +231,7 @@ def test_withdrawn_session_results_answer_404_to_every_reader_within_three_secon
     print(f"results withdrawn: 404 after {withdrawn:.2f} s; published again: 200 after {back:.2f} s")
 
 
+@pytest.mark.slow
 def test_a_failing_app_is_not_hidden_behind_a_stored_copy(nginx, event, monkeypatch):
     """No stale copy when the app fails (it could be a withdrawn page): with
     proxy_cache_background_update on, nginx 1.22 served the stored 200 for as long as the app failed."""
@@ -241,6 +246,7 @@ def test_a_failing_app_is_not_hidden_behind_a_stored_copy(nginx, event, monkeypa
     assert_every_reader_gets(nginx, f"/e/{event.slug}/standings/", fail, 500)
 
 
+@pytest.mark.slow
 def test_a_reader_with_a_session_is_never_served_from_the_cache(nginx, event):
     path = f"/e/{event.slug}/standings/"
     get(nginx, path)

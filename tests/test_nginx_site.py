@@ -172,12 +172,14 @@ def request(port: int, method: str, path: str) -> tuple[int, str]:
         connection.close()
 
 
+@pytest.mark.slow
 def test_the_host_header_reaches_the_app_with_its_port(site):
     status, host = request(site, "GET", "/referee/")
     assert status == 200
     assert host == f"{HOST}:{site}"  # Django's CSRF check compares the Origin, port included
 
 
+@pytest.mark.slow
 def test_the_login_form_is_never_limited_and_a_room_of_referees_logs_in_at_once(site):
     with ThreadPoolExecutor(max_workers=16) as pool:
         shown = list(pool.map(lambda _: request(site, "GET", "/accounts/login/")[0], range(60)))

@@ -88,6 +88,7 @@ FORMS = st.sampled_from(
 FUZZ = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
+@pytest.mark.slow
 @FUZZ
 @given(data=posts, form=FORMS)
 def test_the_referee_table_page_never_answers_500(client, table, referee, data, form):
@@ -139,6 +140,7 @@ ORGANISER_URLS = [
 ]
 
 
+@pytest.mark.slow
 @FUZZ
 @given(data=posts, target=st.sampled_from(ORGANISER_URLS))
 def test_the_organiser_forms_never_answer_500(client, event, organiser, data, target):
@@ -150,6 +152,7 @@ def test_the_organiser_forms_never_answer_500(client, event, organiser, data, ta
     assert response.status_code in {200, 302, 404, 422}, url
 
 
+@pytest.mark.slow
 @FUZZ
 @given(data=posts)
 def test_correction_and_appeal_pages_never_answer_500(client, table, referee, data):
@@ -194,6 +197,7 @@ DESK_URLS = [
 ]
 
 
+@pytest.mark.slow
 @FUZZ
 @given(data=posts, target=st.sampled_from(DESK_URLS))
 def test_the_desk_and_release_forms_never_answer_500(client, event, organiser, data, target):

@@ -467,10 +467,12 @@ def _run(name: str, organiser: Any, referee: Any, *, exact: bool) -> None:
                 report.write(json.dumps(line) + "\n")
 
 
+@pytest.mark.slow
 def test_cached_public_reads_answer_what_an_uncached_rendering_answers(organiser, referee):
     _run("exact", organiser, referee, exact=True)
 
 
+@pytest.mark.slow
 def test_with_each_workers_own_copies_the_answers_are_still_exact(organiser, referee, settings):
     # Production keeps the answers a worker served last in its own memory (PUBLIC_PAGE_LOCAL_BYTES), under
     # keys naming every version: they must never be older than an uncached rendering either.

@@ -64,6 +64,7 @@ def test_the_compiled_catalogue_matches_the_po_file():
     assert compiled == expected, "run: .venv/bin/python manage.py compilemessages -l zh_Hans"
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(
     shutil.which("xgettext") is None, reason="makemessages needs gettext (.ci/run installs it)"
 )

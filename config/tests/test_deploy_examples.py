@@ -50,6 +50,7 @@ def systemd_example() -> dict[str, str]:
     return key_values(body.splitlines())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("example", [compose_example, systemd_example], ids=["compose", "systemd"])
 def test_check_deploy_is_clean_with_the_example_environment(example):
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": os.environ.get("HOME", "/tmp")}

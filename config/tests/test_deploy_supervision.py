@@ -83,6 +83,7 @@ def test_nginx_listens_on_the_configured_port_with_plain_http_by_default(tmp_pat
     assert f"pid {tmp_path}/nginx/nginx.pid;" in conf
 
 
+@pytest.mark.slow
 def test_nginx_serves_tls_with_the_given_certificate(tmp_path):
     if not shutil.which("openssl"):
         pytest.skip("openssl is not installed")

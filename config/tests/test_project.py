@@ -18,6 +18,7 @@ def test_migrations_match_the_models():
     call_command("makemigrations", "--check", "--dry-run", verbosity=0)
 
 
+@pytest.mark.slow
 def test_settings_refuse_to_start_without_a_secret_key_when_debug_is_off():
     env = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "DEBUG"}}
     env["DJANGO_SETTINGS_MODULE"] = "config.settings"

@@ -39,12 +39,14 @@ def _manage(*args: str, extra_env: dict[str, str]) -> subprocess.CompletedProces
     )
 
 
+@pytest.mark.slow
 def test_check_deploy_is_clean_with_the_production_environment():
     result = _manage("check", "--deploy", "--fail-level", "WARNING", extra_env=PRODUCTION_ENV)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
 
 
+@pytest.mark.slow
 def test_check_deploy_warns_about_a_cache_of_one_process():
     env = {**PRODUCTION_ENV, "CACHE_URL": ""}
     result = _manage("check", "--deploy", "--fail-level", "WARNING", extra_env=env)
@@ -79,6 +81,7 @@ def test_sqlite_syncs_every_commit_to_disk_in_wal_mode(settings):
         assert cursor.fetchone()[0] == 5000
 
 
+@pytest.mark.slow
 def test_connections_are_kept_open_and_checked_in_production():
     code = "from django.conf import settings as s; d = s.DATABASES['default']; print(d['CONN_MAX_AGE'], d['CONN_HEALTH_CHECKS'])"
     env = {k: v for k, v in os.environ.items() if k not in {"CONN_MAX_AGE", "CONN_HEALTH_CHECKS"}}

@@ -43,6 +43,7 @@ def complete(table, referee, hands: int = 4):
         entry.record_hand(table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee)
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_eight_referees_posting_hand_one_at_once_add_it_once(table, referees):
     done, refused = at_once(
@@ -57,6 +58,7 @@ def test_eight_referees_posting_hand_one_at_once_add_it_once(table, referees):
     assert list(Hand.objects.filter(table=table).values_list("number", "fan")) == [(1, done[0].fan)]
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_eight_corrections_of_the_same_version_at_once_store_one_and_refuse_the_rest(
     table, referee, referees
@@ -74,6 +76,7 @@ def test_eight_corrections_of_the_same_version_at_once_store_one_and_refuse_the_
     assert versions[1].fan == done[0].fan
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_eight_presses_of_delete_last_hand_delete_one_hand(table, referee, referees):
     complete(table, referee, hands=3)
@@ -84,6 +87,7 @@ def test_eight_presses_of_delete_last_hand_delete_one_hand(table, referee, refer
     assert [h.number for h in queries.current_hands(table)] == [1, 2]
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_eight_presses_of_complete_then_of_reopen_each_act_once(event, table, referee, referees, organiser):
     complete(table, referee, hands=2)
@@ -100,6 +104,7 @@ def test_eight_presses_of_complete_then_of_reopen_each_act_once(event, table, re
     ]
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_eight_referees_confirming_at_once_make_one_confirmation(table, referee, referees):
     complete(table, referee)
@@ -109,6 +114,7 @@ def test_eight_referees_confirming_at_once_make_one_confirmation(table, referee,
     assert AuditEntry.objects.filter(action="confirm_table").count() == 1
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_four_players_signing_twice_each_at_once_confirm_the_table_once(event, table, referee):
     complete(table, referee)
@@ -124,6 +130,7 @@ def test_four_players_signing_twice_each_at_once_confirm_the_table_once(event, t
     assert Confirmation.objects.filter(table=table).count() == 1
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_eight_saves_of_the_same_totals_form_store_one_version(table, referees, organiser):
     event_services.set_totals_only(table, True, acting_user=organiser)
@@ -139,6 +146,7 @@ def test_eight_saves_of_the_same_totals_form_store_one_version(table, referees, 
     assert TableTotals.objects.filter(table=table).count() == 1
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_eight_blind_entries_from_one_form_store_one(event, table, referee, referees, organiser):
     event_services.update_settings(event, {"confirmation.blind_entry": True}, acting_user=organiser)
@@ -175,6 +183,7 @@ def test_a_repeated_post_of_delete_last_hand_or_of_the_totals_changes_nothing_th
     assert AuditEntry.objects.filter(action="finish_table").count() == 1
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_eight_phones_posting_the_same_hand_form_at_once_save_it_once(event, table, referees):
     """The page's own endpoint, as a flaky connection or eight referees would post it: one hand saved,
@@ -202,6 +211,7 @@ def test_eight_phones_posting_the_same_hand_form_at_once_save_it_once(event, tab
     assert Hand.objects.filter(table=table).count() == 1
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_confirmations_racing_corrections_never_leave_a_corrected_result_confirmed_unseen(
     table, referee, referees

@@ -293,6 +293,7 @@ def test_the_demo_events_export_no_key_their_files_lack(db, name):
 # --- eight at once ---------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_eight_disqualifications_and_eight_decisions_at_once_withdraw_and_reinstate_once():
     from scoring.models import Penalty

@@ -147,6 +147,7 @@ def test_two_requests_at_once_make_one_job(played, organiser, monkeypatch):
     assert ExportJob.objects.count() == 1
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_an_export_job_runs_once_with_two_workers_claiming(settings, played, organiser):
     settings.BACKGROUND_WORKER = True
@@ -329,6 +330,7 @@ def test_a_background_print_that_is_not_one_is_refused(event, organiser):
     assert refused.value.code == "unknown_print"
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_without_a_worker_process_a_thread_of_the_web_process_makes_the_file(client, played, organiser):
     event = played.round.tournament

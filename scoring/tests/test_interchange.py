@@ -297,6 +297,7 @@ def test_a_document_nested_50000_deep_or_with_a_5000_digit_number_is_a_clear_ref
     assert "nest deeper" in _problems({"format": "mahjong-event/1", "players": deep})[0]
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_any_mangled_document_is_imported_or_refused_never_a_crash(db, spec_example, data):

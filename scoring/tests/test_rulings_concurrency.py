@@ -37,6 +37,7 @@ def make_table() -> tuple[Table, Any, Any]:
     return tournament.rounds.get(number=1).tables.get(), organiser, chief
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_eight_referees_posting_the_same_ruling_record_it_once():
     table, organiser, _ = make_table()
@@ -48,6 +49,7 @@ def test_eight_referees_posting_the_same_ruling_record_it_once():
     assert Penalty.objects.count() == 1
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_eight_escalating_penalties_at_once_each_get_their_own_step():
     # MCR rule 79 (line 2360): a warning first, then 5, 10, 20 and doubling for each repeat occurrence.
@@ -59,6 +61,7 @@ def test_eight_escalating_penalties_at_once_each_get_their_own_step():
     assert sorted(Penalty.objects.values_list("position", flat=True)) == list(range(THREADS))
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_eight_posts_of_the_same_lateness_make_one_version():
     table, organiser, _ = make_table()
@@ -69,6 +72,7 @@ def test_eight_posts_of_the_same_lateness_make_one_version():
     assert {late.pk for late in done} == {LateArrival.objects.get().pk}
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_eight_filings_and_eight_decisions_of_one_appeal_make_one_appeal_and_one_decision():
     table, organiser, chief = make_table()

@@ -75,6 +75,7 @@ def test_a_list_gets_one_result_per_hand_in_order_with_errors_in_place():
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.slow
 def test_input_that_is_not_json_exits_2():
     result = run_process("mcr", "{nope")  # the real command in its own process, exit status and all
     assert result.returncode == 2

@@ -209,6 +209,7 @@ JSON = st.recursive(
 FIELDS = st.sampled_from([*sorted(PURE_STRAIGHT), "type", "tiles", "concealed"])
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(document=JSON)
 def test_random_json_never_breaks_it(ref_client, url, document):
@@ -216,6 +217,7 @@ def test_random_json_never_breaks_it(ref_client, url, document):
     assert response.status_code in (200, 422)
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(changes=st.dictionaries(FIELDS, JSON, min_size=1, max_size=3))
 def test_a_valid_hand_with_random_fields_never_breaks_it(ref_client, url, changes):

@@ -64,6 +64,7 @@ def test_a_nul_byte_in_a_name_is_refused(event, organiser):
     assert error.value.code == "control_character"
 
 
+@pytest.mark.slow
 def test_thousands_of_rows_import_with_codes_worked_out_once(event, organiser):
     content = ("name\n" + "".join(f"Player {i}\n" for i in range(1000))).encode()
     report = registrations.import_players(event, content, "many.csv", acting_user=organiser)

@@ -10,6 +10,7 @@ BEFORE = [("tournaments", "0010_substitution")]
 AFTER = [("tournaments", "0011_release_controls")]
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_existing_events_and_their_sessions_stay_published():
     executor = MigrationExecutor(connection)

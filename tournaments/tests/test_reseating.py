@@ -127,6 +127,7 @@ def test_a_plan_made_before_a_late_arrival_checked_in_is_refused_as_stale():
     assert seats_of(tournament, 1) == session_one
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_results_saved_while_the_event_is_reseated_are_never_lost():
     """Eight referees save lateness, penalties and hands at session 2's tables while the organiser

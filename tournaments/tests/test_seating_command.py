@@ -59,6 +59,7 @@ def test_it_rejects_bad_players_or_rounds_with_status_2(players, rounds):
     assert error.value.returncode == 2
 
 
+@pytest.mark.slow
 def test_a_bad_count_exits_2_with_a_message_on_stderr_and_nothing_on_stdout():
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.test_settings"}
     done = subprocess.run(

@@ -40,6 +40,7 @@ def wait_for(job: SeatingJob, seconds: float = 30) -> SeatingJob:
     raise AssertionError("the seating job did not finish")
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_a_background_job_seats_the_whole_event_and_records_how_it_ended():
     tournament, organiser = make_event()

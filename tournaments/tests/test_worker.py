@@ -47,6 +47,7 @@ def test_with_a_worker_process_a_job_waits_for_it_and_then_seats_the_session(wor
     assert Seat.objects.filter(round__number=1).count() == 16
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_two_workers_never_claim_the_same_job():
     tournament, _ = make_event()
@@ -84,6 +85,7 @@ def test_two_workers_never_claim_the_same_job():
         assert set(SeatingJob.objects.filter(pk__in=mine).values_list("worker", flat=True)) <= {name}
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_a_real_job_runs_exactly_once_with_two_workers_polling(worker_process):
     tournament, organiser = make_event()

@@ -160,6 +160,7 @@ def test_an_ordinary_document_reads_as_json_does():
 # Fuzz: every rule set answers a result or a clear error, fast.
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", RULE_SETS)
 def test_fuzzed_requests_get_a_result_or_a_clear_error(rules):
     tally = Tally(rules)

@@ -39,6 +39,7 @@ def seated(seating: RoundSeating) -> list[str]:
     return [p for t in seating.tables for p in t.seats]
 
 
+@pytest.mark.slow
 @settings(max_examples=15, deadline=None)
 @given(
     tables=st.integers(min_value=1, max_value=8),
@@ -55,6 +56,7 @@ def test_every_player_sits_exactly_once_per_round_at_numbered_tables(tables, rou
         assert seating.sit_outs == ()
 
 
+@pytest.mark.slow
 @settings(max_examples=8, deadline=None)
 @given(
     tables=st.integers(min_value=4, max_value=9),
@@ -318,6 +320,7 @@ def test_every_pair_of_a_round_is_counted_once():
     assert sum(1 for _ in itertools.combinations(range(4), 2)) * 3 == 18
 
 
+@pytest.mark.slow
 @settings(max_examples=10, deadline=None)
 @given(
     n=st.integers(min_value=5, max_value=30).filter(lambda v: v % 4),

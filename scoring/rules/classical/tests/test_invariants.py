@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -57,6 +58,7 @@ def winning_hands(draw):
     }
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(hand=winning_hands(), rules=st.sampled_from(RULE_SETS))
 def test_every_complete_hand_scores_within_the_limit(hand, rules):
@@ -67,6 +69,7 @@ def test_every_complete_hand_scores_within_the_limit(hand, rules):
         assert result["total"] == min(uncapped, 300)
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(hand=winning_hands(), rules=st.sampled_from(RULE_SETS))
 def test_a_winning_hand_scores_at_least_the_game_and_the_order_of_tiles_does_not_matter(hand, rules):
@@ -76,6 +79,7 @@ def test_a_winning_hand_scores_at_least_the_game_and_the_order_of_tiles_does_not
     assert score_request(reversed_hand, rules) == result
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(
     tiles=st.lists(st.integers(0, 33), min_size=13, max_size=13),
@@ -92,6 +96,7 @@ def test_any_thirteen_tiles_score_as_a_losing_hand_or_give_a_clear_error(tiles, 
     assert 0 <= result["total"] <= 300
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(
     scores=st.lists(st.integers(0, 2000), min_size=4, max_size=4),

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -105,6 +106,7 @@ def _with_flags(
 hands = st.one_of(regular_hands(), special_hands())
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(hands, st.randoms(use_true_random=False))
 def test_the_same_tiles_in_any_order_score_the_same(data: dict[str, Any], rng: random.Random) -> None:
@@ -116,6 +118,7 @@ def test_the_same_tiles_in_any_order_score_the_same(data: dict[str, Any], rng: r
     assert score_request(shuffled) == score_request(data)
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(hands)
 def test_a_hand_never_scores_a_fan_with_one_the_book_says_it_implies_or_excludes(
@@ -127,6 +130,7 @@ def test_a_hand_never_scores_a_fan_with_one_the_book_says_it_implies_or_excludes
         assert not (EXCLUSIONS.get(name, frozenset()) & scored.keys()), (name, scored)
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(hands)
 def test_the_total_is_the_sum_of_book_fans_and_the_minimum_ignores_flowers(data: dict[str, Any]) -> None:
@@ -145,6 +149,7 @@ def test_the_total_is_the_sum_of_book_fans_and_the_minimum_ignores_flowers(data:
         assert set(answer["fans"]) - {"Flower Tiles"} == {"Chicken Hand"}
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(regular_hands())
 def test_a_self_drawn_win_never_scores_less_than_the_same_hand_won_by_discard(data: dict[str, Any]) -> None:
@@ -173,6 +178,7 @@ def thirteen_tiles(draw: st.DrawFn) -> tuple[list[int], int]:
     return counts, melds
 
 
+@pytest.mark.slow
 @settings(max_examples=120, deadline=None)
 @given(thirteen_tiles())
 def test_the_fast_wait_finder_agrees_with_testing_every_tile(case: tuple[list[int], int]) -> None:
@@ -204,6 +210,7 @@ json_values = st.recursive(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(
     hands,

@@ -249,6 +249,7 @@ def made_hands(draw):
     return card, hand, draw(st.permutations(tiles)), jokers
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(made_hands())
 def test_every_hand_built_by_the_cards_rules_is_recognised_in_any_order_rules_23_to_37_and_80_to_83(made):
@@ -259,6 +260,7 @@ def test_every_hand_built_by_the_cards_rules_is_recognised_in_any_order_rules_23
     assert matches[hand.id].value == hand.value
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, derandomize=True)
 @given(made_hands(), st.data())
 def test_a_joker_put_in_a_single_or_pair_breaks_the_hand_rule_81(made, data):
