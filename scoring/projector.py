@@ -14,6 +14,7 @@ from scoring.standings_cache import SessionProgress, cached_standings_rows, sess
 from tournaments import clock as session_clock
 from tournaments.models import Round, Seat, Table, Tournament
 from tournaments.release import counted_rounds
+from tournaments.views_clock import clock_context
 
 
 @dataclass(frozen=True)
@@ -84,7 +85,6 @@ def next_seating(tournament: Tournament, progress: list[SessionProgress]) -> dic
 
 
 def projector_context(tournament: Tournament) -> dict[str, Any]:
-    from tournaments.views_clock import clock_context
 
     progress = session_progress(tournament)
     current = session_clock.current_round(tournament)

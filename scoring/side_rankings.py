@@ -12,6 +12,7 @@ from scoring.exports.data import TeamRow, team_standings
 from scoring.models import Hand
 from scoring.rules.ruleset import HandRecord
 from scoring.rules.side import SideHand, SideRanking, side_rankings
+from scoring.services.rulings import unranked_players
 from scoring.services.standings import confirmed_tables
 from scoring.standings_cache import cached_standings_rows, standings_cache_key
 from tournaments.event_settings import team_best
@@ -57,7 +58,6 @@ def counted_hands(tournament: Tournament) -> list[SideHand]:
     )
     if not counted:
         return []
-    from scoring.services.rulings import unranked_players
 
     unranked = unranked_players(tournament)  # loss of rank, disqualification (MCR 77e-f, 89)
     winners = {

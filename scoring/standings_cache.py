@@ -9,10 +9,13 @@ from typing import Any
 
 from django.utils.translation import gettext
 
+from scoring.history import places_after_each_session
+from scoring.models import Confirmation, Hand, TableTotals
 from scoring.services.standings import event_standings
 from scoring.standings import StandingRow
-from tournaments.models import Tournament
+from tournaments.models import Table, Tournament
 from tournaments.public_read import computed_once
+from tournaments.release import counted_rounds
 
 
 def standings_rows(tournament: Tournament, *, include_provisional: bool = False) -> list[dict[str, Any]]:
@@ -63,8 +66,6 @@ def progress_lines(progress: list[SessionProgress]) -> list[tuple[str, str]]:
 
 def session_progress(tournament: Tournament) -> list[SessionProgress]:
     """Each seated session's tables: how many have results and how many are confirmed."""
-    from scoring.models import Confirmation, Hand, TableTotals
-    from tournaments.models import Table
 
     tables = Table.objects.filter(round__tournament=tournament).values_list("id", "round__number")
     in_event = {"table__round__tournament": tournament}
@@ -102,7 +103,6 @@ def public_progress(tournament: Tournament, progress: list[SessionProgress]) -> 
     """Only the sessions the public standings count: results published, and not after the session the
     standings are frozen at (release controls, ``tournaments.release``), so "after session N" never
     speaks of a session the standings leave out; and of those only their confirmed tables."""
-    from tournaments.release import counted_rounds
 
     counted = counted_rounds(tournament)
     # Only what is confirmed is public: a session is "in play" here once one of its tables is confirmed
@@ -116,7 +116,6 @@ def why_nobody_is_ranked(tournament: Tournament, *, provisional: bool = False) -
     staff's provisional view), "none_confirmed" (no table confirmed yet), "frozen" (the standings were
     frozen before any session with a confirmed table), "unpublished" (confirmed, but the results of those
     sessions are not published yet)."""
-    from tournaments.release import counted_rounds
 
     if provisional:
         return "nothing_entered"
@@ -158,7 +157,6 @@ def public_standings_and_places(
     """The public standings and every player's place after each session (``scoring.history``), both
     computed once per public version (one version read for both): replaying the ranking session by
     session costs more than the rest of a player's page, and a hall reads every player's page."""
-    from scoring.history import places_after_each_session
 
     version = (
         Tournament.objects.filter(pk=tournament.pk).values_list("public_version", flat=True).first() or 0

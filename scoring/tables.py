@@ -7,6 +7,8 @@ from typing import Any
 import django_tables2 as tables
 from django.utils.translation import gettext_lazy as _
 
+from scoring.standings import UNRANKED_LABELS
+
 
 def _points(value: Any) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
@@ -47,7 +49,6 @@ class StandingsTable(tables.Table):  # type: ignore[misc]  # django-tables2 ship
 
     def render_status(self, value: str) -> str:
         """Out of the ranking by a ruling (MCR rules 77e-f and 89): said in words, not left blank."""
-        from scoring.standings import UNRANKED_LABELS
 
         return UNRANKED_LABELS.get(value, value)
 

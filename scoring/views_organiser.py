@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 
 from scoring import views_exports
 from scoring.exports import EVENT_PRINTS, SESSION_PRINTS, Export, PrintError, ema_check
+from scoring.services import appeals
 from scoring.services import pins as pins_service
 from tournaments.access import event_for, round_of
 from tournaments.errors import ServiceError
@@ -208,7 +209,6 @@ def appeals_register(request: HttpRequest, slug: str) -> HttpResponse:
     """The organiser's appeals register: every ruling (penalties, warnings, "may not win", loss of rank,
     disqualification, lateness), the appeals against them (rule 94) and each decision, with who made
     each; the same as the register PDF, on a page."""
-    from scoring.services import appeals
 
     tournament = event_for(request, slug, Role.ORGANISER)
     return render(

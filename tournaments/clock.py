@@ -26,6 +26,8 @@ from django.utils.translation import get_language, gettext
 from tournaments.archive import check_open
 from tournaments.audit import AuditAction, User, audit
 from tournaments.errors import ServiceError
+from tournaments.event_settings import CLOCK_SETTINGS
+from tournaments.event_settings import current as current_settings
 from tournaments.models import Round, SessionClock, Table, Tournament
 
 MAX_MINUTES = 600
@@ -100,8 +102,6 @@ def reading(
 
 def clock_settings(tournament: Tournament) -> dict[str, int]:
     """The event's clock settings (``clock.*`` in its settings), defaults filled in."""
-    from tournaments.event_settings import CLOCK_SETTINGS
-    from tournaments.event_settings import current as current_settings
 
     values = current_settings(tournament.rules, tournament.settings)
     return {s.key.removeprefix("clock."): int(values[s.key]) for s in CLOCK_SETTINGS}

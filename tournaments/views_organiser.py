@@ -33,7 +33,7 @@ from tournaments.forms import (
 )
 from tournaments.models import EventRole, Role, Round, Seat, SeatingJob, Table, Tournament
 from tournaments.roles import table_roles
-from tournaments.seating import LowerBound, QualityReport
+from tournaments.seating import LowerBound, QualityReport, lower_bound
 from tournaments.services import events, seating, seating_bridge, seating_jobs
 
 
@@ -321,7 +321,6 @@ class SeatingReport(TypedDict):
 
 def seating_report(tournament: Tournament) -> SeatingReport | None:
     """The quality report of every seated session, with the counting bound beside it."""
-    from tournaments.seating import lower_bound
 
     report = seating_bridge.event_quality(tournament)
     if report is None:

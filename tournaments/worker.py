@@ -26,6 +26,7 @@ from tournaments.jobs import MAX_ATTEMPTS as MAX_ATTEMPTS
 from tournaments.jobs import STALE_SECONDS as STALE_SECONDS
 from tournaments.jobs import Job
 from tournaments.models import SeatingJob
+from tournaments.services.seating_jobs import run_seating_job
 
 HEARTBEAT_SECONDS = 3.0
 
@@ -43,7 +44,6 @@ class Queue:
 
 
 def _run_seating(job_id: int, *, worker: str) -> None:
-    from tournaments.services.seating_jobs import run_seating_job
 
     run_seating_job(job_id, worker=worker)
 

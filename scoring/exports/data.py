@@ -10,9 +10,11 @@ from typing import Any
 from django.utils.translation import gettext
 
 from scoring.exports.base import PrintError, made_at
+from scoring.models import TableTotals, in_force_q
 from scoring.services.confirmation import table_state
 from scoring.services.queries import tables_with_results
 from scoring.services.standings import session_result
+from scoring.standings_cache import public_progress, session_progress
 from tournaments.models import WINDS, Registration, Round, Table, Tournament
 
 
@@ -104,7 +106,6 @@ def public_standings_status(tournament: Tournament) -> Status:
     after a frozen session) with a confirmed table; final when every table of it is confirmed. Only what
     is published and confirmed, as the standings themselves (an entry at an unconfirmed table changes no
     public download: ``tournaments.public_read``)."""
-    from scoring.standings_cache import public_progress, session_progress
 
     counted = [p for p in public_progress(tournament, session_progress(tournament)) if p.confirmed]
     if not counted:
@@ -114,8 +115,6 @@ def public_standings_status(tournament: Tournament) -> Status:
 
 def _table_states(tournament: Tournament) -> list[tuple[int, str]]:
     from django.db.models import Count, Exists, OuterRef
-
-    from scoring.models import TableTotals, in_force_q
 
     limit = tournament.rule_set.hands_allowed(tournament.hands_per_session)
     rows = (

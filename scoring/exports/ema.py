@@ -29,6 +29,7 @@ from django.utils.translation import get_language, gettext, gettext_lazy, gettex
 
 from scoring.exports.base import CSV, XLSX, Export, PrintError, safe_text
 from scoring.exports.data import registrations, table_result
+from scoring.exports.workbook import SheetWriter
 from scoring.services.queries import is_confirmed, tables_with_results
 from scoring.standings import UNRANKED_LABELS
 from scoring.standings_cache import cached_standings_rows
@@ -244,7 +245,6 @@ class EMAResultsXLSX(EMAResults):
     background = True  # 1.2 s on a 400 x 10 event (docs/prints.md)
 
     def content(self) -> bytes:
-        from scoring.exports.workbook import SheetWriter
 
         rows = self.checked_rows()
         writer = SheetWriter()

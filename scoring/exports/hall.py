@@ -20,6 +20,7 @@ from scoring.exports.base import (
 )
 from scoring.exports.data import check_seated, seated_tables
 from scoring.rules import vocabulary
+from scoring.services.pins import issue_pins
 from tournaments.models import WINDS, Round, Seat
 
 
@@ -56,7 +57,6 @@ class SeatSlipsPDF(SessionPrint):
 
     def prepare(self, acting_user: Any) -> None:
         """Issue the missing PINs now, in the name of the organiser who asked for the slips."""
-        from scoring.services.pins import issue_pins
 
         issue_pins(self.tournament, acting_user=acting_user)
 
@@ -65,8 +65,6 @@ class SeatSlipsPDF(SessionPrint):
         from reportlab.lib.styles import ParagraphStyle
         from reportlab.platypus import Paragraph
         from reportlab.platypus import Table as Grid
-
-        from scoring.services.pins import issue_pins
 
         pins = issue_pins(self.tournament, acting_user=None)
         tables = seated_tables(self.round)

@@ -29,7 +29,9 @@ from scoring.exports.base import (
     PDFDocument,
     Styles,
     cell,
+    grid_style,
     markup,
+    pdf_font,
     points_text,
     qr_drawing,
 )
@@ -179,7 +181,6 @@ class ScoresheetsPDF(Export):
 
     @property
     def font(self) -> str:
-        from scoring.exports.base import pdf_font
 
         return pdf_font()
 
@@ -411,7 +412,6 @@ class ScoresheetsPDF(Export):
         row_height = self.fill_rows(fixed, hand_rows + extra + 1, 13, 30)
         heights = [12, 12] + [row_height] * (len(data) - 2)
         grid = Grid(data, colWidths=widths, rowHeights=heights)
-        from scoring.exports.base import grid_style
 
         grid.setStyle(grid_style(*style, header_rows=0, size=8))
         story = [*fixed[:4], grid, *fixed[4:]]
@@ -423,8 +423,6 @@ class ScoresheetsPDF(Export):
         from reportlab.lib import colors
         from reportlab.platypus import Paragraph, Spacer
         from reportlab.platypus import Table as Grid
-
-        from scoring.exports.base import grid_style
 
         seats = seats_by_wind(table)
         names = {w: r.player.name for w, r in seats.items()}

@@ -23,6 +23,7 @@ from scoring.exports.base import (
     safe_text,
 )
 from scoring.exports.data import public_standings_status, registrations, team_standings
+from scoring.exports.workbook import SheetWriter
 from scoring.standings import rank_text
 from scoring.standings_cache import cached_standings_rows
 from tournaments.event_settings import team_best
@@ -93,7 +94,6 @@ class StandingsXLSX(StandingsExport):
     content_type = XLSX
 
     def content(self) -> bytes:
-        from scoring.exports.workbook import SheetWriter
 
         writer = SheetWriter()
         sheet = writer.sheet("Standings", self.header(), widths={2: 28})

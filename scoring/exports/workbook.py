@@ -14,6 +14,7 @@ from django.utils.translation import gettext, gettext_lazy, gettext_noop
 from scoring.exports.base import XLSX, Export, PrintError
 from scoring.exports.data import check_event_seated, registrations, standings_status, table_result
 from scoring.models import Appeal, AppealSubject
+from scoring.services.confirmation import table_state
 from scoring.services.queries import hand_record, played_hands, tables_with_results
 from scoring.standings import rank_text
 from scoring.standings_cache import cached_standings_rows
@@ -197,8 +198,6 @@ class EventWorkbook(Export):
         order = [totals.worksheet] + [s.worksheet for s in session_sheets.values()]
         order += [hands_sheet.worksheet, penalties.worksheet, lateness.worksheet, appeals.worksheet]
         book._sheets = order
-
-        from scoring.services.confirmation import table_state
 
         hand_appeals: dict[int, list[Appeal]] = {}
         for appeal in Appeal.objects.filter(

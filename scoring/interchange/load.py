@@ -23,6 +23,7 @@ from scoring.models import (
     TableTotals,
 )
 from scoring.services import appeals, entry, penalties
+from scoring.services.rulings import withdraw_disqualified
 from tournaments.audit import AuditAction, User, audit, bump_standings
 from tournaments.models import WINDS, Registration, Round, Seat, Table, Tournament
 from tournaments.release import publish_everything
@@ -71,7 +72,6 @@ def import_event(doc: Any, *, replace: bool = False, acting_user: User = None) -
         _import_appeal(
             table_index[appeal_doc["round"], appeal_doc["table"]], appeal_doc, registrations, acting_user
         )
-    from scoring.services.rulings import withdraw_disqualified
 
     withdraw_disqualified(tournament, acting_user=acting_user)  # MCR 77f, 89: not seated again
     bump_standings(tournament)
