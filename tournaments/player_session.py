@@ -1,0 +1,44 @@
+"""A player signed in to one event on their own phone, without an account.
+
+A player proves who they are with their registration code and PIN (the seat slip's QR address carries the code;
+the PIN is on the slip): the page that checks the PIN (``scoring``, where the PINs are) then calls
+:func:`sign_in`. What the player may do is limited to their own registration in that one event: the session
+stores only the registration's id under the event's key, never a user, so a player's session and a staff
+login never stand in for each other (a staff member who signs in as a player stays staff, and a player never
+reaches a staff page). Signing in rotates the session key (no fixation).
+"""
+
+from __future__ import annotations
+
+from django.http import HttpRequest
+
+from tournaments.models import Registration, Tournament
+
+SESSION_PREFIX = "player-of-event-"
+
+
+def _key(tournament: Tournament) -> str:
+    return f"{SESSION_PREFIX}{tournament.pk}"
+
+
+def sign_in(request: HttpRequest, registration: Registration) -> None:
+    """Remember in this browser's session that it is ``registration``'s, for that event only."""
+    request.session.cycle_key()
+    request.session[_key(registration.tournament)] = registration.pk
+
+
+def sign_out(request: HttpRequest, tournament: Tournament) -> None:
+    request.session.pop(_key(tournament), None)
+
+
+def signed_in(request: HttpRequest, tournament: Tournament) -> Registration | None:
+    """The registration this browser signed in as for ``tournament`` (None: not signed in, or the player
+    was withdrawn or removed since)."""
+    pk = request.session.get(_key(tournament))
+    if pk is None:
+        return None
+    return (
+        Registration.objects.select_related("player", "tournament")
+        .filter(pk=pk, tournament=tournament, withdrawn_at=None)
+        .first()
+    )
