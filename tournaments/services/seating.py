@@ -183,8 +183,8 @@ def entered_at(rounds: Sequence[Round]) -> str | None:
     results, penalties, lateness, appeals (through their penalty), confirmations, substitutions and
     whatever is added later. Anything there would be deleted with the tables, so its session cannot be
     re-seated."""
-    if not rounds:
-        return None
+    if not rounds or not Table.objects.filter(round__in=rounds).exists():
+        return None  # a session without tables has nothing entered (one query instead of one per model)
     relations = [(r, "round") for r in Table._meta.related_objects]
     relations += [(r, "round") for r in Seat._meta.related_objects]
     for relation, to_round in relations:
