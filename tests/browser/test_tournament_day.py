@@ -263,9 +263,16 @@ def phone_context(browser, width: int = 360):
 
 def hand_form_in_view(page) -> bool:
     """After a save the referee sees the next hand's form without scrolling: its top is in the window's
-    upper part (the page scrolled to #hand-form, not reloaded at the top ~1,000 px above it)."""
+    upper part (the page scrolled to #hand-form, not reloaded at the top ~1,000 px above it), and what was
+    saved is said there, once (not in the page's messages at the top, out of sight)."""
     top = page.evaluate("document.getElementById('hand-form').getBoundingClientRect().top")
-    return 0 <= top <= 120 and page.evaluate("window.scrollY") > 0
+    saved = page.locator("#hand-form [role=status]")
+    return (
+        0 <= top <= 120
+        and page.evaluate("window.scrollY") > 0
+        and saved.inner_text().startswith("Hand saved (")
+        and page.locator("text=Hand saved (").count() == 1
+    )
 
 
 def test_a_20_player_tournament_day_through_the_pages(browser, page, live_server, walk_accounts):
