@@ -150,9 +150,12 @@ class TableTotals(VersionedResult):
 
 
 class PaidTo(models.TextChoices):
-    EACH_OTHER = "each_other", _("Paid to each other player (rule 84)")
-    NONE = "none", _("Deducted only (rules 79, 80, 83, 88)")
-    PLAYER = "player", _("Paid to one player (rule 85e)")
+    """How a penalty is paid, in words every rule set shares: the pages add the event's own rule
+    (``scoring.templatetags.rules_words.paid_to_label``, ``RuleSet.rule_reference``)."""
+
+    EACH_OTHER = "each_other", _("Paid to each other player")
+    NONE = "none", _("Deducted only")
+    PLAYER = "player", _("Paid to one player")
 
 
 class RulingOutcome(models.TextChoices):
@@ -181,7 +184,7 @@ class Penalty(VersionedResult):
         blank=True,
         on_delete=models.RESTRICT,
         related_name="penalties_received",
-        help_text="Who receives the points when they are paid to one player (rule 85e)",
+        help_text="Who receives the points when they are paid to one player",
     )
     rule = models.CharField(max_length=40, blank=True)
     reason = models.CharField(max_length=300, blank=True)
@@ -244,17 +247,16 @@ class LateArrival(VersionedResult):
 
 
 class AppealStatus(models.TextChoices):
-    PENDING = "pending", _("Pending")
-    UPHELD = "upheld", _("Upheld (penalty cancelled)")
-    DENIED = "denied", _("Denied")
+    """An appeal's state in words that cannot be read both ways ("upheld" could mean the ruling or the
+    appeal) and cite no book: the stored values stay."""
+
+    PENDING = "pending", _("Appeal pending")
+    UPHELD = "upheld", _("Appeal granted: ruling withdrawn")
+    DENIED = "denied", _("Appeal rejected: ruling stands")
 
 
-APPEAL_STATUS_WORDS = {
-    AppealStatus.PENDING: _("Appeal pending"),
-    AppealStatus.UPHELD: _("Appeal granted: ruling withdrawn"),
-    AppealStatus.DENIED: _("Appeal rejected: ruling stands"),
-}
-"""An appeal's state in words that cannot be read both ways ("upheld" could mean the ruling or the appeal)."""
+APPEAL_STATUS_WORDS = {status: status.label for status in AppealStatus}
+"""An appeal's state as the pages say it (the choices' labels)."""
 
 
 class AppealSubject(models.TextChoices):

@@ -64,7 +64,8 @@ def _table_action(
         except _InvalidFormError:
             refusal = ""
         else:
-            messages.success(request, message)
+            # Tagged with the anchor: the table page says it there, where the referee lands.
+            messages.success(request, message, extra_tags=anchor)
             url = reverse("referee:table", kwargs={"slug": slug, "number": number, "table": table})
             return redirect(f"{url}#{anchor}" if anchor else url)
         loaded = load_table(request, slug, number, table)

@@ -175,6 +175,7 @@ def check_totals(totals: Mapping[str, int]) -> dict[str, int]:
 
 
 RULE_KEYS = (
+    "rulings",  # the book's rules of errors and penalties, as a whole (the rulings register)
     "appeal",  # an appeal against a ruling, who decides it
     "appeal_deadline",  # when it must be filed
     "appeal_statement",  # in writing

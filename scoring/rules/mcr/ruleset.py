@@ -37,6 +37,7 @@ SCORESHEET_NOTE = (
 )
 
 RULE_REFERENCES: Mapping[str, str] = {
+    "rulings": "rules 76-93",  # Sloper chapter 4, lines 2350-2400
     "appeal": "rule 94",  # Sloper line ~2398
     "appeal_deadline": "rule 94a",
     "appeal_statement": "rule 94b",
