@@ -21,6 +21,7 @@ class AuditAction(models.TextChoices):
     CREATE_EVENT = "create_event", "Event created"
     GRANT_ROLE = "grant_role", "Role granted"
     CREATE_STAFF_ACCOUNT = "create_staff_account", "Staff account created"
+    NEW_STAFF_LINK = "new_staff_link", "New set-password link"
     PUBLISH_EVENT = "publish_event", "Event published"
     UNPUBLISH_EVENT = "unpublish_event", "Event back to draft"
     PUBLISH_SESSION = "publish_session", "Session published"

@@ -13,6 +13,7 @@ urlpatterns = [
     path("<slug:slug>/staff/", views.grant_role, name="grant_role"),
     path("<slug:slug>/staff/new-account/", views.create_staff_account, name="create_staff_account"),
     path("<slug:slug>/staff/<int:pk>/revoke/", views.revoke_role, name="revoke_role"),
+    path("<slug:slug>/staff/<int:pk>/new-link/", views.new_staff_link, name="new_staff_link"),
     path("<slug:slug>/archive/", views.archive_event, name="archive_event"),
     path("<slug:slug>/publish/", views_release.publish_event, name="publish_event"),
     path("<slug:slug>/freeze/", views_release.freeze_standings, name="freeze_standings"),

@@ -192,6 +192,33 @@ def create_staff_account(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
+@never_cache
+@login_required
+@require_POST
+def new_staff_link(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """A volunteer lost their set-password link before using it: a new one, shown once."""
+    tournament = event_for(request, slug, Role.ORGANISER)
+    event_role = get_object_or_404(
+        EventRole.objects.select_related("user", "tournament"), tournament=tournament, pk=pk
+    )
+    try:
+        invitation = staff_accounts.reissue_invitation(event_role, acting_user=request.user)
+    except ServiceError as error:
+        messages.error(request, error.message)
+        return redirect("manage:event", slug=slug)
+    return render(
+        request,
+        "tournaments/organiser/staff_invitation.html",
+        {
+            "tournament": tournament,
+            "username": event_role.user.get_username(),
+            "role": event_role.get_role_display(),
+            "link": request.build_absolute_uri(invitation.path),
+            "hours": staff_accounts.INVITATION_HOURS,
+        },
+    )
+
+
 @login_required
 @require_POST
 def archive_event(request: HttpRequest, slug: str) -> HttpResponse:
