@@ -205,15 +205,15 @@ def seat_line(seat: Seat) -> dict[str, Any]:
 
 
 def now_and_next(registration: Registration) -> tuple[Seat | None, Seat | None]:
-    """The player's seat now (the first published session whose table is not confirmed yet) and in the
-    next published session after it."""
+    """The player's seat now (the first published session whose table is not confirmed yet, else the
+    last one, its result confirmed) and in the next published session after it."""
     seats = _my_seats(registration)
     confirmed = set(
         Confirmation.objects.in_force()
         .filter(table_id__in=[seat.table_id for seat in seats])
         .values_list("table_id", flat=True)
     )
-    now = next((seat for seat in seats if seat.table_id not in confirmed), None)
+    now = next((seat for seat in seats if seat.table_id not in confirmed), seats[-1] if seats else None)
     if now is None:
         return None, None
     later = [seat for seat in seats if seat.round.number > now.round.number]

@@ -150,6 +150,7 @@ def test_signing_on_the_phone_confirms_after_the_fourth_and_a_disagreement_waits
     sign_in(client, event, players["N"])
     response = client.post(reverse("public:me_sign", args=[event.slug, 1]), follow=True)
     assert "Every player has signed" in response.content.decode()
+    assert 'id="my-confirmation"' in response.content.decode()  # the last table stays on the page
     assert Confirmation.objects.in_force().filter(table=table).exists()
 
 
