@@ -63,22 +63,24 @@ def signing_event(settings):
     return tournament, referee
 
 
-def slip_addresses(round_, base: str) -> list[str]:
+def slip_addresses(round_, base: str, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The addresses the session's seat slips print as QR codes (scoring/exports/hall.py)."""
-    from scoring.exports import SESSION_PRINTS, hall
+    from scoring.exports import SESSION_PRINTS
+    from scoring.exports.base import qr_drawing
 
     drawn: list[str] = []
-    real = hall.qr_drawing
-    hall.qr_drawing = lambda url, size: drawn.append(url) or real(url, size)
-    try:
-        SESSION_PRINTS["seat-slips"](round_, base_url=base).render()
-    finally:
-        hall.qr_drawing = real
+
+    def drawing(url: str, size: float) -> object:
+        drawn.append(url)
+        return qr_drawing(url, size)
+
+    monkeypatch.setattr("scoring.exports.hall.qr_drawing", drawing)
+    SESSION_PRINTS["seat-slips"](round_, base_url=base).render()
     return drawn
 
 
 def test_a_player_signs_in_from_the_slip_watches_the_hands_and_signs_the_table(
-    small_phone, live_server, signing_event
+    small_phone, live_server, signing_event, monkeypatch
 ):
     from scoring.models import Confirmation
     from scoring.services import disputes, entry, pins
@@ -93,7 +95,9 @@ def test_a_player_signs_in_from_the_slip_watches_the_hands_and_signs_the_table(
     base = live_server.url
 
     # The QR code on North's seat slip: the player's own page with the code filled in; the PIN is typed.
-    address = next(url for url in slip_addresses(table.round, base) if url.endswith(f"code={me.code}"))
+    address = next(
+        url for url in slip_addresses(table.round, base, monkeypatch) if url.endswith(f"code={me.code}")
+    )
     phone = small_phone()
     phone.goto(address)
     assert phone.input_value("input[name=code]") == me.code
