@@ -76,6 +76,8 @@ class AuditAction(models.TextChoices):
     REISSUE_SESSION_PINS = "reissue_session_pins", "Session's PINs reissued"
     PIN_LOCKOUT = "pin_lockout", "Too many wrong PINs"
     BLIND_ENTRY = "blind_entry", "Blind second entry"
+    DISPUTE_TABLE = "dispute_table", "Player disagrees with the result"
+    SETTLE_DISPUTE = "settle_dispute", "Disagreement settled"
 
 
 def acting(user: User) -> Any:

@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from scoring.models import ConfirmedBy, PinAttempt, PlayerPin, Signature
-from scoring.services.confirmation import confirm_table, players_sign, table_state
+from scoring.services.confirmation import confirm_table, players_sign, refuse_if_disputed, table_state
 from scoring.services.kernel import lock_table
 from scoring.services.queries import is_confirmed, table_with_results
 from tournaments.archive import check_open
@@ -200,14 +200,16 @@ def pin_limits() -> dict[str, int]:
     }
 
 
-def _refused_recently(table: Table, *, user_id: int | None = None, address: str = "") -> dict[str, int]:
-    """The PINs refused within the window at this table, in its event, by this user (in any event) and
-    from this address (in any event): one query."""
-    scope = Q(table=table) | Q(tournament_id=table.round.tournament_id)
-    counts = {
-        "table": Count("pk", filter=Q(table=table)),
-        "event": Count("pk", filter=Q(tournament_id=table.round.tournament_id)),
-    }
+def _refused_recently(
+    tournament_id: int, *, table: Table | None = None, user_id: int | None = None, address: str = ""
+) -> dict[str, int]:
+    """The PINs refused within the window in the event, at this table (signing), by this user (in any
+    event) and from this address (in any event): one query."""
+    scope = Q(tournament_id=tournament_id)
+    counts = {"event": Count("pk", filter=Q(tournament_id=tournament_id))}
+    if table is not None:
+        scope |= Q(table=table)
+        counts["table"] = Count("pk", filter=Q(table=table))
     if user_id is not None:
         scope |= Q(user_id=user_id)
         counts["person"] = Count("pk", filter=Q(user_id=user_id))
@@ -223,20 +225,26 @@ def locked_out(counts: dict[str, int]) -> list[str]:
     return [what for what, count in counts.items() if count >= limits[what]]
 
 
-def pin_refused() -> ServiceError:
+def pin_refused(*, signing_in: bool = False) -> ServiceError:
     """The one answer to every PIN that does not sign: wrong, another table's, already signed, the table
-    already confirmed. The same words each time, so a guess learns nothing about the PIN it tried."""
+    already confirmed. The same words each time, so a guess learns nothing about the PIN it tried.
+    ``signing_in``: a player's code and PIN that do not match (the player's own page), equally silent
+    about which of the two was wrong."""
+    if signing_in:
+        return ServiceError(
+            gettext("That player code and PIN do not match. Check them on your seat slip."), code="wrong_pin"
+        )
     return ServiceError(
         gettext("That PIN does not sign this table. Check the PIN on your seat slip."), code="wrong_pin"
     )
 
 
-def _count_refusal(table: Table, counts: dict[str, int], *, user: Any, address: str) -> None:
+def _count_refusal(
+    tournament: Tournament, counts: dict[str, int], *, table: Table | None = None, user: Any, address: str
+) -> None:
     """Store a refused PIN; when it brings something to its limit, log the lockout (once: a try refused
     during the lockout is not stored)."""
-    PinAttempt.objects.create(
-        table=table, tournament_id=table.round.tournament_id, user=user, address=address
-    )
+    PinAttempt.objects.create(table=table, tournament=tournament, user=user, address=address)
     limits = pin_limits()
     reached = [what for what, count in counts.items() if count + 1 == limits[what]]
     if not reached:
@@ -248,16 +256,19 @@ def _count_refusal(table: Table, counts: dict[str, int], *, user: Any, address: 
         "address": f"{limits['address']} from {address}",
     }
     minutes = int(PIN_WINDOW.total_seconds() // 60)
+    where = (
+        f"Session {table.round.number} table {table.number}" if table is not None else "Players signing in"
+    )
     audit(
-        table.round.tournament,
+        tournament,
         user,
         AuditAction.PIN_LOCKOUT,
-        f"Session {table.round.number} table {table.number}: too many wrong PINs "
+        f"{where}: too many wrong PINs "
         f"({', '.join(who[what] for what in reached)} in {minutes} minutes); PINs refused until then",
         public_pages=False,
         reached=reached,
-        table=table.number,
-        round=table.round.number,
+        table=table.number if table is not None else None,
+        round=table.round.number if table is not None else None,
         address=address,
     )
 
@@ -286,13 +297,57 @@ def signing_progress(table: Table, signed_ids: set[int]) -> tuple[int, int]:
     return len({seat_of[r] for r in signed_ids if r in seat_of}), len(table.seats.all())
 
 
+def _check_players_sign(tournament: Tournament) -> None:
+    if not players_sign(tournament):
+        raise ServiceError(
+            gettext("In this event a second referee confirms results, not the players' PINs."),
+            code="not_allowed",
+        )
+
+
+def _signable(table: Table) -> Table:
+    """The locked table with its results, refused unless complete and not disputed."""
+    loaded = table_with_results(table)
+    if table_state(loaded) != "complete":
+        raise ServiceError(
+            gettext("Only a complete table's result can be signed: enter its last hand or mark it complete."),
+            code="not_complete",
+        )
+    refuse_if_disputed(table)
+    return loaded
+
+
+def _signature(
+    table: Table, loaded: Table, registration: Registration, done: set[str], seat: str, *, acting_user: User
+) -> SignResult:
+    """Record one seat's signature (the table locked); the last seat's confirms the table. The audit
+    entry names the signer's registration; no user when the player signed on their own phone."""
+    Signature.supersede(table=table, registration=registration, acting_user=acting_user)
+    done.add(seat)
+    own = "" if acting(acting_user) is not None else " on their own phone"
+    audit(
+        table.round.tournament,
+        acting_user,
+        AuditAction.SIGN_TABLE,
+        f"Session {table.round.number} table {table.number}: signed by {registration.player.name}{own}",
+        code=registration.code,
+    )
+    seats = len(loaded.seats.all())
+    confirmed = False
+    if len(done) >= seats and not is_confirmed(table, fresh=True):
+        confirm_table(table, acting_user=acting_user, how=ConfirmedBy.PLAYERS)
+        confirmed = True
+    return SignResult(signed=len(done), seats=seats, confirmed=confirmed)
+
+
 def sign_with_pin(table: Table, pin: str, *, acting_user: User, address: str = "") -> SignResult:
     """A player at the table signs its complete result with their PIN (rule 72); when every seat has
     signed, the table is confirmed (``ConfirmedBy.PLAYERS``). Any PIN that does not sign (wrong,
     another table's, a seat already signed, the table already confirmed) is refused with the same words
     (``pin_refused``) and counted per table, event, user (``acting_user``) and client ``address``; past
     a limit (``pin_limits``) within ``PIN_WINDOW`` every PIN is refused (``pin_throttled``) until the
-    window has passed, and the lockout is logged. The answer says how many have signed, not who."""
+    window has passed, and the lockout is logged. The answer says how many have signed, not who.
+    Refused while a player's disagreement is open (``services.disputes``)."""
     pin = (pin or "").strip()
     address = (address or "")[:45]
     user = acting(acting_user)
@@ -300,45 +355,74 @@ def sign_with_pin(table: Table, pin: str, *, acting_user: User, address: str = "
     with transaction.atomic():
         table = lock_table(table)
         tournament = table.round.tournament
-        if not players_sign(tournament):
-            raise ServiceError(
-                gettext("In this event a second referee confirms results, not the players' PINs."),
-                code="not_allowed",
-            )
-        counts = _refused_recently(table, user_id=user.pk if user else None, address=address)
+        _check_players_sign(tournament)
+        counts = _refused_recently(
+            tournament.pk, table=table, user_id=user.pk if user else None, address=address
+        )
         if locked_out(counts):
-            raise ServiceError(gettext("Too many wrong PINs: ask the organiser."), code="pin_throttled")
-        loaded = table_with_results(table)
-        if table_state(loaded) != "complete":
-            raise ServiceError(
-                gettext(
-                    "Only a complete table's result can be signed: enter its last hand or mark it complete."
-                ),
-                code="not_complete",
-            )
+            raise _throttled()
+        loaded = _signable(table)
         seat_of, players = seat_signers(loaded)
         owner = PlayerPin.objects.current().filter(tournament=tournament, pin=pin).first() if pin else None
         already = signatures(table)
         done = {seat_of[r] for r in already if r in seat_of}
         signer = owner.registration_id if owner is not None else None
         if signer is None or signer not in seat_of or seat_of[signer] in done or is_confirmed(loaded):
-            _count_refusal(table, counts, user=user, address=address)
+            _count_refusal(tournament, counts, table=table, user=user, address=address)
             refusal = pin_refused()
         else:
-            registration = players[signer]
-            Signature.supersede(table=table, registration=registration, acting_user=acting_user)
-            done.add(seat_of[signer])
-            audit(
-                tournament,
-                acting_user,
-                AuditAction.SIGN_TABLE,
-                f"Session {table.round.number} table {table.number}: signed by {registration.player.name}",
-                code=registration.code,
-            )
-            seats = len(loaded.seats.all())
-            confirmed = False
-            if len(done) >= seats and not is_confirmed(table, fresh=True):
-                confirm_table(table, acting_user=acting_user, how=ConfirmedBy.PLAYERS)
-                confirmed = True
-            return SignResult(signed=len(done), seats=seats, confirmed=confirmed)
+            return _signature(table, loaded, players[signer], done, seat_of[signer], acting_user=acting_user)
+    raise refusal  # the refused try is committed above, so it counts towards the limits
+
+
+def sign_as_player(table: Table, registration: Registration, *, acting_user: User = None) -> SignResult:
+    """A player signed in on their own phone (``tournaments.player_session``, their PIN checked when
+    they signed in) signs their table's complete result: the same signature as :func:`sign_with_pin`
+    (one per seat, the fourth confirms the table, audited, under the table's lock). The player knows
+    who they are, so a refusal here says why (another table, already signed)."""
+    with transaction.atomic():
+        table = lock_table(table)
+        _check_players_sign(table.round.tournament)
+        loaded = _signable(table)
+        seat_of, players = seat_signers(loaded)
+        if registration.pk not in seat_of:
+            raise ServiceError(gettext("You do not play at this table."), code="not_at_table")
+        if is_confirmed(loaded):
+            raise ServiceError(gettext("This table's result is already confirmed."), code="already_confirmed")
+        done = {seat_of[r] for r in signatures(table) if r in seat_of}
+        seat = seat_of[registration.pk]
+        if seat in done:
+            raise ServiceError(gettext("Your seat has signed this result already."), code="already_signed")
+        return _signature(table, loaded, players[registration.pk], done, seat, acting_user=acting_user)
+
+
+def _throttled() -> ServiceError:
+    return ServiceError(gettext("Too many wrong PINs: ask the organiser."), code="pin_throttled")
+
+
+def sign_in_with_pin(tournament: Tournament, code: str, pin: str, *, address: str = "") -> Registration:
+    """The registration whose player ``code`` and current PIN these are, for the player's own page
+    (``tournaments.player_session.sign_in`` then remembers it). A withdrawn player is refused. A code
+    and PIN that do not match are refused with the same words whichever was wrong (``pin_refused``) and
+    counted per event and client ``address`` as the signing's refusals are (``pin_limits``); past the
+    limit every try is refused until the window has passed."""
+    code, pin = (code or "").strip(), (pin or "").strip()
+    address = (address or "")[:45]
+    refusal: ServiceError | None = None
+    with transaction.atomic():
+        counts = _refused_recently(tournament.pk, address=address)
+        if locked_out(counts):
+            raise _throttled()
+        current = (
+            PlayerPin.objects.current()
+            .filter(tournament=tournament, registration__code__iexact=code, registration__withdrawn_at=None)
+            .select_related("registration__player", "registration__tournament")
+            .first()
+            if code and pin
+            else None
+        )
+        if current is not None and secrets.compare_digest(current.pin, pin):
+            return current.registration
+        _count_refusal(tournament, counts, user=None, address=address)
+        refusal = pin_refused(signing_in=True)
     raise refusal  # the refused try is committed above, so it counts towards the limits
