@@ -75,6 +75,9 @@ class AuditAction(models.TextChoices):
     REISSUE_SESSION_PINS = "reissue_session_pins", "Session's PINs reissued"
     PIN_LOCKOUT = "pin_lockout", "Too many wrong PINs"
     BLIND_ENTRY = "blind_entry", "Blind second entry"
+    REFEREE_CALL = "referee_call", "Referee called"
+    TAKE_CALL = "take_call", "Referee call taken"
+    CLOSE_CALL = "close_call", "Referee call closed"
 
 
 def acting(user: User) -> Any:
