@@ -36,11 +36,11 @@ def chief(event, organiser):
 
 
 def player_at(table: Table) -> Registration:
-    return table.seats.select_related("registration__player").first().registration
+    return table.seats.select_related("registration__player").order_by("wind")[0].registration
 
 
 def player_elsewhere(table: Table) -> Registration:
-    return Registration.objects.exclude(seats__table=table).filter(tournament=table.round.tournament).first()
+    return Registration.objects.exclude(seats__table=table).filter(tournament=table.round.tournament)[0]
 
 
 def sign_in(client, registration: Registration) -> None:
