@@ -78,6 +78,9 @@ class AuditAction(models.TextChoices):
     BLIND_ENTRY = "blind_entry", "Blind second entry"
     DISPUTE_TABLE = "dispute_table", "Player disagrees with the result"
     SETTLE_DISPUTE = "settle_dispute", "Disagreement settled"
+    REFEREE_CALL = "referee_call", "Referee called"
+    TAKE_CALL = "take_call", "Referee call taken"
+    CLOSE_CALL = "close_call", "Referee call closed"
 
 
 def acting(user: User) -> Any:

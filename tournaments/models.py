@@ -305,3 +305,54 @@ class SessionClock(models.Model):
 
     def __str__(self) -> str:
         return f"Clock of {self.round}"
+
+
+class RefereeCall(models.Model):
+    """A table calls a referee (a claim to settle, wrong tiles, a question of time): one open call per table,
+    taken by the referee who goes there ("Kim is coming") and closed once settled. Services:
+    ``tournaments.services.calls``."""
+
+    class Reason(models.TextChoices):
+        CLAIM = "claim", gettext_lazy("claim")
+        WRONG_TILES = "wrong_tiles", gettext_lazy("wrong tiles")
+        TIMING = "timing", gettext_lazy("timing")
+        OTHER = "other", gettext_lazy("other")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="referee_calls")
+    reason = models.CharField(max_length=20, choices=Reason.choices, blank=True)
+    called_by_registration = models.ForeignKey(
+        Registration,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="The player who called from their own page",
+    )
+    called_by_user = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="The staff member who called from the referee's table page",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    taken_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    taken_at = models.DateTimeField(null=True, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    closed_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table"], condition=models.Q(closed_at=None), name="one_open_call_per_table"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} calls a referee"

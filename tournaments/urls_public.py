@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments import views_clock, views_public
+from tournaments import views_calls, views_clock, views_public
 from tournaments.public_read import public_page
 
 urlpatterns = [
@@ -13,4 +13,6 @@ urlpatterns = [
     ),
     path("e/<slug:slug>/find/", views_public.find, name="find"),
     path("e/<slug:slug>/clock/", views_clock.clock_fragment, name="clock"),
+    # A player's own page (not a public_page: never cached publicly, tournaments/player_session.py).
+    path("e/<slug:slug>/me/call/", views_calls.player_call, name="player_call"),
 ]

@@ -189,3 +189,16 @@ def test_the_players_pages_read_in_chinese(client, event, organiser, referee):
     client.force_login(referee)
     referee_page = client.get(reverse("referee:table", args=[event.slug, 1, 1]), **CHINESE).content.decode()
     assert english_on(referee_page, names) == []
+
+
+def test_a_signed_in_player_calls_a_referee_to_their_table_from_their_page(client, event, table):
+    from tournaments.models import RefereeCall
+
+    player = seated(table)["E"]
+    sign_in(client, event, player)
+    page = client.get(me(event)).content.decode()
+    assert f"Call a referee to table {table.number}" in page
+    client.post(reverse("public:player_call", args=[event.slug]), {"reason": "claim", "next": me(event)})
+    call = RefereeCall.objects.get(table=table)
+    assert call.closed_at is None
+    assert f"Table {table.number} has called a referee." in client.get(me(event)).content.decode()
