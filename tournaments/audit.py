@@ -76,6 +76,8 @@ class AuditAction(models.TextChoices):
     REISSUE_SESSION_PINS = "reissue_session_pins", "Session's PINs reissued"
     PIN_LOCKOUT = "pin_lockout", "Too many wrong PINs"
     BLIND_ENTRY = "blind_entry", "Blind second entry"
+    MERGE_PLAYERS = "merge_players", "Player records merged"
+    UNDO_MERGE_PLAYERS = "undo_merge_players", "Player merge undone"
 
 
 def acting(user: User) -> Any:
