@@ -156,7 +156,9 @@ _stamps: dict[tuple[Any, PublicPage, int | None], tuple[int, PublicStamp | None]
 _stamps_lock = threading.Lock()
 
 
-def _remembered(key: tuple[Any, PublicPage, int | None], read: Callable[[], PublicStamp | None]) -> PublicStamp | None:
+def _remembered(
+    key: tuple[Any, PublicPage, int | None], read: Callable[[], PublicStamp | None]
+) -> PublicStamp | None:
     """``read()``, at most once every ``PUBLIC_VERSION_SECONDS`` per process (0 in the tests: every
     time). The periods are the clock's (whole seconds), the same in every worker: they all see a change at
     the same moment, so a page that changes with every hand (a session's live results) is rendered about

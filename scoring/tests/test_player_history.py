@@ -9,8 +9,8 @@ import json
 
 import pytest
 from django.conf import settings as django_settings
-from django.test.utils import CaptureQueriesContext
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from players.models import Player, PlayerMerge
@@ -53,7 +53,7 @@ def three_events(db):
 
 
 def test_a_player_page_lists_the_two_published_events_and_not_the_draft(client, three_events):
-    first, second, draft = three_events
+    first, _second, _draft = three_events
     bruno = Player.objects.get(ema_id=BRUNO)
     assert bruno.registrations.count() == 3  # one record, linked by EMA number
 
@@ -84,7 +84,7 @@ def test_the_events_player_page_links_to_the_page_across_events(client, three_ev
 
 
 def test_head_to_head_counts_two_meetings_over_the_published_events(client, three_events):
-    first, second, _draft = three_events
+    first, _second, _draft = three_events
     bruno, sofia = Player.objects.get(ema_id=BRUNO), Player.objects.get(ema_id=SOFIA)
     [pair] = head_to_head(bruno, sofia)
     assert pair.met == 2  # session 1 of each published event; the draft's third meeting is not counted
@@ -121,7 +121,9 @@ def test_an_unpublished_session_is_not_counted(three_events):
 
 def test_a_player_only_in_a_draft_event_is_invisible(client, three_events):
     _first, _second, draft = three_events
-    only_draft = Registration.objects.get(tournament=draft, code="p1").player  # no EMA number: a record per event
+    only_draft = Registration.objects.get(
+        tournament=draft, code="p1"
+    ).player  # no EMA number: a record per event
     assert only_draft.registrations.count() == 1
     assert client.get(reverse("public:player_history", args=[only_draft.pk])).status_code == 404
     bruno = Player.objects.get(ema_id=BRUNO)
@@ -179,13 +181,22 @@ def test_a_merge_joins_two_records_and_its_undo_puts_them_back(client, organiser
     assert kept.ema_id == "01234567" and merged.ema_id == ""  # the number follows the person
     assert {line.tournament for line in event_lines(kept)} == {first, second}
     assert Registration.objects.get(tournament=second, code="p1").player == kept
-    assert merge.moved == {"tournaments.registration.player": [Registration.objects.get(tournament=second, code="p1").pk]}
+    assert merge.moved == {
+        "tournaments.registration.player": [Registration.objects.get(tournament=second, code="p1").pk]
+    }
     for event in (first, second):  # logged in each event involved
         assert AuditEntry.objects.filter(tournament=event, action=AuditAction.MERGE_PLAYERS).count() == 1
     # The merged record's page leads to the kept one.
     answer = client.get(reverse("public:player_history", args=[merged.pk]))
-    assert answer.status_code == 302 and answer["Location"] == reverse("public:player_history", args=[kept.pk])
-    assert client.get(reverse("public:player_history", args=[kept.pk])).content.decode().count('class="event-row"') == 2
+    assert answer.status_code == 302 and answer["Location"] == reverse(
+        "public:player_history", args=[kept.pk]
+    )
+    assert (
+        client.get(reverse("public:player_history", args=[kept.pk]))
+        .content.decode()
+        .count('class="event-row"')
+        == 2
+    )
 
     with pytest.raises(ServiceError) as refused:
         merge_players(kept, merged, acting_user=organiser)
@@ -220,7 +231,9 @@ def test_two_records_in_one_event_or_with_two_ema_numbers_are_not_merged(three_e
     assert not PlayerMerge.objects.exists()
 
 
-def test_only_an_organiser_of_every_event_involved_or_a_superuser_may_merge(organiser, stranger, two_records, three_events):
+def test_only_an_organiser_of_every_event_involved_or_a_superuser_may_merge(
+    organiser, stranger, two_records, three_events
+):
     first, second, _draft = three_events
     kept, merged = two_records
     assert not may_merge(stranger, kept, merged)
@@ -230,3 +243,34 @@ def test_only_an_organiser_of_every_event_involved_or_a_superuser_may_merge(orga
     assert may_merge(organiser, kept, merged)
     stranger.is_superuser = True
     assert may_merge(stranger, kept, merged)
+
+
+def test_the_organiser_merges_and_undoes_on_the_page(client, organiser, stranger, two_records, three_events):
+    first, second, _draft = three_events
+    kept, merged = two_records
+    for event in (first, second):
+        EventRole.objects.create(tournament=event, user=organiser, role=Role.ORGANISER)
+    url = reverse("manage:merge_players")
+    chosen = {"kept": kept.pk, "merged": merged.pk}
+
+    client.force_login(stranger)
+    shown = client.get(url, chosen)
+    assert shown.status_code == 200 and "Only an organiser of every event" in shown.content.decode()
+    assert client.post(url, chosen).status_code == 403
+    assert not PlayerMerge.objects.exists()
+
+    client.force_login(organiser)
+    shown = client.get(url, chosen).content.decode()
+    assert "Spring Open" in shown and "Autumn Open" in shown
+    assert client.post(url, chosen).status_code == 302
+    merge = PlayerMerge.objects.get(undone_at=None)
+    assert (merge.kept, merge.merged, merge.created_by) == (kept, merged, organiser)
+    assert reverse("manage:undo_merge", args=[merge.pk]) in client.get(url).content.decode()
+
+    client.force_login(stranger)
+    assert client.post(reverse("manage:undo_merge", args=[merge.pk])).status_code == 403
+    client.force_login(organiser)
+    assert client.post(reverse("manage:undo_merge", args=[merge.pk])).status_code == 302
+    merge.refresh_from_db()
+    assert merge.undone_by == organiser
+    assert Registration.objects.get(tournament=second, code="p1").player == merged

@@ -50,7 +50,9 @@ def _pointing_at_player() -> list[tuple[type[models.Model], str]]:
     return [
         (relation.related_model, relation.field.name)
         for relation in Player._meta.related_objects
-        if relation.related_model is not PlayerMerge and (relation.one_to_many or relation.one_to_one)
+        if isinstance(relation.related_model, type)  # a model class, never "self" once the apps are loaded
+        and relation.related_model is not PlayerMerge
+        and (relation.one_to_many or relation.one_to_one)
     ]
 
 
@@ -108,14 +110,22 @@ def _check_merge(kept: Player, merged: Player) -> None:
         )
 
 
-def _log(events: list[Tournament], action: AuditAction, summary: str, acting_user: User, **data: object) -> None:
+def _log(
+    events: list[Tournament],
+    action: AuditAction,
+    summary: str,
+    acting_user: User,
+    *,
+    merge: int,
+    players: list[int],
+) -> None:
     for event in events:
         codes = list(
-            Registration.objects.filter(tournament=event, player_id__in=data["players"]).values_list(
+            Registration.objects.filter(tournament=event, player_id__in=players).values_list(
                 "code", flat=True
             )
         )
-        audit(event, acting_user, action, summary, codes=codes, **data)
+        audit(event, acting_user, action, summary, codes=codes, merge=merge, players=players)
 
 
 @transaction.atomic
@@ -131,7 +141,9 @@ def merge_players(kept: Player, merged: Player, *, acting_user: User) -> PlayerM
     _check_merge(kept, merged)
     events = events_of(kept, merged)
     moved = {
-        _label(model, field): list(model._default_manager.filter(**{field: merged}).values_list("pk", flat=True))
+        _label(model, field): list(
+            model._default_manager.filter(**{field: merged}).values_list("pk", flat=True)
+        )
         for model, field in _pointing_at_player()
     }
     moved = {label: ids for label, ids in moved.items() if ids}
@@ -187,9 +199,9 @@ def undo_merge(merge: PlayerMerge, *, acting_user: User) -> PlayerMerge:
     by_label = {_label(model, field): (model, field) for model, field in _pointing_at_player()}
     back = {
         label: list(
-            by_label[label][0]._default_manager.filter(pk__in=ids, **{by_label[label][1]: kept}).values_list(
-                "pk", flat=True
-            )
+            by_label[label][0]
+            ._default_manager.filter(pk__in=ids, **{by_label[label][1]: kept})
+            .values_list("pk", flat=True)
         )
         for label, ids in merge.moved.items()
         if label in by_label
