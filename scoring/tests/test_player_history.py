@@ -274,3 +274,37 @@ def test_the_organiser_merges_and_undoes_on_the_page(client, organiser, stranger
     merge.refresh_from_db()
     assert merge.undone_by == organiser
     assert Registration.objects.get(tournament=second, code="p1").player == merged
+
+
+def test_the_players_stamp_follows_every_published_event_of_the_player_and_nothing_else(three_events, event):
+    from tournaments import public_read
+    from tournaments.services import registrations
+
+    first, second, draft = three_events
+    bruno = Player.objects.get(ema_id=BRUNO)
+    page = public_read.PublicPage(players=True)
+
+    def stamp():
+        return public_read.players_stamp(page, (bruno.pk,))
+
+    seen = stamp()
+    # Another event, which Bruno did not play: the same key.
+    registrations.set_checked_in(event.registrations.get(code="p1"), True, acting_user=None)
+    assert stamp() == seen
+    # Any change the second event's pages show (its public version): a new key.
+    registrations.set_checked_in(second.registrations.get(code="p5"), True, acting_user=None)
+    assert stamp() != seen
+    seen = stamp()
+    # A change in the draft: not public, the same key; published, a new one.
+    registrations.set_checked_in(draft.registrations.get(code="p5"), True, acting_user=None)
+    assert stamp() == seen
+    publish_event(draft, True, acting_user=None)
+    assert stamp() != seen
+    seen = stamp()
+    # The record's details changed outside any event (the admin): a new key.
+    Player.objects.filter(pk=bruno.pk).update(name="Bruno M. Costa")
+    assert stamp() != seen
+    # Both published events withdrawn and the draft too: nothing to show, never looked up.
+    for tournament in (first, second, draft):
+        publish_event(tournament, False, acting_user=None)
+    assert stamp() is None
