@@ -1,6 +1,6 @@
 from django.urls import path
 
-from scoring import views_player, views_public
+from scoring import views_player, views_player_history, views_public
 from tournaments.public_read import public_page
 
 # Anonymous reads of the pages marked public_page are answered through tournaments/public_read.py
@@ -27,5 +27,16 @@ urlpatterns = [
         "e/<slug:slug>/standings.<str:fmt>",
         public_page(views_public.standings_download),
         name="standings_download",
+    ),
+    # A player across events: keyed on every published event the players played (public_read.players_stamp).
+    path(
+        "players/<int:player_id>/",
+        public_page(views_player_history.player_history, players=True),
+        name="player_history",
+    ),
+    path(
+        "players/<int:player_id>/vs/<int:other_id>/",
+        public_page(views_player_history.versus, players=True),
+        name="versus",
     ),
 ]

@@ -81,6 +81,8 @@ class AuditAction(models.TextChoices):
     REFEREE_CALL = "referee_call", "Referee called"
     TAKE_CALL = "take_call", "Referee call taken"
     CLOSE_CALL = "close_call", "Referee call closed"
+    MERGE_PLAYERS = "merge_players", "Player records merged"
+    UNDO_MERGE_PLAYERS = "undo_merge_players", "Player merge undone"
 
 
 def acting(user: User) -> Any:

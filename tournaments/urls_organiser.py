@@ -1,11 +1,13 @@
 from django.urls import path
 
-from tournaments import views_clock, views_desk, views_release, views_reseat
+from tournaments import views_clock, views_desk, views_players, views_release, views_reseat
 from tournaments import views_organiser as views
 
 urlpatterns = [
     path("", views.dashboard, name="dashboard"),
     path("new/", views.create_event, name="create_event"),
+    path("people/merge/", views_players.merge_players, name="merge_players"),
+    path("people/merges/<int:pk>/undo/", views_players.undo_merge, name="undo_merge"),
     path("<slug:slug>/", views.event_dashboard, name="event"),
     path("<slug:slug>/settings/", views.event_settings_page, name="settings"),
     path("<slug:slug>/settings/card/", views.load_card, name="load_card"),
