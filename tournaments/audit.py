@@ -76,6 +76,13 @@ class AuditAction(models.TextChoices):
     REISSUE_SESSION_PINS = "reissue_session_pins", "Session's PINs reissued"
     PIN_LOCKOUT = "pin_lockout", "Too many wrong PINs"
     BLIND_ENTRY = "blind_entry", "Blind second entry"
+    ENTRY_WINDOW = "entry_window", "Registration by the players opened or closed"
+    ENTRY = "entry", "Entry received"
+    ENTRY_MOVED_UP = "entry_moved_up", "Entry moved up from the waiting list"
+    APPROVE_ENTRY = "approve_entry", "Entry approved"
+    REFUSE_ENTRY = "refuse_entry", "Entry refused"
+    WITHDRAW_ENTRY = "withdraw_entry", "Entry withdrawn"
+    ENTRY_FEE = "entry_fee", "Entry fee paid"
 
 
 def acting(user: User) -> Any:
