@@ -107,6 +107,7 @@ def entry_page(request: HttpRequest, slug: str, token: str) -> HttpResponse:
         {
             "tournament": tournament,
             "entry": entry,
+            "token": token,
             "waiting": entries.waiting_number(entry),
             "active": entry.status in entries.ACTIVE,
             "country": countries.name_of(entry.country) if entry.country else "",

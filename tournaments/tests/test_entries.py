@@ -11,6 +11,8 @@ from django.core import mail
 from django.test import override_settings
 from django.urls import reverse
 from django.utils import timezone
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from players.models import Player
 from tournaments.errors import ServiceError
@@ -210,3 +212,54 @@ def test_the_pages_read_in_chinese(open_event, organiser, client):
     client.force_login(organiser)
     listing = client.get(reverse("manage:entries", args=[open_event.slug]), **headers)
     assert "选手自行报名" in listing.content.decode()
+
+
+junk = st.one_of(
+    st.text(max_size=12),
+    st.integers(min_value=-(10**12), max_value=10**12).map(str),
+    st.sampled_from(["", "0", "-1", "99999999999999999999", "2026-13-45T99:99", "PT", "12345678", "a@b.c"]),
+)
+FIELDS = ["family_name", "given_name", "email", "country", "ema_id", "team", "website", "stamp"]
+FIELDS += ["capacity", "closes_at", "close"]
+TARGETS = [
+    ("public:register", ()),
+    ("manage:entry_window", ()),
+    ("manage:entry_action", ("approve",)),
+    ("manage:entry_action", ("refuse",)),
+    ("manage:entry_action", ("paid",)),
+    ("manage:entry_action", ("nonsense",)),
+]
+
+
+@pytest.mark.slow
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.dictionaries(st.sampled_from(FIELDS), junk, max_size=8), target=st.sampled_from(TARGETS))
+def test_no_entry_form_answers_500(client, open_event, organiser, data, target):
+    """Bad input to the registration form and the organiser's entry forms is answered with a message."""
+    entry = Entry.objects.first() or entries.submit_entry(open_event, details(1))
+    client.force_login(organiser)
+    name, extra = target
+    args = [open_event.slug, entry.pk, *extra] if extra else [open_event.slug]
+    response = client.post(reverse(name, args=args), {"stamp": form_stamp_old(), **data})
+    assert response.status_code in {200, 302, 404, 422}
+
+
+def form_stamp_old() -> str:
+    return entries.form_stamp(time.time() - 10)
+
+
+def test_the_form_is_never_a_stored_page(open_event, client):
+    """Each anonymous reader gets a fresh time stamp: the public page cache never answers for the form."""
+    url = reverse("public:register", args=[open_event.slug])
+    first, second = client.get(url), client.get(url)
+    stamp = 'name="stamp" value="'
+    assert first.content.decode().split(stamp)[1] != second.content.decode().split(stamp)[1]
+    assert "no-cache" in first["Cache-Control"] or "max-age=0" in first["Cache-Control"]
+
+
+def test_the_event_page_links_to_the_form_while_registration_is_open(open_event, organiser, client):
+    page = reverse("public:event", args=[open_event.slug])
+    register = reverse("public:register", args=[open_event.slug])
+    assert register in client.get(page).content.decode()
+    entries.close_registration(open_event, acting_user=organiser)
+    assert register not in client.get(page).content.decode()
