@@ -29,6 +29,7 @@ from django.utils.translation import gettext
 from players.folding import fold
 from players.models import Player
 from tournaments import desk
+from tournaments.archive import check_open
 from tournaments.audit import AuditAction, User, audit, bump_standings
 from tournaments.errors import ServiceError
 from tournaments.field_limits import check_length
@@ -95,7 +96,7 @@ def close_registration(tournament: Tournament, *, acting_user: User) -> None:
 def closed_reason(tournament: Tournament, *, now: datetime | None = None) -> str:
     """Why the event takes no entries now ("" while it does)."""
     window = EntryWindow.objects.filter(tournament=tournament).first()
-    if window is None or not window.opened:
+    if window is None or not window.opened or tournament.archived_at is not None:
         return gettext("Registration for this event is not open.")
     if (now or timezone.now()) >= window.closes_at:
         return gettext("Registration for this event closed on %(closes_at)s.") % {
@@ -266,7 +267,9 @@ def _move_up(tournament: Tournament, window: EntryWindow | None = None) -> list[
 
 def _locked(entry: Entry) -> Entry:
     Tournament.objects.select_for_update().filter(pk=entry.tournament_id).first()
-    return Entry.objects.select_related("tournament", "registration").get(pk=entry.pk)
+    entry = Entry.objects.select_related("tournament", "registration").get(pk=entry.pk)
+    check_open(entry.tournament)  # an archived event changes no more
+    return entry
 
 
 @transaction.atomic

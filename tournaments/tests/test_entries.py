@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from players.models import Player
+from tournaments.archive import set_archived
 from tournaments.errors import ServiceError
 from tournaments.models import AuditEntry, Entry, EntryStatus
 from tournaments.services import entries
@@ -263,3 +264,21 @@ def test_the_event_page_links_to_the_form_while_registration_is_open(open_event,
     assert register in client.get(page).content.decode()
     entries.close_registration(open_event, acting_user=organiser)
     assert register not in client.get(page).content.decode()
+
+
+def test_an_archived_event_takes_no_entries_and_keeps_them(open_event, organiser):
+    entry = entries.submit_entry(open_event, details(1))
+    set_archived(open_event, True, acting_user=organiser)
+    open_event.refresh_from_db()
+    with pytest.raises(ServiceError):
+        entries.submit_entry(open_event, details(2))
+    with pytest.raises(ServiceError) as refused:
+        entries.withdraw_entry(entry)
+    assert refused.value.code == "archived"
+
+
+def test_the_player_who_moves_up_is_told_by_email(open_event, client):
+    made = [entries.submit_entry(open_event, details(n)) for n in range(1, 10)]
+    client.post(reverse("public:withdraw_entry", args=[open_event.slug, entries.entry_token(made[0])]))
+    assert [m.to for m in mail.outbox] == [["player9@example.org"]]
+    assert entries.entry_token(made[8]) in mail.outbox[0].body
