@@ -83,6 +83,13 @@ class AuditAction(models.TextChoices):
     CLOSE_CALL = "close_call", "Referee call closed"
     MERGE_PLAYERS = "merge_players", "Player records merged"
     UNDO_MERGE_PLAYERS = "undo_merge_players", "Player merge undone"
+    ENTRY_WINDOW = "entry_window", "Registration by the players opened or closed"
+    ENTRY = "entry", "Entry received"
+    ENTRY_MOVED_UP = "entry_moved_up", "Entry moved up from the waiting list"
+    APPROVE_ENTRY = "approve_entry", "Entry approved"
+    REFUSE_ENTRY = "refuse_entry", "Entry refused"
+    WITHDRAW_ENTRY = "withdraw_entry", "Entry withdrawn"
+    ENTRY_FEE = "entry_fee", "Entry fee paid"
 
 
 def acting(user: User) -> Any:

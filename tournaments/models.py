@@ -356,3 +356,66 @@ class RefereeCall(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} calls a referee"
+
+
+class EntryWindow(models.Model):
+    """Registration by the players (``/e/<event>/register/``): open while ``opened`` and before
+    ``closes_at``, with ``capacity`` places; entries beyond it wait (``tournaments.services.entries``)."""
+
+    tournament = models.OneToOneField(Tournament, on_delete=models.CASCADE, related_name="entry_window")
+    opened = models.BooleanField(default=True)
+    capacity = models.PositiveSmallIntegerField()
+    closes_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"Registration for {self.tournament} ({self.capacity} places)"
+
+
+class EntryStatus(models.TextChoices):
+    APPLIED = "applied", gettext_lazy("Applied")
+    WAITING = "waiting", gettext_lazy("Waiting list")
+    APPROVED = "approved", gettext_lazy("Approved")
+    REFUSED = "refused", gettext_lazy("Refused")
+    WITHDRAWN = "withdrawn", gettext_lazy("Withdrawn")
+
+
+class Entry(models.Model):
+    """A player's own registration request, in order of arrival (``position``: first come, first served).
+    Approved, it becomes a ``Registration`` through the desk's registration service."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    position = models.PositiveIntegerField()
+    status = models.CharField(max_length=10, choices=EntryStatus.choices, default=EntryStatus.APPLIED)
+    family_name = models.CharField(max_length=120)
+    given_name = models.CharField(max_length=120)
+    country = models.CharField(max_length=2, blank=True)
+    ema_id = models.CharField("EMA id", max_length=20, blank=True)
+    team = models.CharField(max_length=120, blank=True)
+    email = models.EmailField(max_length=254)
+    player = models.ForeignKey(
+        Player,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="entries",
+        help_text="The site's earlier player with this EMA number, recognised when the entry arrived",
+    )
+    registration = models.OneToOneField(
+        Registration, null=True, blank=True, on_delete=models.SET_NULL, related_name="entry"
+    )
+    fee_paid = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["position"]
+        verbose_name_plural = "entries"
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "position"], name="unique_entry_position")
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def name(self) -> str:
+        return f"{self.given_name} {self.family_name}".strip()

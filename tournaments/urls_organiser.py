@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments import views_clock, views_desk, views_players, views_release, views_reseat
+from tournaments import views_clock, views_desk, views_entries, views_players, views_release, views_reseat
 from tournaments import views_organiser as views
 
 urlpatterns = [
@@ -25,6 +25,9 @@ urlpatterns = [
         name="publish_session",
     ),
     path("<slug:slug>/players/", views_desk.players, name="players"),
+    path("<slug:slug>/entries/", views_entries.entry_list, name="entries"),
+    path("<slug:slug>/entries/window/", views_entries.entry_window, name="entry_window"),
+    path("<slug:slug>/entries/<int:pk>/<slug:action>/", views_entries.entry_action, name="entry_action"),
     path("<slug:slug>/players/add/", views_desk.add_player, name="add_player"),
     path("<slug:slug>/players/import/", views_desk.import_players, name="import_players"),
     path("<slug:slug>/players/check-in/", views_desk.desk_check_in, name="desk_check_in"),
