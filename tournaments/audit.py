@@ -76,6 +76,7 @@ class AuditAction(models.TextChoices):
     REISSUE_SESSION_PINS = "reissue_session_pins", "Session's PINs reissued"
     PIN_LOCKOUT = "pin_lockout", "Too many wrong PINs"
     BLIND_ENTRY = "blind_entry", "Blind second entry"
+    DRAW_LOTS = "draw_lots", "Lots drawn for ties"
 
 
 def acting(user: User) -> Any:
