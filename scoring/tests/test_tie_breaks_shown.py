@@ -119,3 +119,22 @@ def test_the_draw_of_lots_is_made_once_recorded_and_audited(client, organiser):
     event.refresh_from_db()
     assert tie_lots.drawn_lots(event) == order
     assert AuditEntry.objects.filter(tournament=event, action=AuditAction.DRAW_LOTS).count() == 1
+
+
+@pytest.mark.django_db
+def test_the_organiser_orders_the_tie_breaks_on_the_settings_page(client, organiser):
+    event = import_event(document())
+    EventRole.objects.create(tournament=event, user=organiser, role=Role.ORGANISER)
+    client.force_login(organiser)
+    url = reverse("manage:save_settings", args=[event.slug, "ties-in-the-standings"])
+    field = "ties-in-the-standings-tie_break_order"
+    assert client.post(url, {field: "head_to_head, lots"}).status_code == 302
+    event.refresh_from_db()
+    assert event.settings["tie_break_order"] == ["head_to_head", "lots"]
+    page = client.get(reverse("manage:settings", args=[event.slug])).content.decode()
+    assert 'value="head_to_head, lots"' in page and "Draw lots now" in page
+    refused = client.post(url, {field: "coin"})
+    assert refused.status_code == 422 and "at most once" in refused.content.decode()
+    assert client.post(url, {field: ""}).status_code == 302  # empty: rule 73, then shared
+    event.refresh_from_db()
+    assert "tie_break_order" not in event.settings
