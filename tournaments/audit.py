@@ -90,6 +90,7 @@ class AuditAction(models.TextChoices):
     REFUSE_ENTRY = "refuse_entry", "Entry refused"
     WITHDRAW_ENTRY = "withdraw_entry", "Entry withdrawn"
     ENTRY_FEE = "entry_fee", "Entry fee paid"
+    DRAW_LOTS = "draw_lots", "Lots drawn for ties"
 
 
 def acting(user: User) -> Any:
