@@ -1,6 +1,6 @@
 from django.urls import path
 
-from scoring import views_public
+from scoring import views_kiosk, views_public
 from tournaments.public_read import public_page
 
 # Anonymous reads of the pages marked public_page are answered through tournaments/public_read.py
@@ -16,6 +16,8 @@ urlpatterns = [
     path("e/<slug:slug>/teams/", public_page(views_public.teams), name="teams"),
     path("e/<slug:slug>/side-rankings/", public_page(views_public.side), name="side"),
     path("e/<slug:slug>/projector/", views_public.projector, name="projector"),
+    path("e/<slug:slug>/kiosk/", views_kiosk.kiosk_search, name="kiosk"),
+    path("e/<slug:slug>/kiosk/<str:code>/", views_kiosk.kiosk_player, name="kiosk_player"),
     path(
         "e/<slug:slug>/standings.<str:fmt>",
         public_page(views_public.standings_download),

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments import views_clock, views_public
+from tournaments import views_check_in, views_clock, views_public
 from tournaments.public_read import public_page
 
 urlpatterns = [
@@ -13,4 +13,5 @@ urlpatterns = [
     ),
     path("e/<slug:slug>/find/", views_public.find, name="find"),
     path("e/<slug:slug>/clock/", views_clock.clock_fragment, name="clock"),
+    path("e/<slug:slug>/me/check-in/", views_check_in.me_check_in, name="me_check_in"),
 ]
