@@ -245,3 +245,11 @@ def test_the_desk_list_is_polled_and_shows_self_check_ins(client, event, organis
     assert "<html" not in fragment
     searched = client.get(list_url, {"q": "ana"}).content.decode()
     assert "Players matching “ana”: 1" in searched
+
+
+def test_the_event_log_names_the_player_as_who_acted(client, event, organiser):
+    _open(event)
+    desk.self_check_in(event.registrations.get(player__name="Ana"), by_player="phone")
+    client.force_login(organiser)
+    text = client.get(reverse("manage:event", args=[event.slug])).content.decode()
+    assert "Player: Ana checked in by themselves (phone)" in text
