@@ -422,10 +422,10 @@ class Signature(VersionedResult):
 
 
 class PinAttempt(models.Model):
-    """A refused PIN (wrong, another table's, already signed, the table already confirmed), counted per
-    table, per event, per person (the user at the device) and per client address within
-    ``confirmation.PIN_WINDOW``: past a handful, signing is refused until the window has passed
-    (guessing is slow). Kept in the database so every worker counts the same tries."""
+    """A refused PIN (wrong, another table's, already signed, the table already confirmed; at the kiosk, not
+    the chosen player's), counted per table or player, per event, per person (the user at the device) and
+    per client address within ``pins.PIN_WINDOW``: past a handful, signing is refused until the window has
+    passed (guessing is slow). Kept in the database so every worker counts the same tries."""
 
     table = models.ForeignKey(
         Table,
@@ -433,7 +433,7 @@ class PinAttempt(models.Model):
         related_name="+",
         null=True,
         blank=True,
-        help_text="Empty for a player signing in on their own phone (no table yet)",
+        help_text="The table being signed; empty for a player signing in on their own phone or at the kiosk",
     )
     tournament = models.ForeignKey(
         Tournament,
@@ -441,6 +441,13 @@ class PinAttempt(models.Model):
         related_name="+",
         null=True,
         help_text="Empty only for tries refused before the event was recorded",
+    )
+    registration = models.ForeignKey(
+        Registration,
+        on_delete=models.CASCADE,
+        related_name="+",
+        null=True,
+        help_text="The player whose PIN was tried (the kiosk asks one player's PIN); empty at a table",
     )
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
     address = models.CharField(max_length=45, blank=True, help_text="The client's address, when known")

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from scoring import views_player, views_player_history, views_public
+from scoring import views_kiosk, views_player, views_player_history, views_public
 from tournaments.public_read import public_page
 
 # Anonymous reads of the pages marked public_page are answered through tournaments/public_read.py
@@ -23,6 +23,8 @@ urlpatterns = [
     path("e/<slug:slug>/me/sessions/<int:number>/table/", views_player.my_table, name="me_table"),
     path("e/<slug:slug>/me/sessions/<int:number>/sign/", views_player.sign, name="me_sign"),
     path("e/<slug:slug>/me/sessions/<int:number>/disagree/", views_player.disagree, name="me_disagree"),
+    path("e/<slug:slug>/kiosk/", views_kiosk.kiosk_search, name="kiosk"),
+    path("e/<slug:slug>/kiosk/<str:code>/", views_kiosk.kiosk_player, name="kiosk_player"),
     path(
         "e/<slug:slug>/standings.<str:fmt>",
         public_page(views_public.standings_download),

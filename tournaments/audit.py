@@ -36,6 +36,8 @@ class AuditAction(models.TextChoices):
     IMPORT_PLAYERS = "import_players", "Players imported"
     CHECK_IN = "check_in", "Checked in"
     CHECK_OUT = "check_out", "Check-in undone"
+    SELF_CHECK_IN_WINDOW = "self_check_in_window", "Self check-in opened or closed"
+    KIOSK_ON = "kiosk_on", "Check-in kiosk turned on"
     SEAT_ROUND = "seat_round", "Session seated"
     SEAT_REMAINING = "seat_remaining", "Sessions seated"
     SWAP_SEATS = "swap_seats", "Seats swapped"

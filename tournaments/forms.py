@@ -155,6 +155,21 @@ class CheckInForm(forms.Form):
     checked_in = forms.BooleanField(required=False)
 
 
+class SelfCheckInForm(forms.Form):
+    """Open self check-in for so many minutes from now (``desk.set_self_check_in``); the close button
+    sends ``close``."""
+
+    minutes = forms.IntegerField(
+        label=gettext_lazy("Open for (minutes)"),
+        min_value=1,
+        max_value=12 * 60,
+        initial=60,
+        required=False,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "size": 4}),
+    )
+    close = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+
 class FixedTableForm(forms.Form):
     fixed_table = forms.IntegerField(
         min_value=1,

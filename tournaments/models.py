@@ -7,6 +7,7 @@ from functools import lru_cache
 
 from django.conf import settings as django_settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 
 from players.models import Player
@@ -61,6 +62,11 @@ class Tournament(models.Model):
         blank=True,
         help_text="An archived event is kept read-only: its results stay, nothing changes",
     )
+    self_check_in_until = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="Players may check themselves in (their own page, the kiosk) until then; empty: closed",
+    )
 
     class Meta:
         ordering = ["-start_date", "name"]
@@ -85,6 +91,11 @@ class Tournament(models.Model):
     @property
     def is_published(self) -> bool:
         return self.published_at is not None
+
+    @property
+    def self_check_in_open(self) -> bool:
+        """Players may check themselves in now (the window the organiser opened has not ended)."""
+        return self.self_check_in_until is not None and timezone.now() < self.self_check_in_until
 
     @property
     def uses_table_points(self) -> bool:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments import views_calls, views_clock, views_entries, views_public
+from tournaments import views_calls, views_check_in, views_clock, views_entries, views_public
 from tournaments.public_read import public_page
 
 urlpatterns = [
@@ -19,4 +19,5 @@ urlpatterns = [
     path("e/<slug:slug>/register/", views_entries.register, name="register"),
     path("e/<slug:slug>/register/<str:token>/", views_entries.entry_page, name="entry"),
     path("e/<slug:slug>/register/<str:token>/withdraw/", views_entries.withdraw_entry, name="withdraw_entry"),
+    path("e/<slug:slug>/me/check-in/", views_check_in.me_check_in, name="me_check_in"),
 ]

@@ -191,36 +191,60 @@ def signatures(table: Table) -> set[int]:
 
 
 def pin_limits() -> dict[str, int]:
-    """Refused PINs allowed per window, by what they are counted against."""
+    """Refused PINs allowed per window, by what they are counted against (a "player": one player's PIN
+    tried at the kiosk, limited like a table)."""
     return {
         "table": PIN_TRIES,
+        "player": PIN_TRIES,
         "person": PIN_TRIES_PERSON,
         "event": PIN_TRIES_EVENT,
         "address": PIN_TRIES_ADDRESS,
     }
 
 
-def _refused_recently(
-    tournament_id: int, *, table: Table | None = None, user_id: int | None = None, address: str = ""
-) -> dict[str, int]:
-    """The PINs refused within the window in the event, at this table (signing), by this user (in any
-    event) and from this address (in any event): one query."""
-    scope = Q(tournament_id=tournament_id)
-    counts = {"event": Count("pk", filter=Q(tournament_id=tournament_id))}
-    if table is not None:
-        scope |= Q(table=table)
-        counts["table"] = Count("pk", filter=Q(table=table))
-    if user_id is not None:
-        scope |= Q(user_id=user_id)
-        counts["person"] = Count("pk", filter=Q(user_id=user_id))
-    if address:
-        scope |= Q(address=address)
-        counts["address"] = Count("pk", filter=Q(address=address))
-    return PinAttempt.objects.filter(scope, created_at__gte=timezone.now() - PIN_WINDOW).aggregate(**counts)
+@dataclass(frozen=True)
+class PinTry:
+    """Where a PIN is typed: at a table (signing it) or for one player (``registration``: the kiosk),
+    in an event, by a user (None: nobody signed in) from a client address."""
+
+    tournament_id: int
+    table: Table | None = None
+    registration: Registration | None = None
+    user: Any = None
+    address: str = ""
+
+    def scope(self) -> Q:
+        scope = Q(tournament_id=self.tournament_id)
+        if self.table is not None:
+            scope |= Q(table=self.table)
+        if self.registration is not None:
+            scope |= Q(registration=self.registration)
+        if self.user is not None:
+            scope |= Q(user_id=self.user.pk)
+        if self.address:
+            scope |= Q(address=self.address)
+        return scope
+
+
+def _refused_recently(where: PinTry) -> dict[str, int]:
+    """The PINs refused within the window at this table (or at this player's PIN), in its event, by this
+    user (in any event) and from this address (in any event): one query."""
+    counts = {"event": Count("pk", filter=Q(tournament_id=where.tournament_id))}
+    if where.table is not None:
+        counts["table"] = Count("pk", filter=Q(table=where.table))
+    if where.registration is not None:
+        counts["player"] = Count("pk", filter=Q(registration=where.registration))
+    if where.user is not None:
+        counts["person"] = Count("pk", filter=Q(user_id=where.user.pk))
+    if where.address:
+        counts["address"] = Count("pk", filter=Q(address=where.address))
+    return PinAttempt.objects.filter(where.scope(), created_at__gte=timezone.now() - PIN_WINDOW).aggregate(
+        **counts
+    )
 
 
 def locked_out(counts: dict[str, int]) -> list[str]:
-    """What has reached its limit of refused PINs ("table", "person", "event", "address")."""
+    """What has reached its limit of refused PINs ("table", "player", "person", "event", "address")."""
     limits = pin_limits()
     return [what for what, count in counts.items() if count >= limits[what]]
 
@@ -239,37 +263,45 @@ def pin_refused(*, signing_in: bool = False) -> ServiceError:
     )
 
 
-def _count_refusal(
-    tournament: Tournament, counts: dict[str, int], *, table: Table | None = None, user: Any, address: str
-) -> None:
+def pin_throttled() -> ServiceError:
+    return ServiceError(gettext("Too many wrong PINs: ask the organiser."), code="pin_throttled")
+
+
+def _count_refusal(where: PinTry, counts: dict[str, int], place: str) -> None:
     """Store a refused PIN; when it brings something to its limit, log the lockout (once: a try refused
-    during the lockout is not stored)."""
-    PinAttempt.objects.create(table=table, tournament=tournament, user=user, address=address)
+    during the lockout is not stored). ``place`` begins the log line ("Session 1 table 2")."""
+    PinAttempt.objects.create(
+        table=where.table,
+        registration=where.registration,
+        tournament_id=where.tournament_id,
+        user=where.user,
+        address=where.address,
+    )
     limits = pin_limits()
     reached = [what for what, count in counts.items() if count + 1 == limits[what]]
     if not reached:
         return
     who = {
         "table": f"{limits['table']} at this table",
-        "person": f"{limits['person']} by {getattr(user, 'username', user)}",
+        "player": f"{limits['player']} at this player's PIN",
+        "person": f"{limits['person']} by {getattr(where.user, 'username', where.user)}",
         "event": f"{limits['event']} in the event",
-        "address": f"{limits['address']} from {address}",
+        "address": f"{limits['address']} from {where.address}",
     }
     minutes = int(PIN_WINDOW.total_seconds() // 60)
-    where = (
-        f"Session {table.round.number} table {table.number}" if table is not None else "Players signing in"
-    )
+    details: dict[str, Any] = {"reached": reached, "address": where.address}
+    if where.table is not None:
+        details.update(table=where.table.number, round=where.table.round.number)
+    if where.registration is not None:
+        details["code"] = where.registration.code
     audit(
-        tournament,
-        user,
+        Tournament.objects.get(pk=where.tournament_id),
+        where.user,
         AuditAction.PIN_LOCKOUT,
-        f"{where}: too many wrong PINs "
+        f"{place}: too many wrong PINs "
         f"({', '.join(who[what] for what in reached)} in {minutes} minutes); PINs refused until then",
         public_pages=False,
-        reached=reached,
-        table=table.number if table is not None else None,
-        round=table.round.number if table is not None else None,
-        address=address,
+        **details,
     )
 
 
@@ -356,11 +388,10 @@ def sign_with_pin(table: Table, pin: str, *, acting_user: User, address: str = "
         table = lock_table(table)
         tournament = table.round.tournament
         _check_players_sign(tournament)
-        counts = _refused_recently(
-            tournament.pk, table=table, user_id=user.pk if user else None, address=address
-        )
+        where = PinTry(tournament.pk, table=table, user=user, address=address)
+        counts = _refused_recently(where)
         if locked_out(counts):
-            raise _throttled()
+            raise pin_throttled()
         loaded = _signable(table)
         seat_of, players = seat_signers(loaded)
         owner = PlayerPin.objects.current().filter(tournament=tournament, pin=pin).first() if pin else None
@@ -368,7 +399,7 @@ def sign_with_pin(table: Table, pin: str, *, acting_user: User, address: str = "
         done = {seat_of[r] for r in already if r in seat_of}
         signer = owner.registration_id if owner is not None else None
         if signer is None or signer not in seat_of or seat_of[signer] in done or is_confirmed(loaded):
-            _count_refusal(tournament, counts, table=table, user=user, address=address)
+            _count_refusal(where, counts, f"Session {table.round.number} table {table.number}")
             refusal = pin_refused()
         else:
             return _signature(table, loaded, players[signer], done, seat_of[signer], acting_user=acting_user)
@@ -396,10 +427,6 @@ def sign_as_player(table: Table, registration: Registration, *, acting_user: Use
         return _signature(table, loaded, players[registration.pk], done, seat, acting_user=acting_user)
 
 
-def _throttled() -> ServiceError:
-    return ServiceError(gettext("Too many wrong PINs: ask the organiser."), code="pin_throttled")
-
-
 def sign_in_with_pin(tournament: Tournament, code: str, pin: str, *, address: str = "") -> Registration:
     """The registration whose player ``code`` and current PIN these are, for the player's own page
     (``tournaments.player_session.sign_in`` then remembers it). A withdrawn player is refused. A code
@@ -410,9 +437,10 @@ def sign_in_with_pin(tournament: Tournament, code: str, pin: str, *, address: st
     address = (address or "")[:45]
     refusal: ServiceError | None = None
     with transaction.atomic():
-        counts = _refused_recently(tournament.pk, address=address)
+        where = PinTry(tournament.pk, address=address)
+        counts = _refused_recently(where)
         if locked_out(counts):
-            raise _throttled()
+            raise pin_throttled()
         current = (
             PlayerPin.objects.current()
             .filter(tournament=tournament, registration__code__iexact=code, registration__withdrawn_at=None)
@@ -423,6 +451,29 @@ def sign_in_with_pin(tournament: Tournament, code: str, pin: str, *, address: st
         )
         if current is not None and secrets.compare_digest(current.pin, pin):
             return current.registration
-        _count_refusal(tournament, counts, user=None, address=address)
+        _count_refusal(where, counts, "Players signing in")
         refusal = pin_refused(signing_in=True)
     raise refusal  # the refused try is committed above, so it counts towards the limits
+
+
+def check_own_pin(registration: Registration, pin: str, *, acting_user: User, address: str = "") -> None:
+    """A player proves who they are with their own PIN (the kiosk's self check-in): nothing when ``pin`` is
+    ``registration``'s current PIN, else ``own_pin_refused``, counted like a table's signatures (per player
+    as per table, event, user and client ``address``, ``pin_limits``); past a limit every PIN is refused
+    (``pin_throttled``) until ``PIN_WINDOW`` has passed, and the lockout is logged."""
+    pin = (pin or "").strip()
+    where = PinTry(
+        registration.tournament_id,
+        registration=registration,
+        user=acting(acting_user),
+        address=(address or "")[:45],
+    )
+    with transaction.atomic():  # committed before the refusal is raised: the try counts
+        counts = _refused_recently(where)
+        if locked_out(counts):
+            raise pin_throttled()
+        current = PlayerPin.objects.current().filter(registration=registration).values_list("pin", flat=True)
+        if pin and secrets.compare_digest(pin.encode(), (current.first() or "").encode()):
+            return
+        _count_refusal(where, counts, f"Kiosk, {registration.player.name} ({registration.code})")
+    raise ServiceError(gettext("That is not your PIN. Check the PIN on your seat slip."), code="wrong_pin")
