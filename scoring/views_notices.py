@@ -4,8 +4,8 @@ their table's call for a referee taken.
 
 ``static/js/notices.js`` polls ``public:me_notices`` every few seconds with the version it last saw
 (``If-None-Match``). The version is a digest of what the notices depend on, read in a few small queries (the
-event's ``public_version``, which publishing a seating bumps; the player's published seats with their tables'
-``results_version``; the clock's state now, which changes with time alone; the open call at the player's
+event's settings; the player's seats in published sessions, which a seating published changes, with their
+tables' ``results_version``; the clock's state now, which changes with time alone; the open call at the player's
 tables): when it has not changed the answer is 304 with no body and nothing else is read, so a hall of
 phones polling costs little. Otherwise the answer is the notices now, each with a stable id: the page shows
 (and, if the player allowed it, notifies) each id once, and the ids the page was drawn with are never shown
@@ -29,6 +29,7 @@ from django.utils.http import parse_etags
 from django.utils.text import capfirst
 from django.utils.translation import get_language, gettext, pgettext
 
+from scoring.services import confirmation
 from scoring.views_player import now_and_next, table_panel, table_poll_seconds
 from tournaments import clock as session_clock
 from tournaments import player_session
@@ -50,8 +51,15 @@ class Facts:
 
     def version(self, tournament: Tournament, registration: Registration) -> str:
         clock = (self.clock.round_id, self.state) if self.clock is not None else None
-        parts = [registration.pk, get_language(), tournament.public_version, self.seats, clock, self.calls]
-        return '"' + hashlib.sha256(json.dumps(parts, default=str).encode()).hexdigest()[:32] + '"'
+        # Not the event's public_version: every confirmation anywhere in the hall bumps it, which would make
+        # every phone read its notices again; publishing a seating changes ``seats`` (published rounds only),
+        # and the settings (who signs, blind entry) are in the event's row already read.
+        parts = [registration.pk, get_language(), tournament.settings, self.seats, clock, self.calls]
+        return (
+            '"'
+            + hashlib.sha256(json.dumps(parts, default=str, sort_keys=True).encode()).hexdigest()[:32]
+            + '"'
+        )
 
 
 def read_facts(tournament: Tournament, registration: Registration) -> Facts:
@@ -138,6 +146,8 @@ def _seating_notice(tournament: Tournament, facts: Facts) -> list[dict[str, str]
 
 def _signing_notice(registration: Registration) -> list[dict[str, str]]:
     """The player's table now, complete and waiting for their signature (``table_panel``'s signing)."""
+    if not confirmation.players_sign(registration.tournament):
+        return []
     now, _ = now_and_next(registration)
     if now is None:
         return []

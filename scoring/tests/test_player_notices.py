@@ -56,13 +56,20 @@ def test_a_browser_not_signed_in_is_refused_and_nothing_is_stored(client, event)
     assert "private" in response["Cache-Control"]
 
 
-def test_the_poll_is_answered_304_while_nothing_changed_and_never_stored_publicly(client, event, player):
+def test_the_poll_is_answered_304_while_nothing_changed_and_never_stored_publicly(
+    client, event, organiser, player, django_assert_max_num_queries
+):
     first = poll(client, event)
     assert first.status_code == 200 and first["ETag"] == first.json()["version"]
     assert "private" in first["Cache-Control"]
-    again = poll(client, event, first["ETag"])
+    # Nothing but the session, the event, the player and three small rows is read for a 304.
+    with django_assert_max_num_queries(6):
+        again = poll(client, event, first["ETag"])
     assert again.status_code == 304 and again.content == b""
     assert again["ETag"] == first["ETag"]
+    # A change elsewhere on the public pages (here session 1's results withdrawn) is no notice's cause.
+    release.publish_session(event.rounds.get(number=1), "results", False, acting_user=organiser)
+    assert poll(client, event, first["ETag"]).status_code == 304
     # The page is drawn with the same version and the ids it already shows.
     page = client.get(reverse("public:me", args=[event.slug])).content.decode()
     assert f'data-version="{first["ETag"]}"' in page.replace("&quot;", '"')
@@ -130,6 +137,7 @@ def test_my_tables_call_taken_is_a_notice(client, event, referee, table, player)
     call = calls.call_referee(table, registration=player)
     response = poll(client, event)
     assert not any(key.startswith("call-") for key in texts(response))
+    assert poll(client, event, response["ETag"]).status_code == 304
     calls.take_call(call, acting_user=referee)
     found = texts(poll(client, event, response["ETag"]))
     assert found[f"call-{call.pk}-taken"] == "Kim is coming to table 1."

@@ -1,7 +1,8 @@
 """Notices while a player's own page is open, on a 360 px phone in real Chromium: with notifications
 allowed ("Notify me"), the next session's seating published and the player's call for a referee taken each
 show a notice in the page and a browser notification within a few seconds, without a reload
-(scoring/views_notices.py, static/js/notices.js)."""
+(scoring/views_notices.py, static/js/notices.js); the referee's "My tables", with the sound allowed, notifies
+the new call the same way (static/js/referee-calls.js)."""
 
 from __future__ import annotations
 
@@ -70,7 +71,7 @@ def test_seating_published_and_a_call_taken_reach_the_open_page_and_notify(
     from scoring.services import pins
     from tournaments import release
     from tournaments.models import RefereeCall
-    from tournaments.services import calls, reseating
+    from tournaments.services import reseating
 
     tournament, organiser, kim = notices_event
     table = tournament.rounds.get(number=1).tables.get(number=1)
@@ -79,6 +80,7 @@ def test_seating_published_and_a_call_taken_reach_the_open_page_and_notify(
     base = live_server.url
 
     context = browser.new_context(viewport={"width": WIDTH, "height": 740}, is_mobile=True, has_touch=True)
+    opened = [context]
     try:
         context.grant_permissions(["notifications"], origin=base)
         context.add_init_script(RECORD_NOTIFICATIONS)
@@ -108,10 +110,30 @@ def test_seating_published_and_a_call_taken_reach_the_open_page_and_notify(
             "Session 2: the seating is out."
         )
 
-        # The player calls a referee from the page; Kim takes the call on "My tables".
+        # Kim watches "My tables" with the sound allowed, which notifies a new call too (the same helper).
+        referee = browser.new_context(
+            viewport={"width": WIDTH, "height": 740}, is_mobile=True, has_touch=True
+        )
+        opened.append(referee)
+        referee.grant_permissions(["notifications"], origin=base)
+        referee.add_init_script(RECORD_NOTIFICATIONS)
+        walking = referee.new_page()
+        walking.set_default_timeout(15000)
+        walking.goto(f"{base}/accounts/login/")
+        walking.fill("input[name=username]", "kim")
+        walking.fill("input[name=password]", "pw-kim-123")
+        walking.click("button[type=submit]")
+        walking.wait_for_selector("#call-sound")
+        walking.check("#call-sound")
+
+        # The player calls a referee from the page; Kim's page notifies it, and Kim takes the call there.
         phone.get_by_role("button", name="Call a referee to table 1").click()
         phone.wait_for_selector("text=Table 1 has called a referee.")
-        retried(calls.take_call, RefereeCall.objects.get(table=table), acting_user=kim)
+        walking.wait_for_function("window.__notified.length === 1", timeout=10000)
+        assert walking.evaluate("window.__notified[0].body") == "Table 1 calls a referee"
+        walking.get_by_role("button", name="I'm coming").click()
+        walking.wait_for_selector("#referee-calls >> text=Kim is coming.")
+        assert RefereeCall.objects.get(table=table).taken_by == kim
         phone.wait_for_selector("#notice-list >> text=Kim is coming to table 1.", timeout=10000)
         phone.wait_for_function("window.__notified.length === 2", timeout=5000)
         assert phone.evaluate("window.__notified[1].body") == "Kim is coming to table 1."
@@ -125,4 +147,5 @@ def test_seating_published_and_a_call_taken_reach_the_open_page_and_notify(
         assert phone.locator("#notice-list li").count() == 0
         assert phone.evaluate("window.__notified.length") == 0
     finally:
-        context.close()
+        for each in opened:
+            each.close()
