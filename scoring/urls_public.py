@@ -1,6 +1,6 @@
 from django.urls import path
 
-from scoring import views_kiosk, views_player, views_player_history, views_public
+from scoring import views_kiosk, views_notices, views_player, views_player_history, views_public
 from tournaments.public_read import public_page
 
 # Anonymous reads of the pages marked public_page are answered through tournaments/public_read.py
@@ -20,6 +20,7 @@ urlpatterns = [
     path("e/<slug:slug>/me/", views_player.me, name="me"),
     path("e/<slug:slug>/me/sign-in/", views_player.sign_in, name="me_sign_in"),
     path("e/<slug:slug>/me/sign-out/", views_player.sign_out, name="me_sign_out"),
+    path("e/<slug:slug>/me/notices/", views_notices.me_notices, name="me_notices"),
     path("e/<slug:slug>/me/sessions/<int:number>/table/", views_player.my_table, name="me_table"),
     path("e/<slug:slug>/me/sessions/<int:number>/sign/", views_player.sign, name="me_sign"),
     path("e/<slug:slug>/me/sessions/<int:number>/disagree/", views_player.disagree, name="me_disagree"),

@@ -1,6 +1,7 @@
 // "My tables": a short beep when a new call for a referee arrives in the polled list (#referee-calls),
 // if this referee allowed it (the checkbox; the choice kept in this browser's localStorage). WebAudio
-// needs a tap before it may sound, which the checkbox gives.
+// needs a tap before it may sound, which the checkbox gives. The same tap asks the browser's permission for
+// notifications, and a new call is also shown as one when granted (window.siteNotices, notices.js).
 (function () {
   "use strict";
   var KEY = "referee-call-sound";
@@ -49,18 +50,30 @@
     } catch (e) {
       // kept for this page only
     }
-    if (box.checked) ready();
+    if (box.checked) {
+      ready();
+      if (window.siteNotices) window.siteNotices.ask();
+    }
   });
+
+  function announce(id) {
+    var item = list.querySelector('[data-call="' + id + '"]');
+    var what = item ? item.querySelector("strong") : null;
+    if (what && window.siteNotices) window.siteNotices.notify(document.title, what.textContent, "call-" + id);
+  }
 
   var known = ids();
   document.body.addEventListener("htmx:afterSwap", function (event) {
     if (event.target !== list) return;
     var now = ids();
-    var fresh = Object.keys(now).some(function (id) {
+    var fresh = Object.keys(now).filter(function (id) {
       return !known[id];
     });
     known = now;
-    list.setAttribute("data-new-call", fresh ? "1" : "0");
-    if (fresh && box.checked) beep();
+    list.setAttribute("data-new-call", fresh.length ? "1" : "0");
+    if (fresh.length && box.checked) {
+      beep();
+      fresh.forEach(announce);
+    }
   });
 })();
