@@ -134,7 +134,7 @@ def call_referee(
 
 def _locked_call(call: RefereeCall) -> RefereeCall:
     locked = (
-        RefereeCall.objects.select_for_update()
+        RefereeCall.objects.select_for_update(of=("self",))
         .select_related("table__round__tournament", "taken_by")
         .get(pk=call.pk)
     )
