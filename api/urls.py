@@ -2,7 +2,6 @@
 (``tournaments/public_read.py``): anonymous reads are answered once per public version."""
 
 from django.urls import path
-from drf_spectacular.views import SpectacularJSONAPIView
 
 from api import docs, views
 from tournaments.public_read import public_page
@@ -11,7 +10,7 @@ app_name = "api"
 
 urlpatterns = [
     path("", views.IndexView.as_view(), name="index"),
-    path("schema/", SpectacularJSONAPIView.as_view(), name="schema"),
+    path("schema/", views.SchemaView.as_view(), name="schema"),
     path("docs/", docs.schema_page, name="docs"),
     path("events/", views.EventsView.as_view(), name="events"),
     path("events/<slug:slug>/", public_page(views.EventView.as_view()), name="event"),

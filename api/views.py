@@ -22,6 +22,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView, exception_handler
 
 from api import data, serializers
+from api.docs import api_schema
 from tournaments.access import public_event, public_round
 
 NOT_FOUND = OpenApiResponse(serializers.Problem, description="No such event or session, or not published")
@@ -75,6 +76,14 @@ class IndexView(ReadView):
                 "docs": reverse("api:docs"),
             }
         )
+
+
+class SchemaView(ReadView):
+    """The OpenAPI 3 schema, built once per process (``api.docs.api_schema``: the same the docs page reads)."""
+
+    @extend_schema(exclude=True)
+    def get(self, request: HttpRequest) -> Response:
+        return Response(api_schema())
 
 
 class EventsView(ReadView):

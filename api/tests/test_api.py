@@ -155,7 +155,7 @@ def test_an_unpublished_session_is_invisible(client, played, organiser):
     read(client, base + "seating/", "/api/v1/events/{slug}/sessions/{number}/seating/")
     publish_session(round_, "seating", False, acting_user=organiser)
     read(client, base + "seating/", "/api/v1/events/{slug}/sessions/{number}/seating/", 404)
-    # Session 2 is not seated: no seating to show, and no results.
+    # Session 2 is published but not played: no table to show; a session that does not exist is 404.
     read(
         client,
         "/api/v1/events/test-open/sessions/2/results/",
