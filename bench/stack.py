@@ -75,6 +75,7 @@ class Stack:
             "SECURE_SSL_REDIRECT": "0",
             "SECURE_COOKIES": "0",
             "AXES_ENABLED": "0",  # many logins from one address in a few seconds
+            "API_RATE": "",  # the read API's readers come from one address too (its limit: api/tests)
             "BACKGROUND_WORKER": "1",
             "GUNICORN_ACCESS_LOG": "/dev/null",
             "STATIC_ROOT": str(self.work / "static"),
