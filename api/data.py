@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Prefetch
+from django.db.models import Prefetch, Q
 
 from scoring.services.queries import is_confirmed, tables_with_results
 from scoring.services.standings import session_result
@@ -56,8 +56,17 @@ def event_sessions(event: Tournament) -> list[dict[str, Any]]:
 
 
 def event_players(event: Tournament) -> list[dict[str, Any]]:
-    """The event's players, by code: no PIN, no email, no EMA number (the pages show none of them)."""
-    registrations = event.registrations.filter(withdrawn_at__isnull=True).select_related("player")
+    """The event's players, by name: no PIN, no email, no EMA number (the pages show none of them). As the
+    "find a player" page (``tournaments.views_public.find``): withdrawn players are left out, and a reserve is
+    listed once a published seating seats them or they played a seat as a substitute."""
+    seated = Q(seats__round__seating_published_at__isnull=False)
+    registrations = (
+        event.registrations.filter(
+            Q(is_substitute=False) | seated | Q(substitutions__isnull=False), withdrawn_at=None
+        )
+        .distinct()
+        .select_related("player")
+    )
     return [
         {
             "code": r.code,

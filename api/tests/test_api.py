@@ -101,6 +101,23 @@ def test_every_answer_matches_the_schema(client, played):
     assert standings[0]["player"] == east["player"]
 
 
+def test_the_players_are_those_the_pages_show(client, played, organiser):
+    """No withdrawn player, no reserve who never played (as "find a player"); a reserve seated is listed."""
+    from tournaments.desk import set_withdrawn
+    from tournaments.models import Registration
+    from tournaments.services.registrations import PlayerRow, register_player
+
+    register_player(played, PlayerRow(name="Ivy", country="PT"), acting_user=organiser)
+    Registration.objects.filter(tournament=played, player__name="Ivy").update(is_substitute=True)
+    seated = Registration.objects.get(tournament=played, player__name="Bo")
+    Registration.objects.filter(pk=seated.pk).update(is_substitute=True)  # a reserve seated to fill a table
+    set_withdrawn(Registration.objects.get(tournament=played, player__name="Cy"), True, acting_user=organiser)
+    players = read(client, "/api/v1/events/test-open/players/", "/api/v1/events/{slug}/players/")
+    names = [p["name"] for p in players]
+    assert names == ["Ana", "Bo", "Di", "Ed", "Flo", "Gus", "Hu"]
+    assert players[1]["substitute"] is True
+
+
 def test_the_standings_are_the_standings_commands_rows(client, demo_event):
     out = io.StringIO()
     call_command("standings", demo_event.slug, "--format", "json", stdout=out)
