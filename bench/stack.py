@@ -441,12 +441,12 @@ def event_stack(db: str, *, port: int, players: int, sessions: int, referees: in
     stack.prepare(event)
     stack.shell(
         "from django.contrib.auth import get_user_model\n"
-        "from tournaments import services\n"
+        "from tournaments.services.events import grant_role\n"
         "from tournaments.models import Role, Tournament\n"
         f"t = Tournament.objects.get(slug={slug!r})\n"
         f"for i in range({referees}):\n"
         f"    u = get_user_model().objects.create_user(f'bench-ref{{i}}', password={REFEREE_PASSWORD!r})\n"
-        "    services.grant_role(t, u, Role.REFEREE, acting_user=None)\n"
+        "    grant_role(t, u, Role.REFEREE, acting_user=None)\n"
     )
     return stack, slug, played
 

@@ -202,6 +202,26 @@ def test_an_answer_is_never_staler_than_the_page(client, played, referee, organi
     assert [t["table"] for t in results["tables"]] == [1, 2]
 
 
+@pytest.mark.parametrize(
+    "address",
+    [
+        "/api/v1/events/test-open/",
+        "/api/v1/events/test-open/players/",
+        "/api/v1/events/test-open/standings/",
+        "/api/v1/events/test-open/sessions/1/seating/",
+        "/api/v1/events/test-open/sessions/1/results/",
+    ],
+)
+def test_a_stored_answer_costs_one_query_as_a_page(client, played, address, django_assert_num_queries):
+    """The public read path answers a repeated read from its store: one query (the event's versions)."""
+    first = client.get(address)
+    with django_assert_num_queries(1):
+        again = client.get(address)
+    assert again.status_code == 200
+    assert again.content == first.content
+    assert again["Access-Control-Allow-Origin"] == "*"
+
+
 @pytest.mark.parametrize("address", ["/api/v1/events/test-open/standings/", "/api/v1/events/"])
 def test_a_matching_etag_answers_304(client, played, address):
     first = client.get(address)
