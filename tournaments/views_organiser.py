@@ -34,7 +34,7 @@ from tournaments.forms import (
 from tournaments.models import EventRole, Role, Round, Seat, SeatingJob, Table, Tournament
 from tournaments.roles import table_roles
 from tournaments.seating import LowerBound, QualityReport, lower_bound
-from tournaments.services import events, seating, seating_bridge, seating_jobs
+from tournaments.services import events, seating, seating_bridge, seating_jobs, tie_lots
 
 
 @login_required
@@ -432,6 +432,7 @@ def _render_settings(request: HttpRequest, tournament: Tournament, **extra: Any)
         "rule_set": rule_set,
         "groups": extra.pop("groups", None) or _settings_forms(tournament),
         "card_form": extra.pop("card_form", None) or CardForm(max_bytes=rule_set.card_max_bytes),
+        "lots": tie_lots.drawn_lots(tournament),
         **rule_set.settings_context(),
         **extra,
     }
@@ -481,3 +482,17 @@ def load_card(request: HttpRequest, slug: str) -> HttpResponse:
             messages.success(request, gettext("Loaded %(name)s.") % {"name": name})
             return redirect("manage:settings", slug=slug)
     return _render_settings(request, tournament, card_form=card_form)
+
+
+@login_required
+@require_POST
+def draw_lots(request: HttpRequest, slug: str) -> HttpResponse:
+    """Draw the lots that break ties last, once (``tournaments.services.tie_lots``)."""
+    tournament = event_for(request, slug, Role.ORGANISER)
+    try:
+        tie_lots.draw_lots(tournament, acting_user=request.user)
+    except ServiceError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, gettext("Lots drawn and recorded."))
+    return redirect("manage:settings", slug=slug)
