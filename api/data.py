@@ -10,7 +10,7 @@ from django.db.models import Prefetch, Q
 
 from scoring.services.queries import is_confirmed, tables_with_results
 from scoring.services.standings import session_result
-from scoring.standings_cache import cached_standings_rows
+from scoring.standings_cache import EXPLAINED, cached_standings_rows
 from tournaments.models import WINDS, Round, Seat, Table, Tournament
 from tournaments.services import substitutions
 
@@ -137,5 +137,9 @@ def session_results(event: Tournament, round_: Round) -> dict[str, Any]:
 
 def standings(event: Tournament) -> list[dict[str, Any]]:
     """The public standings: exactly the rows of ``manage.py standings --format json`` (the standings spec),
-    from the cache the pages read (one computation per public version)."""
-    return cached_standings_rows(event)
+    from the cache the pages read (one computation per public version). The pages' rows also say what decided
+    each place (``EXPLAINED``); the spec's JSON, and so the API, leaves those keys out."""
+    return [
+        {key: value for key, value in row.items() if key not in EXPLAINED}
+        for row in cached_standings_rows(event)
+    ]
