@@ -62,6 +62,7 @@ def _operations(schema: dict[str, Any]) -> list[dict[str, Any]]:
                     "method": method.upper(),
                     "address": address,
                     "summary": operation.get("summary", ""),
+                    "description": operation.get("description", ""),
                     "parameters": [
                         {"name": p["name"], "where": p["in"], "type": _type(p.get("schema", {}))}
                         for p in operation.get("parameters", [])
