@@ -26,9 +26,10 @@ def _zone_choices() -> list[tuple[str, str]]:
     return [(name, name) for name in zone_names()]
 
 
-def _time_zone_field() -> forms.ChoiceField:
+def _time_zone_field(*, required: bool = True) -> forms.ChoiceField:
     return forms.ChoiceField(
         choices=_zone_choices,
+        required=required,
         initial=default_time_zone,
         label=gettext_lazy("Time zone"),
         help_text=gettext_lazy("The venue's clock: every time shown for the event is in it."),
@@ -75,7 +76,7 @@ class EventForm(forms.Form):
     session_minutes = forms.IntegerField(
         label=gettext_lazy("Time limit per session (minutes)"), min_value=10, max_value=600, required=False
     )
-    time_zone = _time_zone_field()
+    time_zone = _time_zone_field(required=False)  # empty: the site's zone
 
     def clean(self) -> dict[str, Any]:
         super().clean()

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime, tzinfo
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import Protocol
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from django.conf import settings
@@ -24,8 +24,14 @@ from django.http.response import HttpResponseBase
 from django.utils import timezone
 from django.utils.translation import gettext
 
-if TYPE_CHECKING:
-    from tournaments.models import Tournament
+
+class Event(Protocol):
+    """An event as this module reads it (``tournaments.models.Tournament``; not imported: the model
+    imports this module for its field's default and validator)."""
+
+    @property
+    def zone(self) -> tzinfo: ...
+
 
 MAX_LENGTH = 64
 """The longest IANA name is 32 characters (America/Argentina/ComodRivadavia); room to spare."""
@@ -67,17 +73,17 @@ def zone_named(name: str) -> tzinfo:
         return ZoneInfo(default_time_zone())
 
 
-def venue_time(value: datetime, tournament: Tournament) -> datetime:
+def venue_time(value: datetime, tournament: Event) -> datetime:
     """``value`` (aware) as the venue's clock shows it: for prints and exports, which may be made outside
     a request."""
     return timezone.localtime(value, tournament.zone)
 
 
-def venue_now(tournament: Tournament) -> datetime:
+def venue_now(tournament: Event) -> datetime:
     return venue_time(timezone.now(), tournament)
 
 
-def use_event_zone(tournament: Tournament) -> None:
+def use_event_zone(tournament: Event) -> None:
     """The rest of this request shows times in the event's zone (called by the access helpers)."""
     timezone.activate(tournament.zone)
 

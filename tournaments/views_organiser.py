@@ -36,6 +36,7 @@ from tournaments.models import EventRole, Role, Round, Seat, SeatingJob, Table, 
 from tournaments.roles import table_roles
 from tournaments.seating import LowerBound, QualityReport, lower_bound
 from tournaments.services import events, seating, seating_bridge, seating_jobs, tie_lots
+from tournaments.venue_time import default_time_zone
 
 
 @login_required
@@ -77,7 +78,7 @@ def create_event(request: HttpRequest) -> HttpResponse:
                     num_sessions=data["num_sessions"],
                     hands_per_session=data["hands_per_session"],
                     session_minutes=data["session_minutes"],
-                    time_zone=data["time_zone"],
+                    time_zone=data["time_zone"] or default_time_zone(),
                 ),
                 acting_user=request.user,
             )
