@@ -21,8 +21,7 @@ from scoring.tests.test_player_page import me, seated, sign_in
 from tests.visible_text import shown_texts
 from tournaments import clock
 from tournaments.errors import ServiceError
-from tournaments.models import AuditEntry, SessionClock, Tournament
-from tournaments.services import entries
+from tournaments.models import AuditEntry, EntryWindow, SessionClock, Tournament
 from tournaments.services import events as event_services
 
 pytestmark = pytest.mark.django_db
@@ -107,10 +106,12 @@ def test_an_event_in_shanghai_shows_plus_8_while_the_server_is_utc(client, event
     assert "<time>12:05</time>" in html  # the audit log, 04:05 UTC at +08:00
     # The zone is the request's only: the next request (or a thread's next) starts in the site's zone.
     assert timezone.get_current_timezone_name() == "UTC"
-    # Registration's closing time, given in venue time, is shown in venue time.
-    entries.open_registration(
-        event, capacity=8, closes_at=datetime(2026, 6, 30, 10, 0, tzinfo=UTC), acting_user=organiser
+    # Registration's closing time: the organiser types venue time, it is stored as UTC and shown as typed.
+    client.post(
+        reverse("manage:entry_window", args=[event.slug]), {"capacity": 8, "closes_at": "2026-06-30T18:00"}
     )
+    assert EntryWindow.objects.get(tournament=event).closes_at == datetime(2026, 6, 30, 10, 0, tzinfo=UTC)
+    assert timezone.get_current_timezone_name() == "UTC"
     client.logout()
     register = " ".join(
         shown_texts(client.get(reverse("public:register", args=[event.slug])).content.decode())
