@@ -115,6 +115,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Anonymous reads of public pages, before sessions, locale, CSRF and authentication run
     # (tournaments/public_read.py, docs/public-pages.md); the headers above still apply to them.
+    # Each request starts and ends in the site's zone; the access helpers set the event's (venue_time.py).
+    "tournaments.venue_time.SiteZoneAfterRequest",
     "tournaments.public_read.PublicReadMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import tzinfo
 from functools import lru_cache
 
 from django.conf import settings as django_settings
@@ -14,6 +15,8 @@ from players.models import Player
 from scoring.rules import registry
 from scoring.rules.ruleset import RuleSet, Vocabulary
 from tournaments.jobs import MAX_ATTEMPTS, Job
+from tournaments.venue_time import MAX_LENGTH as ZONE_MAX_LENGTH
+from tournaments.venue_time import default_time_zone, validate_time_zone, zone_named
 
 WINDS = ("E", "S", "W", "N")
 WIND_CHOICES = [("E", "East"), ("S", "South"), ("W", "West"), ("N", "North")]
@@ -67,12 +70,24 @@ class Tournament(models.Model):
         blank=True,
         help_text="Players may check themselves in (their own page, the kiosk) until then; empty: closed",
     )
+    time_zone = models.CharField(
+        max_length=ZONE_MAX_LENGTH,
+        default=default_time_zone,
+        validators=[validate_time_zone],
+        help_text="The venue's clock (an IANA name): every time shown for the event is in it "
+        "(tournaments/venue_time.py)",
+    )
 
     class Meta:
         ordering = ["-start_date", "name"]
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def zone(self) -> tzinfo:
+        """The venue's time zone (``time_zone`` read as a zone)."""
+        return zone_named(self.time_zone)
 
     @property
     def rule_set(self) -> RuleSet:

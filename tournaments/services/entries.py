@@ -35,6 +35,7 @@ from tournaments.errors import ServiceError
 from tournaments.field_limits import check_length
 from tournaments.models import Entry, EntryStatus, EntryWindow, Tournament
 from tournaments.services.registrations import PlayerRow, add_registration, clean_player_row
+from tournaments.venue_time import venue_time
 
 logger = logging.getLogger(__name__)
 
@@ -78,7 +79,7 @@ def open_registration(
         tournament,
         acting_user,
         AuditAction.ENTRY_WINDOW,
-        f"Registration by the players open: {capacity} places until {closes_at.isoformat()}",
+        f"Registration by the players open: {capacity} places until {venue_time(closes_at, tournament).isoformat()}",
         capacity=capacity,
         closes_at=closes_at.isoformat(),
     )
@@ -100,7 +101,7 @@ def closed_reason(tournament: Tournament, *, now: datetime | None = None) -> str
         return gettext("Registration for this event is not open.")
     if (now or timezone.now()) >= window.closes_at:
         return gettext("Registration for this event closed on %(closes_at)s.") % {
-            "closes_at": timezone.localtime(window.closes_at).strftime("%Y-%m-%d %H:%M")
+            "closes_at": venue_time(window.closes_at, tournament).strftime("%Y-%m-%d %H:%M")
         }
     return ""
 
