@@ -248,3 +248,23 @@ def test_erasure_reaches_a_merged_record_and_the_number_the_merge_kept(event, or
     assert "ema_id" not in merge.details
     text = _log_text()
     assert "Oliveira" not in text and "04127777" not in text
+
+
+@pytest.mark.django_db
+def test_the_command_asks_for_the_number_and_refuses_an_unknown_record(event, monkeypatch):
+    from django.core.management.base import CommandError
+
+    player = event.registrations.get(code="p1").player
+    monkeypatch.setattr("builtins.input", lambda prompt: "999")
+    with pytest.raises(CommandError):
+        _command("anonymise_player", str(player.pk))
+    player.refresh_from_db()
+    assert player.name == "Ana"
+    monkeypatch.setattr("builtins.input", lambda prompt: str(player.pk))
+    _command("anonymise_player", str(player.pk))
+    player.refresh_from_db()
+    assert personal_data.is_anonymised(player)
+    with pytest.raises(CommandError):
+        _command("player_data", "987654")
+    with pytest.raises(CommandError):
+        _command("anonymise_player", "987654", "--yes")
