@@ -94,6 +94,7 @@ class AuditAction(models.TextChoices):
     ENTRY_FEE = "entry_fee", "Entry fee paid"
     DRAW_LOTS = "draw_lots", "Lots drawn for ties"
     TIME_ZONE = "time_zone", "Time zone changed"
+    ANONYMISE_PLAYER = "anonymise_player", "Player's data replaced by a pseudonym"
 
 
 def acting(user: User) -> Any:

@@ -138,6 +138,10 @@ class Registration(models.Model):
     withdrawn_at = models.DateTimeField(
         null=True, blank=True, help_text="Withdrawn: kept in history, no longer seated or ranked"
     )
+    # The privacy notice shown at registration (tournaments/consent.py): empty for an imported event's
+    # history, which carries none.
+    consent_version = models.CharField(max_length=20, blank=True)
+    consent_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -430,6 +434,9 @@ class Entry(models.Model):
         Registration, null=True, blank=True, on_delete=models.SET_NULL, related_name="entry"
     )
     fee_paid = models.BooleanField(default=False)
+    # The privacy notice the entry form showed (tournaments/consent.py).
+    consent_version = models.CharField(max_length=20, blank=True)
+    consent_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

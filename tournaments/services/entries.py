@@ -31,6 +31,7 @@ from players.models import Player
 from tournaments import desk
 from tournaments.archive import check_open
 from tournaments.audit import AuditAction, User, audit, bump_standings
+from tournaments.consent import Consent
 from tournaments.errors import ServiceError
 from tournaments.field_limits import check_length
 from tournaments.models import Entry, EntryStatus, EntryWindow, Tournament
@@ -210,6 +211,7 @@ def submit_entry(tournament: Tournament, details: EntryDetails, *, now: datetime
         raise ServiceError(reason, code="closed")
     row, email = _clean(details)
     _check_duplicates(tournament, row, email)
+    consent = Consent.now()  # the entry form shows the notice (templates/tournaments/register.html)
     window = EntryWindow.objects.get(tournament=tournament)
     taken = tournament.entries.filter(status__in=HOLDING).count()
     last = tournament.entries.aggregate(last=Max("position"))["last"] or 0
@@ -224,6 +226,8 @@ def submit_entry(tournament: Tournament, details: EntryDetails, *, now: datetime
         team=row.team,
         email=email,
         player=Player.objects.filter(ema_id=row.ema_id).first() if row.ema_id else None,
+        consent_version=consent.version,
+        consent_at=consent.at,
     )
     audit(
         tournament,
@@ -315,7 +319,8 @@ def approve_entry(entry: Entry, *, acting_user: User) -> Entry:
         ema_id=entry.ema_id,
         team=entry.team,
     )
-    entry.registration = add_registration(entry.tournament, row)
+    consent = Consent(entry.consent_version, entry.consent_at) if entry.consent_at else None
+    entry.registration = add_registration(entry.tournament, row, consent=consent)
     entry.status = EntryStatus.APPROVED
     entry.save(update_fields=["registration", "status"])
     bump_standings(entry.tournament)
