@@ -24,6 +24,8 @@ from scoring.views_referee_table import (
     FORMS,
     HAND_FORM_ID,
     hand_form_for,
+    hand_refused,
+    hand_saved,
     hand_text,
     load_table,
     load_table_for_forms,
@@ -31,21 +33,24 @@ from scoring.views_referee_table import (
     table_forms,
     table_registrations,
 )
+from tournaments.access import HtmxHttpRequest
 from tournaments.errors import ServiceError
 from tournaments.models import WINDS, Table
 
 
 def _table_action(
-    which: str, save: Callable[[HttpRequest, Table, Any], str], *, anchor: str = ""
+    which: str, save: Callable[[HttpRequest, Table, Any], str], *, anchor: str = "", parts: bool = False
 ) -> Callable[..., HttpResponse]:
     """A POST endpoint for one of the table page's forms: validate it, call the service, and go back
     to the table (at ``anchor``, an element id, when given: after a hand, the next hand's form, so a
     phone does not land at the top of a long page); a refusal is shown on the form that caused it
-    (nothing was saved)."""
+    (nothing was saved). With ``parts``, a post made with htmx (the hand form, with JavaScript) is
+    answered with only the parts of the page that changed, or the refused form; without JavaScript the
+    same post gets the redirect and the whole page."""
 
     @login_required
     @require_POST
-    def view(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+    def view(request: HtmxHttpRequest, slug: str, number: int, table: int) -> HttpResponse:
         table_obj = load_table_for_forms(request, slug, number, table, which)
         # Only the posted form: the page's other forms are made if it is shown again (a refusal).
         form = FORMS[which](table_obj, request.POST) if which in FORMS else None
@@ -64,11 +69,15 @@ def _table_action(
         except _InvalidFormError:
             refusal = ""
         else:
+            if parts and request.htmx:
+                return hand_saved(request, load_table(request, slug, number, table), message)
             messages.success(request, message)
             url = reverse("referee:table", kwargs={"slug": slug, "number": number, "table": table})
             return redirect(f"{url}#{anchor}" if anchor else url)
         loaded = load_table(request, slug, number, table)
         forms_ = {**table_forms(loaded), f"{which}_form": form}
+        if parts and request.htmx:
+            return hand_refused(request, loaded, forms_, refusal)
         return render_table(request, loaded, forms_, status=422, refused=(which, refusal))
 
     view.__name__ = f"{which}_action"
@@ -196,7 +205,7 @@ def _blind(request: HttpRequest, table: Table, form: Any) -> str:
     )
 
 
-add_hand = _table_action("hand", _save_hand, anchor=HAND_FORM_ID)
+add_hand = _table_action("hand", _save_hand, anchor=HAND_FORM_ID, parts=True)
 sign_table = _table_action("sign", _sign)
 blind_entry = _table_action("blind", _blind)
 add_totals = _table_action("totals", _save_totals)
