@@ -88,7 +88,7 @@ def test_a_refused_hand_comes_back_as_its_form_with_the_reasons_and_nothing_save
     assert "errorlist" in part  # the form's own messages
     assert 'value="abc"' in part  # what was typed is kept
     assert 'id="messages" hx-swap-oob="true"></div>' in part  # the earlier "saved" cleared
-    assert 'hand-rows' not in part and 'id="scoreboard"' not in part
+    assert "hand-rows" not in part and 'id="scoreboard"' not in part
     assert stored(table) == [1]
 
 
