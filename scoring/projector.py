@@ -16,6 +16,17 @@ from tournaments.models import Round, Seat, Table, Tournament
 from tournaments.release import counted_rounds
 from tournaments.views_clock import clock_context
 
+POLL_SECONDS = 1
+"""How often the projector asks for its slides: a confirmation is on the hall's screen within 2 s (a poll,
+then one drawing). A poll when nothing changed is answered 304 with one query (``views_public.projector``)."""
+
+
+def projector_poll_seconds() -> int:
+    """``settings.PROJECTOR_POLL_SECONDS`` when set, else :data:`POLL_SECONDS`."""
+    from django.conf import settings
+
+    return int(getattr(settings, "PROJECTOR_POLL_SECONDS", POLL_SECONDS))
+
 
 @dataclass(frozen=True)
 class Status:
