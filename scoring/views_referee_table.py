@@ -347,7 +347,10 @@ def hand_saved(request: HttpRequest, table: Table, message: str) -> HttpResponse
     context = page_context(request, table, table_forms(table))
     if not SHOWN["hand"](context) or len(context["rows"]) < 2 or context["hide_first_entry"]:
         messages.success(request, message)
-        return HttpResponseClientRedirect(f"{_table_url(table)}#{HAND_FORM_ID}")
+        # The query makes it a new address: the browser loads it (the same address with only an anchor
+        # would merely scroll), and lands at the hand form as without JavaScript.
+        after = f"?after={len(context['rows'])}#{HAND_FORM_ID}"
+        return HttpResponseClientRedirect(_table_url(table) + after)
     context["message"] = message
     context["row"] = context["rows"][-1]
     # The penalty form names the next hand by default, as a reloaded page would.

@@ -68,7 +68,7 @@ def test_the_first_and_the_last_hand_load_the_whole_page(client, table, referee)
     url = table_url(table)
     first = client.post(url + "hands/add/", hand(1), **HTMX)
     assert first.status_code == 200
-    assert first["HX-Redirect"] == url + "#hand-form"  # the hands' table appears
+    assert first["HX-Redirect"] == url + "?after=1#hand-form"  # the hands' table appears: a new address
     assert "saved (" in client.get(url).content.decode()  # said on the page it loads
     for number in (2, 3):
         assert client.post(url + "hands/add/", hand(number), **HTMX).status_code == 200

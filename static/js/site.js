@@ -72,6 +72,12 @@
     var form = event.detail && event.detail.elt;
     if (form && form.matches && form.matches("form[data-post-again]")) form.submit();
   }
+  // While it is sent, what the page said after the previous save is taken away: the answer says anew.
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var form = event.detail && event.detail.elt;
+    var said = document.getElementById("messages");
+    if (said && form && form.matches && form.matches("form[data-post-again]")) said.innerHTML = "";
+  });
   document.addEventListener("htmx:responseError", postAgain);
   document.addEventListener("htmx:sendError", postAgain);
 
