@@ -366,7 +366,9 @@ def hand_refused(request: HttpRequest, table: Table, forms_: dict[str, Any], ref
     context = page_context(request, table, forms_)
     if not SHOWN["hand"](context):
         messages.error(request, refusal_text(forms_["hand_form"], refusal))
-        return HttpResponseClientRedirect(_table_url(table))
+        response = HttpResponseClientRedirect(_table_url(table))
+        response.status_code = 422  # refused all the same (htmx follows HX-Redirect whatever the status)
+        return response
     return render(request, "scoring/referee/_hand_refused.html", context, status=422)
 
 

@@ -101,3 +101,17 @@ def test_a_repeated_post_is_refused_in_the_fragment_and_stored_once(client, tabl
     assert again.status_code == 422
     assert "Not saved:" in again.content.decode()
     assert stored(table) == [1, 2]
+
+
+def test_a_hand_refused_after_the_table_was_completed_loads_the_page_that_says_why(client, table, referee):
+    from scoring.services.entry import set_table_finished
+
+    client.force_login(referee)
+    url = table_url(table)
+    client.post(url + "hands/add/", hand(1))
+    set_table_finished(table, True, acting_user=referee)  # meanwhile, on another phone
+    response = client.post(url + "hands/add/", hand(2), **HTMX)
+    assert response.status_code == 422
+    assert response["HX-Redirect"] == url
+    assert "Not saved:" in client.get(url).content.decode()
+    assert stored(table) == [1]
