@@ -478,7 +478,7 @@ def projector(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     if request.htmx:
         etag = projector_etag(tournament)
         if etag in parse_etags(request.headers.get("If-None-Match", "")):
-            response = HttpResponseNotModified()
+            response: HttpResponse = HttpResponseNotModified()
         else:
             response = render(request, "scoring/public/_projector_slides.html", projector_context(tournament))
         response["ETag"] = etag
