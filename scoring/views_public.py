@@ -477,7 +477,10 @@ def projector(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = public_event(slug)
     if request.htmx:
         etag = projector_etag(tournament)
-        if etag in parse_etags(request.headers.get("If-None-Match", "")):
+        # Compared weakly, as HTTP says for If-None-Match: GZipMiddleware marks the ETag of what it
+        # compresses weak (W/), and the browser sends it back so.
+        held = {tag.removeprefix("W/") for tag in parse_etags(request.headers.get("If-None-Match", ""))}
+        if etag in held:
             response: HttpResponse = HttpResponseNotModified()
         else:
             response = render(request, "scoring/public/_projector_slides.html", projector_context(tournament))
