@@ -70,7 +70,8 @@ def _table_action(
             refusal = ""
         else:
             if parts and request.htmx:
-                return hand_saved(request, load_table(request, slug, number, table), message)
+                # The table the referee may open, read again with its results (and the new hand).
+                return hand_saved(request, queries.table_with_results(table_obj), message)
             messages.success(request, message)
             url = reverse("referee:table", kwargs={"slug": slug, "number": number, "table": table})
             return redirect(f"{url}#{anchor}" if anchor else url)

@@ -328,14 +328,22 @@ def page_context(request: HttpRequest, table: Table, forms_: dict[str, Any]) -> 
     context["hand_form"].initial.setdefault("expected_number", context["next_number"])
     context["void_form"].initial.setdefault("expected_last", context["last_number"])
     totals = context["totals"]
-    context["totals_form"].initial.setdefault("expected_version", totals.version if totals else 0)
+    if "totals_form" in context:  # the parts a saved hand sends back make only the forms they show
+        context["totals_form"].initial.setdefault("expected_version", totals.version if totals else 0)
     blind_entry = context["blind_entry"]
-    context["blind_form"].initial.setdefault("expected_version", blind_entry.version if blind_entry else 0)
+    if "blind_form" in context:
+        context["blind_form"].initial.setdefault(
+            "expected_version", blind_entry.version if blind_entry else 0
+        )
     context["penalty_form"].initial.setdefault("expected_position", len(table.penalties.all()))
     context["penalty_form"].initial.setdefault("hand_number", context["next_number"])
     for key, value in rules.next_hand_initial(previous).items():
         context["hand_form"].initial.setdefault(key, value)
     return context
+
+
+HAND_PARTS = ("hand", "void", "penalty")
+"""The forms in the parts of the page a saved hand sends back (the penalty form for its hand number)."""
 
 
 def hand_saved(request: HttpRequest, table: Table, message: str) -> HttpResponse:
@@ -344,7 +352,7 @@ def hand_saved(request: HttpRequest, table: Table, message: str) -> HttpResponse
     the whole page (saves while the hall reads, docs/scale.md); ``_hand_saved.html`` swaps them in by id.
     When the page changes shape (the first hand makes the hands' table; the last one, the clock or a
     totals entry closes the form; blind entry hides the figures) the browser loads the whole page."""
-    context = page_context(request, table, table_forms(table))
+    context = page_context(request, table, {f"{name}_form": FORMS[name](table, None) for name in HAND_PARTS})
     if not SHOWN["hand"](context) or len(context["rows"]) < 2 or context["hide_first_entry"]:
         messages.success(request, message)
         # The query makes it a new address: the browser loads it (the same address with only an anchor
