@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Prefetch
 from django.utils.translation import gettext
 
@@ -23,8 +24,6 @@ then one drawing). A poll when nothing changed is answered 304 with one query (`
 
 def projector_poll_seconds() -> int:
     """``settings.PROJECTOR_POLL_SECONDS`` when set, else :data:`POLL_SECONDS`."""
-    from django.conf import settings
-
     return int(getattr(settings, "PROJECTOR_POLL_SECONDS", POLL_SECONDS))
 
 

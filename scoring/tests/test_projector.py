@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scoring.projector import Status, status
+from scoring.projector import POLL_SECONDS, Status, status
 from scoring.services import entry
+from scoring.services.confirmation import confirm_table
 from scoring.services.entry import HandEntry
 from scoring.standings_cache import SessionProgress
 from tournaments import clock
@@ -82,22 +87,13 @@ def test_the_projectors_page_time_is_bounded(event, client):
 def test_a_confirmation_is_on_the_projectors_next_poll_within_two_seconds(event, organiser, referee, client):
     """The hall's screen polls every second; a poll when nothing changed costs a 304 and one query, and the
     poll after a confirmation carries it (the target: on the projector within 2 s of the confirmation)."""
-    import time
-
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
-    from scoring.projector import POLL_SECONDS
-    from scoring.services.confirmation import confirm_table
-    from scoring.services.entry import record_hand, set_table_finished
-
     url = reverse("public:projector", args=[event.slug])
     page = client.get(url)
     assert f'hx-trigger="every {POLL_SECONDS}s"' in page.content.decode()
     assert page["X-Accel-Expires"] == "0"  # not kept by nginx's one-second copy either
     table = event.rounds.get(number=1).tables.get(number=1)
-    record_hand(table, HandEntry(winner=None), acting_user=referee)
-    set_table_finished(table, True, acting_user=referee)
+    entry.record_hand(table, HandEntry(winner=None), acting_user=referee)
+    entry.set_table_finished(table, True, acting_user=referee)
     poll = client.get(url, HTTP_HX_REQUEST="true")
     assert "0 of 2 tables confirmed" in poll.content.decode()
     etag = poll["ETag"]

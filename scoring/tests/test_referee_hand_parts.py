@@ -10,6 +10,7 @@ import re
 from django.urls import reverse
 
 from scoring.models import Hand
+from scoring.services.entry import set_table_finished
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -104,8 +105,6 @@ def test_a_repeated_post_is_refused_in_the_fragment_and_stored_once(client, tabl
 
 
 def test_a_hand_refused_after_the_table_was_completed_loads_the_page_that_says_why(client, table, referee):
-    from scoring.services.entry import set_table_finished
-
     client.force_login(referee)
     url = table_url(table)
     client.post(url + "hands/add/", hand(1))
