@@ -184,6 +184,28 @@ CACHE_URL = env_str("CACHE_URL")
 CACHES = {"default": cache_from_url(CACHE_URL)}
 
 # ---------------------------------------------------------------------------------------------------------------
+# Email (registration by the players: the confirmation with the private link, tournaments/services/entries.py).
+# By default the messages are printed on the console (or written as files with EMAIL_FILE_PATH); set
+# EMAIL_BACKEND=django.core.mail.backends.smtp.EmailBackend and EMAIL_HOST... to send them.
+EMAIL_FILE_PATH = env_str("EMAIL_FILE_PATH")
+EMAIL_BACKEND = env_str("EMAIL_BACKEND") or (
+    "django.core.mail.backends.filebased.EmailBackend"
+    if EMAIL_FILE_PATH
+    else "django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
+EMAIL_PORT = env_int("EMAIL_PORT", 25)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "webmaster@localhost")
+# Registration by the players: at most this many entry attempts from one address per window (seconds).
+ENTRY_ADDRESS_LIMIT = env_int("ENTRY_ADDRESS_LIMIT", 10)
+ENTRY_ADDRESS_WINDOW = env_int("ENTRY_ADDRESS_WINDOW", 60 * 60)
+
+# ---------------------------------------------------------------------------------------------------------------
 # Logins, sessions, passwords.
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -16,13 +16,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 
 from scoring import substitutions
 from scoring.rules.ruleset import HandRecord, PenaltyItem, RuleSet, SessionTotals
 from scoring.rules.rulings import UNRANKED
-from scoring.standings import SessionLine, StandingRow, compute_standings
+from scoring.standings import SessionLine, StandingRow, TieBreaking, compute_standings
 
 PAID_TO_PLAYER = "player"
 """A penalty paid to one player (MCR rule 85e): its receiver is a registration at the table."""
@@ -206,6 +206,7 @@ def _table_lines(
             substitutions.SeatSubstitution(item.from_hand, item.code, item.substitute)
         )
     wins = Counter(record.winner for record in table.hands if record.winner)
+    top = max(result.scores.values(), default=None)
     lines: list[SessionLine] = []
     for seat in table.seats:
         not_ranked = seat.code in hidden
@@ -235,9 +236,29 @@ def _table_lines(
                     table_points=result.table_points[seat.wind] if result.table_points is not None else None,
                     forfeit=seat.wind in result.forfeits,
                     wins=wins[seat.wind],
+                    first_place=result.scores[seat.wind] == top,
                 )
             )
-    return lines
+    return _with_penalties(table, lines)
+
+
+def _with_penalties(table: TableFacts, lines: list[SessionLine]) -> list[SessionLine]:
+    """Each player's penalty points in force at the table, on their first line there (the tie-break
+    "fewest penalty points", ``scoring.rules.tie_breaks``)."""
+    code_of = {
+        **{item.registration_id: item.code for item in table.stand_ins},
+        **{seat.registration_id: seat.code for seat in table.seats},
+    }
+    owed = Counter[str]()
+    for item in table.penalties:
+        if counts(item) and item.registration_id in code_of:
+            owed[code_of[item.registration_id]] += item.points
+    result: list[SessionLine] = []
+    for line in lines:
+        if owed.get(line.player):
+            line = replace(line, penalty_points=owed.pop(line.player))
+        result.append(line)
+    return result
 
 
 def _rescore(
@@ -274,4 +295,5 @@ def standings_from_facts(
         use_table_points=rules.uses_table_points,
         tie_break=rules.tie_break,
         unranked=unranked,
+        tie_breaks=TieBreaking(rules.tie_break_order, rules.tie_break_lots),
     )

@@ -470,3 +470,18 @@ class ExpectedVersionForm(forms.Form):
     """The version of a hand the referee's page showed: a correction based on a stale page is refused."""
 
     expected_version = forms.IntegerField(min_value=1, required=False, widget=forms.HiddenInput)
+
+
+class PlayerSignInForm(forms.Form):
+    """A player's code and PIN from their seat slip, for their own page (``scoring/views_player.py``)."""
+
+    code = forms.CharField(
+        label=gettext_lazy("Player code"),
+        max_length=40,
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+    )
+    pin = forms.CharField(
+        label=gettext_lazy("Your PIN (on your seat slip)"),
+        max_length=12,
+        widget=forms.PasswordInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    )

@@ -150,9 +150,12 @@ class TableTotals(VersionedResult):
 
 
 class PaidTo(models.TextChoices):
-    EACH_OTHER = "each_other", _("Paid to each other player (rule 84)")
-    NONE = "none", _("Deducted only (rules 79, 80, 83, 88)")
-    PLAYER = "player", _("Paid to one player (rule 85e)")
+    """How a penalty is paid, in words every rule set shares: the pages add the event's own rule
+    (``scoring.templatetags.rules_words.paid_to_label``, ``RuleSet.rule_reference``)."""
+
+    EACH_OTHER = "each_other", _("Paid to each other player")
+    NONE = "none", _("Deducted only")
+    PLAYER = "player", _("Paid to one player")
 
 
 class RulingOutcome(models.TextChoices):
@@ -181,7 +184,7 @@ class Penalty(VersionedResult):
         blank=True,
         on_delete=models.RESTRICT,
         related_name="penalties_received",
-        help_text="Who receives the points when they are paid to one player (rule 85e)",
+        help_text="Who receives the points when they are paid to one player",
     )
     rule = models.CharField(max_length=40, blank=True)
     reason = models.CharField(max_length=300, blank=True)
@@ -244,17 +247,16 @@ class LateArrival(VersionedResult):
 
 
 class AppealStatus(models.TextChoices):
-    PENDING = "pending", _("Pending")
-    UPHELD = "upheld", _("Upheld (penalty cancelled)")
-    DENIED = "denied", _("Denied")
+    """An appeal's state in words that cannot be read both ways ("upheld" could mean the ruling or the
+    appeal) and cite no book: the stored values stay."""
+
+    PENDING = "pending", _("Appeal pending")
+    UPHELD = "upheld", _("Appeal granted: ruling withdrawn")
+    DENIED = "denied", _("Appeal rejected: ruling stands")
 
 
-APPEAL_STATUS_WORDS = {
-    AppealStatus.PENDING: _("Appeal pending"),
-    AppealStatus.UPHELD: _("Appeal granted: ruling withdrawn"),
-    AppealStatus.DENIED: _("Appeal rejected: ruling stands"),
-}
-"""An appeal's state in words that cannot be read both ways ("upheld" could mean the ruling or the appeal)."""
+APPEAL_STATUS_WORDS = {status: status.label for status in AppealStatus}
+"""An appeal's state as the pages say it (the choices' labels)."""
 
 
 class AppealSubject(models.TextChoices):
@@ -420,18 +422,32 @@ class Signature(VersionedResult):
 
 
 class PinAttempt(models.Model):
-    """A refused PIN (wrong, another table's, already signed, the table already confirmed), counted per
-    table, per event, per person (the user at the device) and per client address within
-    ``confirmation.PIN_WINDOW``: past a handful, signing is refused until the window has passed
-    (guessing is slow). Kept in the database so every worker counts the same tries."""
+    """A refused PIN (wrong, another table's, already signed, the table already confirmed; at the kiosk, not
+    the chosen player's), counted per table or player, per event, per person (the user at the device) and
+    per client address within ``pins.PIN_WINDOW``: past a handful, signing is refused until the window has
+    passed (guessing is slow). Kept in the database so every worker counts the same tries."""
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
+    table = models.ForeignKey(
+        Table,
+        on_delete=models.CASCADE,
+        related_name="+",
+        null=True,
+        blank=True,
+        help_text="The table being signed; empty for a player signing in on their own phone or at the kiosk",
+    )
     tournament = models.ForeignKey(
         Tournament,
         on_delete=models.CASCADE,
         related_name="+",
         null=True,
         help_text="Empty only for tries refused before the event was recorded",
+    )
+    registration = models.ForeignKey(
+        Registration,
+        on_delete=models.CASCADE,
+        related_name="+",
+        null=True,
+        help_text="The player whose PIN was tried (the kiosk asks one player's PIN); empty at a table",
     )
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
     address = models.CharField(max_length=45, blank=True, help_text="The client's address, when known")
@@ -444,7 +460,28 @@ class PinAttempt(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Refused PIN at {self.table}"
+        return f"Refused PIN at {self.table or self.tournament}"
+
+
+class TableDispute(models.Model):
+    """A player's "I do not agree" with their table's complete result, pressed on their own phone: a
+    referee is called, and the table cannot be confirmed (signed or by a referee) until a referee settles
+    it (Sloper rule 72: the players sign a score they agree with, shared/seeds/003_2541481d343502a5.txt
+    line 2320)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="disputes")
+    registration = models.ForeignKey(Registration, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    settled_at = models.DateTimeField(null=True, blank=True)
+    settled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.registration} disagrees with {self.table}"
 
 
 class BlindEntry(VersionedResult):

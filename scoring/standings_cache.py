@@ -11,19 +11,53 @@ from django.utils.translation import gettext
 
 from scoring.history import places_after_each_session
 from scoring.models import Confirmation, Hand, TableTotals
+from scoring.rules.tie_breaks import TIE_BREAK_CHOICES
 from scoring.services.standings import event_standings
-from scoring.standings import StandingRow
+from scoring.standings import SHARED, StandingRow, decided_by
 from tournaments.models import Table, Tournament
 from tournaments.public_read import computed_once
 from tournaments.release import counted_rounds
 
 
-def standings_rows(tournament: Tournament, *, include_provisional: bool = False) -> list[dict[str, Any]]:
+def standings_rows(
+    tournament: Tournament, *, include_provisional: bool = False, explained: bool = False
+) -> list[dict[str, Any]]:
     """Standings in the spec's JSON shape, best first: confirmed tables only, unless
-    ``include_provisional`` (the organiser's preview)."""
+    ``include_provisional`` (the organiser's preview). ``explained`` adds what decided each place against
+    its neighbours (``above_by``, ``below_by``) for the pages and prints; the JSON of
+    shared/specs/event-json.md ("Standings") names its keys, so the ``standings`` command leaves them out."""
     names = {r.code: r.player.name for r in tournament.registrations.select_related("player")}
     rows = event_standings(tournament, include_provisional=include_provisional)
-    return [_standing_dict(row, names, tournament.uses_table_points) for row in rows]
+    data = [_standing_dict(row, names, tournament.uses_table_points) for row in rows]
+    if explained:
+        for row, item in zip(rows, data, strict=True):
+            item.update({key: value for key, value in zip(EXPLAINED, decided_by(row), strict=True) if value})
+    return data
+
+
+EXPLAINED = ("above_by", "below_by")
+"""The keys of an explained row (``scoring.standings.StandingRow``)."""
+
+
+def decided_text(row: Mapping[str, Any]) -> str:
+    """What decided a row's place against its neighbours, in words: "ahead on head-to-head", "behind on
+    score" (MCR rule 73's second key), "shared" (equal in everything, rule 73); empty when the main
+    ranking did."""
+    above, below = decided_by(row)
+    parts = []
+    if above == SHARED or below == SHARED:
+        parts.append(gettext("shared"))
+    if above and above != SHARED:
+        parts.append(gettext("behind on %(tie_break)s") % {"tie_break": _tie_break_word(above)})
+    if below and below != SHARED:
+        parts.append(gettext("ahead on %(tie_break)s") % {"tie_break": _tie_break_word(below)})
+    return "; ".join(parts)
+
+
+def _tie_break_word(key: str) -> str:
+    if key == "score":
+        return gettext("score")
+    return gettext(dict(TIE_BREAK_CHOICES).get(key, key))
 
 
 @dataclass(frozen=True)
@@ -147,8 +181,10 @@ def cached_standings_rows(
 
 
 def _rows_at(tournament: Tournament, version: int, *, include_provisional: bool) -> list[dict[str, Any]]:
-    key = f"standings:{standings_cache_key(tournament)}:{int(include_provisional)}:{version}"
-    return computed_once(key, lambda: standings_rows(tournament, include_provisional=include_provisional))
+    key = f"standings-explained:{standings_cache_key(tournament)}:{int(include_provisional)}:{version}"
+    return computed_once(
+        key, lambda: standings_rows(tournament, include_provisional=include_provisional, explained=True)
+    )
 
 
 def public_standings_and_places(

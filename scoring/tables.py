@@ -8,6 +8,7 @@ import django_tables2 as tables
 from django.utils.translation import gettext_lazy as _
 
 from scoring.standings import UNRANKED_LABELS
+from scoring.standings_cache import decided_text
 
 
 def _points(value: Any) -> str:
@@ -26,6 +27,13 @@ class StandingsTable(tables.Table):  # type: ignore[misc]  # django-tables2 ship
     name = tables.Column(verbose_name=_("Player"), linkify=lambda record, table: table.player_url(record))
     status = tables.Column(verbose_name="", orderable=False, default="")
     country = tables.Column(verbose_name="", orderable=False, default="")
+    decided = tables.Column(
+        verbose_name=_("Tie-break"),
+        orderable=False,
+        empty_values=(),
+        accessor="player",
+        attrs={"td": {"class": "tie-break"}},
+    )
     table_points = tables.Column(verbose_name=_("Table pts"), attrs={"td": {"class": "num"}})
     score = tables.Column(verbose_name=_("Score"), attrs={"td": {"class": "num"}})
 
@@ -46,6 +54,11 @@ class StandingsTable(tables.Table):  # type: ignore[misc]  # django-tables2 ship
 
     def render_table_points(self, value: Any) -> str:
         return _points(value)
+
+    def render_decided(self, record: dict[str, Any]) -> str:
+        """What decided the place against the neighbours ("ahead on head-to-head", MCR rule 73's
+        "shared"): ``scoring.standings_cache.decided_text``."""
+        return decided_text(record)
 
     def render_status(self, value: str) -> str:
         """Out of the ranking by a ruling (MCR rules 77e-f and 89): said in words, not left blank."""

@@ -2,6 +2,7 @@ from django.urls import path
 
 from scoring import urls_tiles
 from scoring import views_referee_appeals as appeals
+from scoring import views_referee_disputes as disputes
 from scoring import views_referee_entry as entry
 from scoring import views_referee_table as table_pages
 
@@ -20,6 +21,7 @@ urlpatterns = [
     path(table + "confirm/", entry.confirm_table, name="confirm_table"),
     path(table + "sign/", entry.sign_table, name="sign_table"),
     path(table + "blind-entry/", entry.blind_entry, name="blind_entry"),
+    path(table + "disputes/<int:dispute>/settle/", disputes.settle_dispute, name="settle_dispute"),
     path(table + "hands/<int:hand>/correct/", entry.correct_hand, name="correct_hand"),
     path(table + "penalties/<int:penalty>/appeal/", appeals.appeal, name="appeal"),
     path(table + "late/<int:penalty>/appeal/", appeals.appeal, {"subject": "late"}, name="appeal_late"),

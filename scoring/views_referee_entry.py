@@ -72,7 +72,8 @@ def _table_action(
             if parts and request.htmx:
                 # The table the referee may open, read again with its results (and the new hand).
                 return hand_saved(request, queries.table_with_results(table_obj), message)
-            messages.success(request, message)
+            # Tagged with the anchor: the table page says it there, where the referee lands.
+            messages.success(request, message, extra_tags=anchor)
             url = reverse("referee:table", kwargs={"slug": slug, "number": number, "table": table})
             return redirect(f"{url}#{anchor}" if anchor else url)
         loaded = load_table(request, slug, number, table)

@@ -354,12 +354,13 @@ def hand_saved(request: HttpRequest, table: Table, message: str) -> HttpResponse
     totals entry closes the form; blind entry hides the figures) the browser loads the whole page."""
     context = page_context(request, table, {f"{name}_form": FORMS[name](table, None) for name in HAND_PARTS})
     if not SHOWN["hand"](context) or len(context["rows"]) < 2 or context["hide_first_entry"]:
-        messages.success(request, message)
+        messages.success(request, message, extra_tags=HAND_FORM_ID)
         # The query makes it a new address: the browser loads it (the same address with only an anchor
         # would merely scroll), and lands at the hand form as without JavaScript.
         after = f"?after={len(context['rows'])}#{HAND_FORM_ID}"
         return HttpResponseClientRedirect(_table_url(table) + after)
-    context["message"] = message
+    # Said in the next hand's form, where the referee is (as the whole page says it, table.html).
+    context["saved_message"] = message
     context["row"] = context["rows"][-1]
     # The penalty form names the next hand by default, as a reloaded page would.
     context["penalty_hand_number"] = context["penalty_form"]["hand_number"].as_widget(

@@ -1,5 +1,6 @@
 """The registration desk: register (with a warning on a probable duplicate), edit, withdraw and
-reinstate a player, and check players in by the code on their seat slip or by name.
+reinstate a player, and check players in by the code on their seat slip or by name; players check
+themselves in (their own page, the kiosk) while the organiser's self check-in window is open.
 
 Every write is a service in a transaction, attributed and logged, like ``tournaments.services``."""
 
@@ -8,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import timedelta
 
 from anyascii import anyascii
 from django.db import transaction
@@ -17,9 +19,10 @@ from django.utils.translation import gettext
 from players.folding import fold, matches, query_words
 from players.models import Player
 from tournaments import results
+from tournaments.archive import check_open
 from tournaments.audit import AuditAction, User, audit, bump_standings
 from tournaments.errors import ServiceError
-from tournaments.models import Registration, Tournament
+from tournaments.models import Registration, Seat, Tournament
 from tournaments.services.registrations import PlayerRow, clean_player_row, register_player, set_checked_in
 from tournaments.services.seating import round_has_results
 
@@ -240,3 +243,77 @@ def check_in_by_code(tournament: Tournament, scanned: str, *, acting_user: User)
     if not registration.checked_in:
         set_checked_in(registration, True, acting_user=acting_user)
     return registration
+
+
+SELF_CHECK_IN_MAX_MINUTES = 12 * 60
+"""The longest window an organiser opens at once (a day's first session; reopen for the next)."""
+
+SELF_CHECK_IN_BY = ("phone", "kiosk")
+
+
+@transaction.atomic
+def set_self_check_in(tournament: Tournament, minutes: int | None, *, acting_user: User) -> Tournament:
+    """Open self check-in for ``minutes`` from now (reopening moves the end), or close it (``None``).
+    Players then check in from their own page or at the kiosk; after it, at the desk."""
+    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    check_open(locked)
+    if minutes is not None and not 1 <= minutes <= SELF_CHECK_IN_MAX_MINUTES:
+        raise ServiceError(
+            gettext("Open self check-in for 1 to %(most)s minutes.") % {"most": SELF_CHECK_IN_MAX_MINUTES},
+            code="bad_minutes",
+        )
+    until = timezone.now() + timedelta(minutes=minutes) if minutes is not None else None
+    if until is None and not locked.self_check_in_open:
+        return locked  # closing a closed window: nothing to log
+    locked.self_check_in_until = until
+    locked.save(update_fields=["self_check_in_until"])
+    audit(
+        locked,
+        acting_user,
+        AuditAction.SELF_CHECK_IN_WINDOW,
+        f"Self check-in open until {until.isoformat(timespec='minutes')}"
+        if until
+        else "Self check-in closed",
+        public_pages=False,
+        until=until.isoformat() if until else None,
+    )
+    return locked
+
+
+@transaction.atomic
+def self_check_in(registration: Registration, *, by_player: str) -> Registration:
+    """A player checks themselves in (``by_player``: "phone" or "kiosk"), with the desk's own check-in
+    (``set_checked_in``), logged as the player's own action. Refused outside the organiser's window (late
+    arrivals go to the desk: code ``closed``) and for a withdrawn player (``withdrawn``); checking in twice
+    changes nothing."""
+    if by_player not in SELF_CHECK_IN_BY:
+        raise ValueError(f"by_player is one of {SELF_CHECK_IN_BY}")
+    registration = (
+        Registration.objects.select_for_update()
+        .select_related("player", "tournament")
+        .get(pk=registration.pk)
+    )
+    tournament = registration.tournament
+    check_open(tournament)
+    if registration.withdrawn:
+        raise ServiceError(
+            gettext("%(name)s has withdrawn: please see the desk.") % {"name": registration.player.name},
+            code="withdrawn",
+        )
+    if not tournament.self_check_in_open:
+        raise ServiceError(gettext("Self check-in is closed: please check in at the desk."), code="closed")
+    if not registration.checked_in:
+        set_checked_in(registration, True, acting_user=None, by_player=by_player)
+    return registration
+
+
+def coming_seat(registration: Registration) -> Seat | None:
+    """The player's seat in the first session whose seating is published and which has no results yet
+    (what a player checking in wants to know: "table 4, East"); None if not seated there."""
+    seats = Seat.objects.select_related("table", "round").filter(
+        registration=registration, round__seating_published_at__isnull=False
+    )
+    for seat in seats.order_by("round__number"):
+        if not round_has_results(seat.round):
+            return seat
+    return None

@@ -155,6 +155,21 @@ class CheckInForm(forms.Form):
     checked_in = forms.BooleanField(required=False)
 
 
+class SelfCheckInForm(forms.Form):
+    """Open self check-in for so many minutes from now (``desk.set_self_check_in``); the close button
+    sends ``close``."""
+
+    minutes = forms.IntegerField(
+        label=gettext_lazy("Open for (minutes)"),
+        min_value=1,
+        max_value=12 * 60,
+        initial=60,
+        required=False,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "size": 4}),
+    )
+    close = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+
 class FixedTableForm(forms.Form):
     fixed_table = forms.IntegerField(
         min_value=1,
@@ -295,3 +310,47 @@ class SettingsForm(forms.Form):
                 value = setting.from_form(value)
             result[setting.key] = value
         return result
+
+
+class EntryForm(forms.Form):
+    """A player's own entry (``/e/<event>/register/``); ``website`` is the honeypot (hidden from people,
+    filled by bots) and ``stamp`` the time trap (``tournaments.services.entries.form_stamp``)."""
+
+    family_name = forms.CharField(
+        max_length=max_length(Player, "family_name"), label=gettext_lazy("Family name")
+    )
+    given_name = forms.CharField(
+        max_length=max_length(Player, "given_name"), label=gettext_lazy("Given names")
+    )
+    country = forms.CharField(
+        max_length=80,
+        required=False,
+        widget=CountryInput(),
+        label=gettext_lazy("Country"),
+        help_text=gettext_lazy("A country name or its ISO code"),
+    )
+    ema_id = forms.CharField(
+        label=gettext_lazy("EMA id"),
+        max_length=8,
+        required=False,
+        help_text=gettext_lazy("8 digits, if you have one"),
+    )
+    team = forms.CharField(
+        max_length=max_length(Registration, "team"), required=False, label=gettext_lazy("Team")
+    )
+    email = forms.EmailField(max_length=254, label=gettext_lazy("Email address"))
+    website = forms.CharField(
+        required=False,
+        label=gettext_lazy("Leave this field empty"),
+        widget=forms.TextInput(attrs={"autocomplete": "off", "tabindex": "-1"}),
+    )
+    stamp = forms.CharField(widget=forms.HiddenInput)
+
+
+class EntryWindowForm(forms.Form):
+    capacity = forms.IntegerField(min_value=1, max_value=10000, label=gettext_lazy("Places"))
+    closes_at = forms.DateTimeField(
+        label=gettext_lazy("Registration closes at"),
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
+    )

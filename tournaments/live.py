@@ -1,5 +1,6 @@
 """What the organiser's live pages show about each table: state, progress (9/16), and whether it is
-late (nothing entered for a while) or slow (behind the clock's pace). Plain data for the templates."""
+late (nothing entered for a while) or slow (behind the clock's pace); and the tables' open calls for a
+referee with how long each has waited. Plain data for the templates."""
 
 from __future__ import annotations
 
@@ -9,9 +10,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.utils.translation import gettext
+
 from tournaments import clock as session_clock
-from tournaments.models import WINDS, Round, SessionClock, Table, Tournament
+from tournaments.models import WINDS, RefereeCall, Round, SessionClock, Table, Tournament
 from tournaments.results import TableProgress
+from tournaments.services.calls import display_name
 
 BEHIND_BY = 2
 """A table this many hands short of the clock's pace is marked slow (one hand short is ordinary)."""
@@ -101,3 +105,47 @@ def summary(lines: Sequence[TableLine]) -> dict[str, Any]:
         "complete": states.count("complete"),
         "flagged": sum(1 for line in lines if line.flagged),
     }
+
+
+def duration(seconds: int) -> str:
+    """A wait as people say it: "1 min 20 s", "40 s"."""
+    seconds = max(0, seconds)
+    if seconds < 60:
+        return gettext("%(seconds)s s") % {"seconds": seconds}
+    return gettext("%(minutes)s min %(seconds)s s") % {"minutes": seconds // 60, "seconds": seconds % 60}
+
+
+@dataclass(frozen=True)
+class CallLine:
+    """An open call for a referee: which table, why, how long it has waited (until taken, while not)."""
+
+    call: RefereeCall
+    waited_seconds: int
+    taker: str  # who is coming ("" while nobody took it)
+
+    @property
+    def table(self) -> Table:
+        return self.call.table
+
+    @property
+    def reason(self) -> str:
+        return str(self.call.get_reason_display()) if self.call.reason else ""
+
+    @property
+    def waited(self) -> str:
+        return duration(self.waited_seconds)
+
+
+def call_lines(calls: Sequence[RefereeCall], *, now: datetime) -> list[CallLine]:
+    """The lines of ``calls`` (``taken_by`` selected with them): a taken call's wait ends when it was taken."""
+    lines = []
+    for call in calls:
+        until = call.taken_at or now
+        lines.append(
+            CallLine(
+                call=call,
+                waited_seconds=int((until - call.created_at).total_seconds()),
+                taker=display_name(call.taken_by),
+            )
+        )
+    return lines

@@ -7,6 +7,7 @@ from functools import lru_cache
 
 from django.conf import settings as django_settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 
 from players.models import Player
@@ -61,6 +62,11 @@ class Tournament(models.Model):
         blank=True,
         help_text="An archived event is kept read-only: its results stay, nothing changes",
     )
+    self_check_in_until = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="Players may check themselves in (their own page, the kiosk) until then; empty: closed",
+    )
 
     class Meta:
         ordering = ["-start_date", "name"]
@@ -85,6 +91,11 @@ class Tournament(models.Model):
     @property
     def is_published(self) -> bool:
         return self.published_at is not None
+
+    @property
+    def self_check_in_open(self) -> bool:
+        """Players may check themselves in now (the window the organiser opened has not ended)."""
+        return self.self_check_in_until is not None and timezone.now() < self.self_check_in_until
 
     @property
     def uses_table_points(self) -> bool:
@@ -305,3 +316,117 @@ class SessionClock(models.Model):
 
     def __str__(self) -> str:
         return f"Clock of {self.round}"
+
+
+class RefereeCall(models.Model):
+    """A table calls a referee (a claim to settle, wrong tiles, a question of time): one open call per table,
+    taken by the referee who goes there ("Kim is coming") and closed once settled. Services:
+    ``tournaments.services.calls``."""
+
+    class Reason(models.TextChoices):
+        CLAIM = "claim", gettext_lazy("claim")
+        WRONG_TILES = "wrong_tiles", gettext_lazy("wrong tiles")
+        TIMING = "timing", gettext_lazy("timing")
+        OTHER = "other", gettext_lazy("other")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="referee_calls")
+    reason = models.CharField(max_length=20, choices=Reason.choices, blank=True)
+    called_by_registration = models.ForeignKey(
+        Registration,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="The player who called from their own page",
+    )
+    called_by_user = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="The staff member who called from the referee's table page",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    taken_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    taken_at = models.DateTimeField(null=True, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    closed_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table"], condition=models.Q(closed_at=None), name="one_open_call_per_table"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} calls a referee"
+
+
+class EntryWindow(models.Model):
+    """Registration by the players (``/e/<event>/register/``): open while ``opened`` and before
+    ``closes_at``, with ``capacity`` places; entries beyond it wait (``tournaments.services.entries``)."""
+
+    tournament = models.OneToOneField(Tournament, on_delete=models.CASCADE, related_name="entry_window")
+    opened = models.BooleanField(default=True)
+    capacity = models.PositiveSmallIntegerField()
+    closes_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"Registration for {self.tournament} ({self.capacity} places)"
+
+
+class EntryStatus(models.TextChoices):
+    APPLIED = "applied", gettext_lazy("Applied")
+    WAITING = "waiting", gettext_lazy("Waiting list")
+    APPROVED = "approved", gettext_lazy("Approved")
+    REFUSED = "refused", gettext_lazy("Refused")
+    WITHDRAWN = "withdrawn", gettext_lazy("Withdrawn")
+
+
+class Entry(models.Model):
+    """A player's own registration request, in order of arrival (``position``: first come, first served).
+    Approved, it becomes a ``Registration`` through the desk's registration service."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    position = models.PositiveIntegerField()
+    status = models.CharField(max_length=10, choices=EntryStatus.choices, default=EntryStatus.APPLIED)
+    family_name = models.CharField(max_length=120)
+    given_name = models.CharField(max_length=120)
+    country = models.CharField(max_length=2, blank=True)
+    ema_id = models.CharField("EMA id", max_length=20, blank=True)
+    team = models.CharField(max_length=120, blank=True)
+    email = models.EmailField(max_length=254)
+    player = models.ForeignKey(
+        Player,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="entries",
+        help_text="The site's earlier player with this EMA number, recognised when the entry arrived",
+    )
+    registration = models.OneToOneField(
+        Registration, null=True, blank=True, on_delete=models.SET_NULL, related_name="entry"
+    )
+    fee_paid = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["position"]
+        verbose_name_plural = "entries"
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "position"], name="unique_entry_position")
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def name(self) -> str:
+        return f"{self.given_name} {self.family_name}".strip()

@@ -44,7 +44,7 @@ from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django_htmx.middleware import HtmxDetails
 
-from tournaments.models import Round, Tournament
+from tournaments.models import Registration, Round, Tournament
 
 log = logging.getLogger(__name__)
 
@@ -74,15 +74,21 @@ View = Callable[..., HttpResponseBase]
 class PublicPage:
     """What a public view shows, for the read path: ``part`` ("seating" or "results") when the URL's
     ``number`` names a session whose part must be published; ``live`` when the page shows that session's
-    results as they are entered (keyed on ``Round.entry_version`` too)."""
+    results as they are entered (keyed on ``Round.entry_version`` too); ``players`` for a page about
+    players across events (``player_id``, and ``other_id`` for a head-to-head), keyed on every published
+    event they played (:func:`players_stamp`)."""
 
     part: str | None = None
     live: bool = False
+    players: bool = False
 
 
-def public_page(view: View | None = None, *, part: str | None = None, live: bool = False) -> Any:
-    """Mark a view taking ``slug`` as a public page answered through the read path."""
-    page = PublicPage(part=part, live=live)
+def public_page(
+    view: View | None = None, *, part: str | None = None, live: bool = False, players: bool = False
+) -> Any:
+    """Mark a view taking ``slug`` (or, with ``players``, ``player_id``) as a public page answered
+    through the read path."""
+    page = PublicPage(part=part, live=live, players=players)
 
     def mark(view: View) -> View:
         view.public_page = page  # type: ignore[attr-defined]  # read by PublicReadMiddleware
@@ -121,29 +127,65 @@ def _read_stamp(slug: str, page: PublicPage, number: int | None) -> PublicStamp 
     return PublicStamp(f"{row[0]}:{row[1].timestamp()}", f"{row[2]}{entry}:{page.part}{number}")
 
 
-_stamps: dict[tuple[str, PublicPage, int | None], tuple[int, PublicStamp | None]] = {}
+def _read_players_stamp(ids: tuple[int, ...]) -> PublicStamp | None:
+    """The players' published events with their versions, and the players' details, in one query; None
+    when one of them played no published event (a record seen only in drafts, or merged into another)."""
+    rows = list(
+        Registration.objects.filter(player_id__in=ids, tournament__published_at__isnull=False)
+        .order_by("player_id", "tournament_id")
+        .values_list(
+            "player_id",
+            "player__name",
+            "player__country",
+            "player__ema_id",
+            "tournament_id",
+            "tournament__created_at",
+            "tournament__public_version",
+        )
+    )
+    if {row[0] for row in rows} != set(ids):
+        return None
+    # Every published event of the players, by id, creation time and public version: a change any of
+    # them shows (a confirmed table, a name, a merge: audited in each event), an event published or
+    # withdrawn, or a detail of the record edited elsewhere makes a new key.
+    version = hashlib.sha256(repr(rows).encode()).hexdigest()[:32]
+    return PublicStamp("players:" + "-".join(map(str, ids)), version)
+
+
+_stamps: dict[tuple[Any, PublicPage, int | None], tuple[int, PublicStamp | None]] = {}
 _stamps_lock = threading.Lock()
 
 
-def public_stamp(slug: str, page: PublicPage, number: int | None = None) -> PublicStamp | None:
-    """What an anonymous reader may see of the page (None: nothing, the view answers 404), read at most
-    once every ``PUBLIC_VERSION_SECONDS`` per process (0 in the tests: every time). The periods are the
-    clock's (whole seconds), the same in every worker: they all see a change at the same moment, so a page
-    that changes with every hand (a session's live results) is rendered about once a period, not once per
-    worker."""
+def _remembered(
+    key: tuple[Any, PublicPage, int | None], read: Callable[[], PublicStamp | None]
+) -> PublicStamp | None:
+    """``read()``, at most once every ``PUBLIC_VERSION_SECONDS`` per process (0 in the tests: every
+    time). The periods are the clock's (whole seconds), the same in every worker: they all see a change at
+    the same moment, so a page that changes with every hand (a session's live results) is rendered about
+    once a period, not once per worker."""
     seconds = float(getattr(settings, "PUBLIC_VERSION_SECONDS", 0))
     if seconds <= 0:
-        return _read_stamp(slug, page, number)
+        return read()
     period = int(time.time() // seconds)
-    remembered = _stamps.get((slug, page, number))
+    remembered = _stamps.get(key)
     if remembered is not None and remembered[0] == period:
         return remembered[1]
-    stamp = _read_stamp(slug, page, number)
+    stamp = read()
     with _stamps_lock:
         if len(_stamps) > VERSIONS_REMEMBERED:
             _stamps.clear()  # made-up slugs cannot grow it without bound
-        _stamps[(slug, page, number)] = (period, stamp)
+        _stamps[key] = (period, stamp)
     return stamp
+
+
+def public_stamp(slug: str, page: PublicPage, number: int | None = None) -> PublicStamp | None:
+    """What an anonymous reader may see of the page (None: nothing, the view answers 404)."""
+    return _remembered((slug, page, number), lambda: _read_stamp(slug, page, number))
+
+
+def players_stamp(page: PublicPage, ids: tuple[int, ...]) -> PublicStamp | None:
+    """What an anonymous reader may see of a page about players across events (None: the view answers)."""
+    return _remembered((ids, page, None), lambda: _read_players_stamp(ids))
 
 
 def _stored_by_another(key: str) -> Any:
@@ -322,10 +364,14 @@ class PublicReadMiddleware:
         except Resolver404:
             return None
         page: PublicPage | None = getattr(match.func, "public_page", None)
-        if page is None or "slug" not in match.kwargs:
+        if page is None or ("slug" not in match.kwargs and not page.players):
             return None
         try:
-            stamp = public_stamp(match.kwargs["slug"], page, match.kwargs.get("number"))
+            if page.players:
+                ids = tuple(match.kwargs[name] for name in ("player_id", "other_id") if name in match.kwargs)
+                stamp = players_stamp(page, ids)
+            else:
+                stamp = public_stamp(match.kwargs["slug"], page, match.kwargs.get("number"))
         except Exception:  # the database is away: the stack says so
             log.warning("versions unavailable; rendering %s", request.path, exc_info=True)
             return None

@@ -110,3 +110,38 @@ def create_staff_account(
         role=role,
     )
     return Invitation(user=user, path=invitation_path(user))
+
+
+@transaction.atomic
+def reissue_invitation(event_role: EventRole, *, acting_user: User) -> Invitation:
+    """A new set-password link for a volunteer who lost theirs before choosing a password; logged.
+
+    Only for an account this event's organiser may vouch for: one that never set a password and holds roles in
+    this event only (an organiser must not take over a login that serves another event, or the site's
+    administrators); a volunteer who set a password logs in with it."""
+    user = event_role.user
+    tournament = event_role.tournament
+    username = user.get_username()
+    if user.has_usable_password():
+        raise ServiceError(
+            gettext("%(username)s has chosen a password already and logs in with it.")
+            % {"username": username},
+            code="password_set",
+        )
+    elsewhere = EventRole.objects.filter(user=user).exclude(tournament=tournament).exists()
+    if user.is_staff or user.is_superuser or elsewhere:
+        raise ServiceError(
+            gettext(
+                "%(username)s serves beyond this event: only the site's administrators can give them a new link."
+            )
+            % {"username": username},
+            code="not_this_events",
+        )
+    audit(
+        tournament,
+        acting_user,
+        AuditAction.NEW_STAFF_LINK,
+        f"New set-password link for {username}",
+        user=username,
+    )
+    return Invitation(user=user, path=invitation_path(user))

@@ -1,18 +1,22 @@
 from django.urls import path
 
-from tournaments import views_clock, views_desk, views_release, views_reseat
+from tournaments import views_clock, views_desk, views_entries, views_players, views_release, views_reseat
 from tournaments import views_organiser as views
 
 urlpatterns = [
     path("", views.dashboard, name="dashboard"),
     path("new/", views.create_event, name="create_event"),
+    path("people/merge/", views_players.merge_players, name="merge_players"),
+    path("people/merges/<int:pk>/undo/", views_players.undo_merge, name="undo_merge"),
     path("<slug:slug>/", views.event_dashboard, name="event"),
     path("<slug:slug>/settings/", views.event_settings_page, name="settings"),
     path("<slug:slug>/settings/card/", views.load_card, name="load_card"),
+    path("<slug:slug>/settings/lots/", views.draw_lots, name="draw_lots"),
     path("<slug:slug>/settings/<slug:group>/", views.save_settings, name="save_settings"),
     path("<slug:slug>/staff/", views.grant_role, name="grant_role"),
     path("<slug:slug>/staff/new-account/", views.create_staff_account, name="create_staff_account"),
     path("<slug:slug>/staff/<int:pk>/revoke/", views.revoke_role, name="revoke_role"),
+    path("<slug:slug>/staff/<int:pk>/new-link/", views.new_staff_link, name="new_staff_link"),
     path("<slug:slug>/archive/", views.archive_event, name="archive_event"),
     path("<slug:slug>/publish/", views_release.publish_event, name="publish_event"),
     path("<slug:slug>/freeze/", views_release.freeze_standings, name="freeze_standings"),
@@ -22,9 +26,15 @@ urlpatterns = [
         name="publish_session",
     ),
     path("<slug:slug>/players/", views_desk.players, name="players"),
+    path("<slug:slug>/entries/", views_entries.entry_list, name="entries"),
+    path("<slug:slug>/entries/window/", views_entries.entry_window, name="entry_window"),
+    path("<slug:slug>/entries/<int:pk>/<slug:action>/", views_entries.entry_action, name="entry_action"),
     path("<slug:slug>/players/add/", views_desk.add_player, name="add_player"),
     path("<slug:slug>/players/import/", views_desk.import_players, name="import_players"),
     path("<slug:slug>/players/check-in/", views_desk.desk_check_in, name="desk_check_in"),
+    path("<slug:slug>/players/list/", views_desk.players_list, name="players_list"),
+    path("<slug:slug>/players/self-check-in/", views_desk.self_check_in_window, name="self_check_in"),
+    path("<slug:slug>/players/kiosk/", views_desk.kiosk_on, name="kiosk_on"),
     path("<slug:slug>/players/<str:code>/check-in/", views_desk.check_in, name="check_in"),
     path("<slug:slug>/players/<str:code>/edit/", views_desk.edit_player, name="edit_player"),
     path("<slug:slug>/players/<str:code>/withdraw/", views_desk.withdraw, name="withdraw"),

@@ -30,6 +30,7 @@ from tournaments import live, results
 from tournaments.access import DRAFT_MESSAGE, HtmxHttpRequest, event_for, has_role, round_of, table_of
 from tournaments.errors import ServiceError
 from tournaments.models import Role, Round, Seat, SessionClock, Table, Tournament
+from tournaments.services import calls
 
 
 class MinutesForm(forms.Form):
@@ -178,7 +179,8 @@ def session_live_context(tournament: Tournament, round_: Round) -> dict[str, Any
 
 
 def event_live_context(tournament: Tournament) -> dict[str, Any]:
-    """The event dashboard's sessions (tables by state) and the session in play, table by table."""
+    """The event dashboard's sessions (tables by state), the session in play, table by table, and the
+    tables' open calls for a referee with how long each has waited."""
     rounds = list(tournament.rounds.all())
     # Only what the lines need: a thousand tables on a big event, polled every 15 seconds.
     tables = list(Table.objects.filter(round__tournament=tournament).only("id", "number", "round_id"))
@@ -201,6 +203,7 @@ def event_live_context(tournament: Tournament) -> dict[str, Any]:
         "tournament": tournament,
         "sessions": sessions,
         "in_play": in_play,
+        "calls": live.call_lines(calls.open_calls([tournament]), now=now),
         "word": tournament.rule_set.words,
     }
 

@@ -1,5 +1,6 @@
 """The registration desk (the organiser's players page): register, import, edit, withdraw and
-check in players, by scanning a seat slip or by a name search that ignores case and accents."""
+check in players, by scanning a seat slip or by a name search that ignores case and accents; open the
+players' self check-in and turn a tablet into the check-in kiosk. The list updates itself (polled)."""
 
 from __future__ import annotations
 
@@ -10,12 +11,13 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import formats, timezone
 from django.utils.http import urlencode
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from players import countries
-from tournaments import desk, results
+from tournaments import desk, kiosk, results
 from tournaments.access import HtmxHttpRequest, event_for
 from tournaments.errors import ServiceError
 from tournaments.forms import (
@@ -25,6 +27,7 @@ from tournaments.forms import (
     PlayerForm,
     PlayerImportForm,
     RegisterForm,
+    SelfCheckInForm,
     WithdrawForm,
 )
 from tournaments.models import Registration, Role, Tournament
@@ -36,6 +39,29 @@ def _message(error: ServiceError) -> str:
     return text[0].upper() + text[1:] + ("" if text.endswith(".") else ".")
 
 
+def _list_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
+    """The players' list as the desk shows it (the page and its live fragment): everyone, or the
+    matches of ``?q=``."""
+    query = request.GET.get("q", "").strip()[:300]
+    if query:
+        registrations = desk.find(tournament, query)
+    else:
+        registrations = desk.in_desk_order(tournament.registrations.select_related("player"))
+    everyone = tournament.registrations.filter(withdrawn_at__isnull=True)
+    return {
+        "tournament": tournament,
+        "registrations": registrations,
+        "query": query,
+        "counts": {
+            "registered": everyone.count(),
+            "checked_in": everyone.filter(checked_in=True).count(),
+        },
+        "players_url": reverse("manage:players", args=[tournament.slug]),
+        "list_url": reverse("manage:players_list", args=[tournament.slug])
+        + ("?" + urlencode({"q": query}) if query else ""),
+    }
+
+
 def _render_players(
     request: HttpRequest,
     tournament: Tournament,
@@ -45,31 +71,19 @@ def _render_players(
     import_errors: list[str] | None = None,
     duplicate: bool = False,
 ) -> HttpResponse:
-    query = request.GET.get("q", "").strip()[:300]
-    if query:
-        registrations = desk.find(tournament, query)
-    else:
-        registrations = desk.in_desk_order(tournament.registrations.select_related("player"))
-    everyone = tournament.registrations.filter(withdrawn_at__isnull=True)
     failed = form is not None or import_form is not None or bool(import_errors)
     return render(
         request,
         "tournaments/organiser/players.html",
         {
-            "tournament": tournament,
-            "registrations": registrations,
-            "query": query,
-            "counts": {
-                "registered": everyone.count(),
-                "checked_in": everyone.filter(checked_in=True).count(),
-            },
-            "desk_form": DeskForm(initial={"q": query}),
+            **_list_context(request, tournament),
+            "desk_form": DeskForm(initial={"q": request.GET.get("q", "").strip()[:300]}),
             "form": form or RegisterForm(),
             "duplicate": duplicate,
             "import_form": import_form or PlayerImportForm(),
             "import_errors": import_errors or [],
             "countries": countries.choices(),
-            "players_url": reverse("manage:players", args=[tournament.slug]),
+            "self_check_in_form": SelfCheckInForm(),
         },
         status=422 if failed else 200,
     )
@@ -80,6 +94,53 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
     """The registration desk: check-in first (one field for a scan or a name), then the players and
     the forms to register one or import a list."""
     return _render_players(request, event_for(request, slug, Role.ORGANISER))
+
+
+@login_required
+def players_list(request: HttpRequest, slug: str) -> HttpResponse:
+    """The desk's list alone, polled every few seconds: check-ins from the players' phones and the kiosk
+    show up without reloading."""
+    tournament = event_for(request, slug, Role.ORGANISER)
+    return render(request, "tournaments/organiser/_players_list.html", _list_context(request, tournament))
+
+
+@login_required
+@require_POST
+def self_check_in_window(request: HttpRequest, slug: str) -> HttpResponse:
+    """Open self check-in (the players' own page and the kiosk) for some minutes, or close it."""
+    tournament = event_for(request, slug, Role.ORGANISER)
+    form = SelfCheckInForm(request.POST)
+    if not form.is_valid() or not (form.cleaned_data["close"] or form.cleaned_data["minutes"]):
+        messages.error(
+            request,
+            gettext("Open self check-in for 1 to %(most)s minutes.")
+            % {"most": desk.SELF_CHECK_IN_MAX_MINUTES},
+        )
+        return redirect("manage:players", slug=slug)
+    minutes = None if form.cleaned_data["close"] else form.cleaned_data["minutes"]
+    try:
+        tournament = desk.set_self_check_in(tournament, minutes, acting_user=request.user)
+    except ServiceError as error:
+        messages.error(request, error.message)
+    else:
+        if tournament.self_check_in_until is None:
+            messages.success(request, gettext("Self check-in is closed: players check in at the desk."))
+        else:
+            messages.success(
+                request,
+                gettext("Players can check themselves in until %(time)s.")
+                % {"time": formats.time_format(timezone.localtime(tournament.self_check_in_until))},
+            )
+    return redirect("manage:players", slug=slug)
+
+
+@login_required
+@require_POST
+def kiosk_on(request: HttpRequest, slug: str) -> HttpResponse:
+    """Make this browser the event's check-in kiosk; the organiser's login on it ends (``tournaments.kiosk``)."""
+    tournament = event_for(request, slug, Role.ORGANISER)
+    kiosk.turn_on(request, tournament)
+    return redirect("public:kiosk", slug=slug)
 
 
 @login_required

@@ -11,6 +11,7 @@ from django.shortcuts import redirect, render
 from tournaments import results
 from tournaments.models import Role, Table, Tournament
 from tournaments.roles import roles_of
+from tournaments.views_calls import open_calls_context, referee_events
 
 
 @login_required
@@ -52,12 +53,10 @@ def _session_in_play(tournament: Tournament, tables: list[Table]) -> dict[str, A
 
 @login_required
 def my_tables(request: HttpRequest) -> HttpResponse:
-    """A referee's events, each with the session in play and one tap to each of its tables."""
+    """A referee's events, each with the session in play and one tap to each of its tables; their open
+    calls for a referee at the top."""
     roles = roles_of(request.user)
-    if roles.is_superuser:
-        events = list(Tournament.objects.all())
-    else:
-        events = list(Tournament.objects.filter(pk__in=roles.by_event))
+    events = referee_events(request)
     tables = list(
         Table.objects.filter(round__tournament__in=events)
         .select_related("round")
@@ -73,4 +72,4 @@ def my_tables(request: HttpRequest) -> HttpResponse:
                 "session": _session_in_play(tournament, mine),
             }
         )
-    return render(request, "tournaments/my_tables.html", {"events": items})
+    return render(request, "tournaments/my_tables.html", {"events": items, **open_calls_context(events)})

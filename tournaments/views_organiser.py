@@ -34,7 +34,7 @@ from tournaments.forms import (
 from tournaments.models import EventRole, Role, Round, Seat, SeatingJob, Table, Tournament
 from tournaments.roles import table_roles
 from tournaments.seating import LowerBound, QualityReport, lower_bound
-from tournaments.services import events, seating, seating_bridge, seating_jobs
+from tournaments.services import events, seating, seating_bridge, seating_jobs, tie_lots
 
 
 @login_required
@@ -186,6 +186,33 @@ def create_staff_account(request: HttpRequest, slug: str) -> HttpResponse:
             "tournament": tournament,
             "username": form.cleaned_data["new_username"].strip(),
             "role": Role(form.cleaned_data["new_role"]).label,
+            "link": request.build_absolute_uri(invitation.path),
+            "hours": staff_accounts.INVITATION_HOURS,
+        },
+    )
+
+
+@never_cache
+@login_required
+@require_POST
+def new_staff_link(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """A volunteer lost their set-password link before using it: a new one, shown once."""
+    tournament = event_for(request, slug, Role.ORGANISER)
+    event_role = get_object_or_404(
+        EventRole.objects.select_related("user", "tournament"), tournament=tournament, pk=pk
+    )
+    try:
+        invitation = staff_accounts.reissue_invitation(event_role, acting_user=request.user)
+    except ServiceError as error:
+        messages.error(request, error.message)
+        return redirect("manage:event", slug=slug)
+    return render(
+        request,
+        "tournaments/organiser/staff_invitation.html",
+        {
+            "tournament": tournament,
+            "username": event_role.user.get_username(),
+            "role": event_role.get_role_display(),
             "link": request.build_absolute_uri(invitation.path),
             "hours": staff_accounts.INVITATION_HOURS,
         },
@@ -405,6 +432,7 @@ def _render_settings(request: HttpRequest, tournament: Tournament, **extra: Any)
         "rule_set": rule_set,
         "groups": extra.pop("groups", None) or _settings_forms(tournament),
         "card_form": extra.pop("card_form", None) or CardForm(max_bytes=rule_set.card_max_bytes),
+        "lots": tie_lots.drawn_lots(tournament),
         **rule_set.settings_context(),
         **extra,
     }
@@ -454,3 +482,17 @@ def load_card(request: HttpRequest, slug: str) -> HttpResponse:
             messages.success(request, gettext("Loaded %(name)s.") % {"name": name})
             return redirect("manage:settings", slug=slug)
     return _render_settings(request, tournament, card_form=card_form)
+
+
+@login_required
+@require_POST
+def draw_lots(request: HttpRequest, slug: str) -> HttpResponse:
+    """Draw the lots that break ties last, once (``tournaments.services.tie_lots``)."""
+    tournament = event_for(request, slug, Role.ORGANISER)
+    try:
+        tie_lots.draw_lots(tournament, acting_user=request.user)
+    except ServiceError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, gettext("Lots drawn and recorded."))
+    return redirect("manage:settings", slug=slug)

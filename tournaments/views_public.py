@@ -8,10 +8,11 @@ from typing import Any
 from django.db.models import Prefetch, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils import timezone
 
 from players.folding import MAX_QUERY, matches, query_words
 from tournaments.access import has_role, public_event, public_round
-from tournaments.models import WINDS, Registration, Role, Seat, Table, Tournament
+from tournaments.models import WINDS, EntryWindow, Registration, Role, Seat, Table, Tournament
 from tournaments.services import substitutions
 
 
@@ -32,6 +33,10 @@ def event(request: HttpRequest, slug: str) -> HttpResponse:
             "players": tournament.registrations.filter(withdrawn_at__isnull=True).count(),
             "is_organiser": has_role(request.user, tournament, Role.ORGANISER),
             "is_referee": has_role(request.user, tournament, Role.REFEREE),
+            # Opening and closing registration bump the public version (tournaments.services.entries).
+            "registration_open": EntryWindow.objects.filter(
+                tournament=tournament, opened=True, closes_at__gt=timezone.now()
+            ).exists(),
         },
     )
 

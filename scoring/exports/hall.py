@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from typing import Any
+from urllib.parse import urlencode
 
 from django.utils.translation import get_language, gettext, gettext_lazy
 
@@ -89,7 +90,14 @@ class SeatSlipsPDF(SessionPrint):
         slips = []
         for _table, seat in seated:
             reg = seat.registration
-            url = self.base_url + reverse("public:player", args=[self.tournament.slug, reg.code])
+            # The player's own page, signing in with the PIN below (scoring/views_player.py); it links to
+            # the public player page for anyone holding the slip without the PIN.
+            url = (
+                self.base_url
+                + reverse("public:me", args=[self.tournament.slug])
+                + "?"
+                + urlencode({"code": reg.code})
+            )
             lines = [
                 (gettext("Session"), gettext("Table"), gettext("Seat")),
                 *[

@@ -25,7 +25,7 @@ from scoring.exports.base import (
 from scoring.exports.data import public_standings_status, registrations, team_standings
 from scoring.exports.workbook import SheetWriter
 from scoring.standings import rank_text
-from scoring.standings_cache import cached_standings_rows
+from scoring.standings_cache import cached_standings_rows, decided_text
 from tournaments.event_settings import team_best
 from tournaments.models import Tournament
 
@@ -127,6 +127,20 @@ class StandingsPDF(StandingsExport):
         name = max(available - sum(fixed) - sessions * session_width, self.NAME_WIDTH)
         return [fixed[0], name, *fixed[1:], *[session_width] * sessions]
 
+    @staticmethod
+    def _name_cell(row: dict[str, Any], width: float, styles: Styles) -> Any:
+        """The name, and under it what decided the place when a tie-break did ("ahead on
+        head-to-head", MCR rule 73's "shared": ``scoring.standings_cache.decided_text``)."""
+        name = cell(row["name"], width, 8)
+        reason = decided_text(row)
+        if not reason:
+            return name
+        from reportlab.platypus import Paragraph
+
+        if isinstance(name, str):
+            name = Paragraph(markup(name), styles.cell)
+        return [name, Paragraph(markup(reason), styles.small)]
+
     def content(self) -> bytes:
         from reportlab.lib import colors
         from reportlab.platypus import Paragraph, Spacer, Table
@@ -151,7 +165,7 @@ class StandingsPDF(StandingsExport):
             person = people.get(row["player"])
             line: list[Any] = [
                 str(rank_text(row)),
-                cell(row["name"], widths[1] - 4, 8),
+                self._name_cell(row, widths[1] - 4, styles),
                 person.player.country if person else "",
                 person.player.ema_id if person else "",
             ]

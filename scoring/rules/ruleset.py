@@ -18,6 +18,7 @@ from scoring.rules import vocabulary
 from scoring.rules.errors import HandInputError, gettext_noop
 from scoring.rules.rulings import Ruling
 from scoring.rules.settings import Setting
+from scoring.rules.tie_breaks import TIE_BREAK_SETTINGS, lots_of, order_of
 
 SEATS = ("E", "S", "W", "N")
 
@@ -175,6 +176,7 @@ def check_totals(totals: Mapping[str, int]) -> dict[str, int]:
 
 
 RULE_KEYS = (
+    "rulings",  # the book's rules of errors and penalties, as a whole (the rulings register)
     "appeal",  # an appeal against a ruling, who decides it
     "appeal_deadline",  # when it must be filed
     "appeal_statement",  # in writing
@@ -212,7 +214,7 @@ class RuleSet:
     no card."""
     tie_breaks: ClassVar[tuple[str, ...]] = ("shared", "wins")
     scoresheet_note: ClassVar[str] = ""
-    settings_fields: ClassVar[tuple[Setting, ...]] = (TIE_BREAK_SETTING,)
+    settings_fields: ClassVar[tuple[Setting, ...]] = (TIE_BREAK_SETTING, *TIE_BREAK_SETTINGS)
     appeal_fee: ClassVar[int] = 0
     """The default of the event setting ``appeals.fee``: the fee the rule book names for an appeal."""
     appeal_fee_help: ClassVar[str] = gettext_noop("0 for no fee.")
@@ -267,6 +269,16 @@ class RuleSet:
     def tie_break(self) -> str:
         value = self.settings.get("tie_break", "shared")
         return value if value in self.tie_breaks else "shared"
+
+    @property
+    def tie_break_order(self) -> tuple[str, ...]:
+        """The event's tie-breaks after the book's ranking, in order (``scoring.rules.tie_breaks``)."""
+        return order_of(self.settings, self.tie_break)
+
+    @property
+    def tie_break_lots(self) -> dict[str, int]:
+        """Player id -> place in the event's recorded draw of lots (empty: not drawn)."""
+        return lots_of(self.settings)
 
     # --- words in the reader's language (``language``: a language code such as "zh-hans") ---------
 

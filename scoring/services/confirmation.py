@@ -17,7 +17,7 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext
 
-from scoring.models import BlindEntry, Confirmation, ConfirmedBy, Hand, TableTotals
+from scoring.models import BlindEntry, Confirmation, ConfirmedBy, Hand, TableDispute, TableTotals
 from scoring.rules.errors import HandInputError
 from scoring.rules.ruleset import check_totals
 from scoring.rules.settings import lookup
@@ -59,6 +59,21 @@ def entered_by(table: Table) -> set[int]:
     return {user for user in (*hands, *totals) if user is not None}
 
 
+def disputed(table: Table) -> bool:
+    """Whether a player of the table said "I do not agree" and no referee has settled it yet
+    (``services.disputes``): while so, nothing confirms the table."""
+    return TableDispute.objects.filter(table=table, settled_at=None).exists()
+
+
+def refuse_if_disputed(table: Table) -> None:
+    """Refuse a confirmation or a signature while a disagreement is open."""
+    if disputed(table):
+        raise ServiceError(
+            gettext("A player disagrees with this result: a referee settles it before it is confirmed."),
+            code="disputed",
+        )
+
+
 @transaction.atomic
 def confirm_table(table: Table, *, acting_user: User, how: str = ConfirmedBy.REFEREE) -> Confirmation:
     """Confirm a complete table's session result as a second person (rule 72; Tabbycat's confirmed
@@ -68,6 +83,7 @@ def confirm_table(table: Table, *, acting_user: User, how: str = ConfirmedBy.REF
     current = Confirmation.objects.in_force().filter(table=table).first()
     if current is not None:
         return current
+    refuse_if_disputed(table)
     loaded = table_with_results(table)
     if table_state(loaded) != "complete":
         raise ServiceError(

@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from scoring.models import ConfirmedBy, PinAttempt, PlayerPin, Signature
-from scoring.services.confirmation import confirm_table, players_sign, table_state
+from scoring.services.confirmation import confirm_table, players_sign, refuse_if_disputed, table_state
 from scoring.services.kernel import lock_table
 from scoring.services.queries import is_confirmed, table_with_results
 from tournaments.archive import check_open
@@ -191,51 +191,91 @@ def signatures(table: Table) -> set[int]:
 
 
 def pin_limits() -> dict[str, int]:
-    """Refused PINs allowed per window, by what they are counted against."""
+    """Refused PINs allowed per window, by what they are counted against (a "player": one player's PIN
+    tried at the kiosk, limited like a table)."""
     return {
         "table": PIN_TRIES,
+        "player": PIN_TRIES,
         "person": PIN_TRIES_PERSON,
         "event": PIN_TRIES_EVENT,
         "address": PIN_TRIES_ADDRESS,
     }
 
 
-def _refused_recently(table: Table, *, user_id: int | None = None, address: str = "") -> dict[str, int]:
-    """The PINs refused within the window at this table, in its event, by this user (in any event) and
-    from this address (in any event): one query."""
-    scope = Q(table=table) | Q(tournament_id=table.round.tournament_id)
-    counts = {
-        "table": Count("pk", filter=Q(table=table)),
-        "event": Count("pk", filter=Q(tournament_id=table.round.tournament_id)),
-    }
-    if user_id is not None:
-        scope |= Q(user_id=user_id)
-        counts["person"] = Count("pk", filter=Q(user_id=user_id))
-    if address:
-        scope |= Q(address=address)
-        counts["address"] = Count("pk", filter=Q(address=address))
-    return PinAttempt.objects.filter(scope, created_at__gte=timezone.now() - PIN_WINDOW).aggregate(**counts)
+@dataclass(frozen=True)
+class PinTry:
+    """Where a PIN is typed: at a table (signing it) or for one player (``registration``: the kiosk),
+    in an event, by a user (None: nobody signed in) from a client address."""
+
+    tournament_id: int
+    table: Table | None = None
+    registration: Registration | None = None
+    user: Any = None
+    address: str = ""
+
+    def scope(self) -> Q:
+        scope = Q(tournament_id=self.tournament_id)
+        if self.table is not None:
+            scope |= Q(table=self.table)
+        if self.registration is not None:
+            scope |= Q(registration=self.registration)
+        if self.user is not None:
+            scope |= Q(user_id=self.user.pk)
+        if self.address:
+            scope |= Q(address=self.address)
+        return scope
+
+
+def _refused_recently(where: PinTry) -> dict[str, int]:
+    """The PINs refused within the window at this table (or at this player's PIN), in its event, by this
+    user (in any event) and from this address (in any event): one query."""
+    counts = {"event": Count("pk", filter=Q(tournament_id=where.tournament_id))}
+    if where.table is not None:
+        counts["table"] = Count("pk", filter=Q(table=where.table))
+    if where.registration is not None:
+        counts["player"] = Count("pk", filter=Q(registration=where.registration))
+    if where.user is not None:
+        counts["person"] = Count("pk", filter=Q(user_id=where.user.pk))
+    if where.address:
+        counts["address"] = Count("pk", filter=Q(address=where.address))
+    return PinAttempt.objects.filter(where.scope(), created_at__gte=timezone.now() - PIN_WINDOW).aggregate(
+        **counts
+    )
 
 
 def locked_out(counts: dict[str, int]) -> list[str]:
-    """What has reached its limit of refused PINs ("table", "person", "event", "address")."""
+    """What has reached its limit of refused PINs ("table", "player", "person", "event", "address")."""
     limits = pin_limits()
     return [what for what, count in counts.items() if count >= limits[what]]
 
 
-def pin_refused() -> ServiceError:
+def pin_refused(*, signing_in: bool = False) -> ServiceError:
     """The one answer to every PIN that does not sign: wrong, another table's, already signed, the table
-    already confirmed. The same words each time, so a guess learns nothing about the PIN it tried."""
+    already confirmed. The same words each time, so a guess learns nothing about the PIN it tried.
+    ``signing_in``: a player's code and PIN that do not match (the player's own page), equally silent
+    about which of the two was wrong."""
+    if signing_in:
+        return ServiceError(
+            gettext("That player code and PIN do not match. Check them on your seat slip."), code="wrong_pin"
+        )
     return ServiceError(
         gettext("That PIN does not sign this table. Check the PIN on your seat slip."), code="wrong_pin"
     )
 
 
-def _count_refusal(table: Table, counts: dict[str, int], *, user: Any, address: str) -> None:
+def pin_throttled() -> ServiceError:
+    return ServiceError(gettext("Too many wrong PINs: ask the organiser."), code="pin_throttled")
+
+
+def _count_refusal(where: PinTry, counts: dict[str, int], place: str) -> None:
     """Store a refused PIN; when it brings something to its limit, log the lockout (once: a try refused
-    during the lockout is not stored)."""
+    during the lockout is not stored). ``place`` begins the log line ("Session 1 table 2")."""
     PinAttempt.objects.create(
-        table=table, tournament_id=table.round.tournament_id, user=user, address=address
+        table=where.table,
+        registration=where.registration,
+        tournament_id=where.tournament_id,
+        user=where.user,
+        address=where.address,
     )
     limits = pin_limits()
     reached = [what for what, count in counts.items() if count + 1 == limits[what]]
@@ -243,22 +283,25 @@ def _count_refusal(table: Table, counts: dict[str, int], *, user: Any, address: 
         return
     who = {
         "table": f"{limits['table']} at this table",
-        "person": f"{limits['person']} by {getattr(user, 'username', user)}",
+        "player": f"{limits['player']} at this player's PIN",
+        "person": f"{limits['person']} by {getattr(where.user, 'username', where.user)}",
         "event": f"{limits['event']} in the event",
-        "address": f"{limits['address']} from {address}",
+        "address": f"{limits['address']} from {where.address}",
     }
     minutes = int(PIN_WINDOW.total_seconds() // 60)
+    details: dict[str, Any] = {"reached": reached, "address": where.address}
+    if where.table is not None:
+        details.update(table=where.table.number, round=where.table.round.number)
+    if where.registration is not None:
+        details["code"] = where.registration.code
     audit(
-        table.round.tournament,
-        user,
+        Tournament.objects.get(pk=where.tournament_id),
+        where.user,
         AuditAction.PIN_LOCKOUT,
-        f"Session {table.round.number} table {table.number}: too many wrong PINs "
+        f"{place}: too many wrong PINs "
         f"({', '.join(who[what] for what in reached)} in {minutes} minutes); PINs refused until then",
         public_pages=False,
-        reached=reached,
-        table=table.number,
-        round=table.round.number,
-        address=address,
+        **details,
     )
 
 
@@ -286,13 +329,57 @@ def signing_progress(table: Table, signed_ids: set[int]) -> tuple[int, int]:
     return len({seat_of[r] for r in signed_ids if r in seat_of}), len(table.seats.all())
 
 
+def _check_players_sign(tournament: Tournament) -> None:
+    if not players_sign(tournament):
+        raise ServiceError(
+            gettext("In this event a second referee confirms results, not the players' PINs."),
+            code="not_allowed",
+        )
+
+
+def _signable(table: Table) -> Table:
+    """The locked table with its results, refused unless complete and not disputed."""
+    loaded = table_with_results(table)
+    if table_state(loaded) != "complete":
+        raise ServiceError(
+            gettext("Only a complete table's result can be signed: enter its last hand or mark it complete."),
+            code="not_complete",
+        )
+    refuse_if_disputed(table)
+    return loaded
+
+
+def _signature(
+    table: Table, loaded: Table, registration: Registration, done: set[str], seat: str, *, acting_user: User
+) -> SignResult:
+    """Record one seat's signature (the table locked); the last seat's confirms the table. The audit
+    entry names the signer's registration; no user when the player signed on their own phone."""
+    Signature.supersede(table=table, registration=registration, acting_user=acting_user)
+    done.add(seat)
+    own = "" if acting(acting_user) is not None else " on their own phone"
+    audit(
+        table.round.tournament,
+        acting_user,
+        AuditAction.SIGN_TABLE,
+        f"Session {table.round.number} table {table.number}: signed by {registration.player.name}{own}",
+        code=registration.code,
+    )
+    seats = len(loaded.seats.all())
+    confirmed = False
+    if len(done) >= seats and not is_confirmed(table, fresh=True):
+        confirm_table(table, acting_user=acting_user, how=ConfirmedBy.PLAYERS)
+        confirmed = True
+    return SignResult(signed=len(done), seats=seats, confirmed=confirmed)
+
+
 def sign_with_pin(table: Table, pin: str, *, acting_user: User, address: str = "") -> SignResult:
     """A player at the table signs its complete result with their PIN (rule 72); when every seat has
     signed, the table is confirmed (``ConfirmedBy.PLAYERS``). Any PIN that does not sign (wrong,
     another table's, a seat already signed, the table already confirmed) is refused with the same words
     (``pin_refused``) and counted per table, event, user (``acting_user``) and client ``address``; past
     a limit (``pin_limits``) within ``PIN_WINDOW`` every PIN is refused (``pin_throttled``) until the
-    window has passed, and the lockout is logged. The answer says how many have signed, not who."""
+    window has passed, and the lockout is logged. The answer says how many have signed, not who.
+    Refused while a player's disagreement is open (``services.disputes``)."""
     pin = (pin or "").strip()
     address = (address or "")[:45]
     user = acting(acting_user)
@@ -300,45 +387,93 @@ def sign_with_pin(table: Table, pin: str, *, acting_user: User, address: str = "
     with transaction.atomic():
         table = lock_table(table)
         tournament = table.round.tournament
-        if not players_sign(tournament):
-            raise ServiceError(
-                gettext("In this event a second referee confirms results, not the players' PINs."),
-                code="not_allowed",
-            )
-        counts = _refused_recently(table, user_id=user.pk if user else None, address=address)
+        _check_players_sign(tournament)
+        where = PinTry(tournament.pk, table=table, user=user, address=address)
+        counts = _refused_recently(where)
         if locked_out(counts):
-            raise ServiceError(gettext("Too many wrong PINs: ask the organiser."), code="pin_throttled")
-        loaded = table_with_results(table)
-        if table_state(loaded) != "complete":
-            raise ServiceError(
-                gettext(
-                    "Only a complete table's result can be signed: enter its last hand or mark it complete."
-                ),
-                code="not_complete",
-            )
+            raise pin_throttled()
+        loaded = _signable(table)
         seat_of, players = seat_signers(loaded)
         owner = PlayerPin.objects.current().filter(tournament=tournament, pin=pin).first() if pin else None
         already = signatures(table)
         done = {seat_of[r] for r in already if r in seat_of}
         signer = owner.registration_id if owner is not None else None
         if signer is None or signer not in seat_of or seat_of[signer] in done or is_confirmed(loaded):
-            _count_refusal(table, counts, user=user, address=address)
+            _count_refusal(where, counts, f"Session {table.round.number} table {table.number}")
             refusal = pin_refused()
         else:
-            registration = players[signer]
-            Signature.supersede(table=table, registration=registration, acting_user=acting_user)
-            done.add(seat_of[signer])
-            audit(
-                tournament,
-                acting_user,
-                AuditAction.SIGN_TABLE,
-                f"Session {table.round.number} table {table.number}: signed by {registration.player.name}",
-                code=registration.code,
-            )
-            seats = len(loaded.seats.all())
-            confirmed = False
-            if len(done) >= seats and not is_confirmed(table, fresh=True):
-                confirm_table(table, acting_user=acting_user, how=ConfirmedBy.PLAYERS)
-                confirmed = True
-            return SignResult(signed=len(done), seats=seats, confirmed=confirmed)
+            return _signature(table, loaded, players[signer], done, seat_of[signer], acting_user=acting_user)
     raise refusal  # the refused try is committed above, so it counts towards the limits
+
+
+def sign_as_player(table: Table, registration: Registration, *, acting_user: User = None) -> SignResult:
+    """A player signed in on their own phone (``tournaments.player_session``, their PIN checked when
+    they signed in) signs their table's complete result: the same signature as :func:`sign_with_pin`
+    (one per seat, the fourth confirms the table, audited, under the table's lock). The player knows
+    who they are, so a refusal here says why (another table, already signed)."""
+    with transaction.atomic():
+        table = lock_table(table)
+        _check_players_sign(table.round.tournament)
+        loaded = _signable(table)
+        seat_of, players = seat_signers(loaded)
+        if registration.pk not in seat_of:
+            raise ServiceError(gettext("You do not play at this table."), code="not_at_table")
+        if is_confirmed(loaded):
+            raise ServiceError(gettext("This table's result is already confirmed."), code="already_confirmed")
+        done = {seat_of[r] for r in signatures(table) if r in seat_of}
+        seat = seat_of[registration.pk]
+        if seat in done:
+            raise ServiceError(gettext("Your seat has signed this result already."), code="already_signed")
+        return _signature(table, loaded, players[registration.pk], done, seat, acting_user=acting_user)
+
+
+def sign_in_with_pin(tournament: Tournament, code: str, pin: str, *, address: str = "") -> Registration:
+    """The registration whose player ``code`` and current PIN these are, for the player's own page
+    (``tournaments.player_session.sign_in`` then remembers it). A withdrawn player is refused. A code
+    and PIN that do not match are refused with the same words whichever was wrong (``pin_refused``) and
+    counted per event and client ``address`` as the signing's refusals are (``pin_limits``); past the
+    limit every try is refused until the window has passed."""
+    code, pin = (code or "").strip(), (pin or "").strip()
+    address = (address or "")[:45]
+    refusal: ServiceError | None = None
+    with transaction.atomic():
+        where = PinTry(tournament.pk, address=address)
+        counts = _refused_recently(where)
+        if locked_out(counts):
+            raise pin_throttled()
+        current = (
+            PlayerPin.objects.current()
+            .filter(tournament=tournament, registration__code__iexact=code, registration__withdrawn_at=None)
+            .select_related("registration__player", "registration__tournament")
+            .first()
+            if code and pin
+            else None
+        )
+        if current is not None and secrets.compare_digest(current.pin, pin):
+            return current.registration
+        _count_refusal(where, counts, "Players signing in")
+        refusal = pin_refused(signing_in=True)
+    raise refusal  # the refused try is committed above, so it counts towards the limits
+
+
+def check_own_pin(registration: Registration, pin: str, *, acting_user: User, address: str = "") -> None:
+    """A player proves who they are with their own PIN (the kiosk's self check-in): nothing when ``pin`` is
+    ``registration``'s current PIN, else ``own_pin_refused``, counted like a table's signatures (per player
+    as per table, event, user and client ``address``, ``pin_limits``); past a limit every PIN is refused
+    (``pin_throttled``) until ``PIN_WINDOW`` has passed, and the lockout is logged."""
+    pin = (pin or "").strip()
+    where = PinTry(
+        registration.tournament_id,
+        registration=registration,
+        user=acting(acting_user),
+        address=(address or "")[:45],
+    )
+    with transaction.atomic():  # committed before the refusal is raised: the try counts
+        counts = _refused_recently(where)
+        if locked_out(counts):
+            raise pin_throttled()
+        current = PlayerPin.objects.current().filter(registration=registration).values_list("pin", flat=True)
+        if pin and secrets.compare_digest(pin.encode(), (current.first() or "").encode()):
+            return
+        _count_refusal(where, counts, f"Kiosk, {registration.player.name} ({registration.code})")
+    raise ServiceError(gettext("That is not your PIN. Check the PIN on your seat slip."), code="wrong_pin")

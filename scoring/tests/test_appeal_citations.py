@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.test import RequestFactory
 from django.utils import translation
@@ -171,3 +172,36 @@ def test_a_penalty_paid_to_no_opponent_cites_rule_85e_only_under_mcr(table, nmjl
     error = penalty_to_oneself(nmjl_table, referee)
     assert error.code == "bad_receiver"
     assert error.message == "Name the opponent at this table who receives the points."
+
+
+def register_page(client, organiser, tournament, language: str = "en") -> str:
+    client.force_login(organiser)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    response = client.get(f"/manage/{tournament.slug}/appeals/")
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_the_rulings_register_cites_rules_76_to_93_only_under_mcr(client, event, nmjl_table, organiser):
+    # MCR: Sloper's chapter 4, rules 76-93 (seeds/003_2541481d343502a5.txt, lines 2350-2400), and rule 94.
+    assert "Every ruling (rules 76-93), the appeals against them and their decisions (rule 94)" in (
+        register_page(client, organiser, event)
+    )
+    assert "规则76-93" in register_page(client, organiser, event, "zh-hans")
+    nmjl_page = register_page(client, organiser, nmjl_table.round.tournament)
+    assert "Every ruling, the appeals against them and their decisions, with who made each." in nmjl_page
+    assert "76-93" not in nmjl_page and "rule 94" not in nmjl_page
+
+
+def test_the_choice_labels_cite_no_book_and_say_granted_or_rejected():
+    from scoring.models import AppealStatus, PaidTo
+
+    for label in PaidTo.labels:
+        assert "rule" not in label and "(" not in label, label
+    assert AppealStatus.UPHELD.label == "Appeal granted: ruling withdrawn"
+    assert AppealStatus.DENIED.label == "Appeal rejected: ruling stands"
+    for label in AppealStatus.labels:
+        assert "upheld" not in label.lower() and "denied" not in label.lower(), label
+    with translation.override("zh-hans"):
+        assert str(PaidTo.EACH_OTHER.label) == "付给其他每位选手"
+        assert str(AppealStatus.UPHELD.label) == "申诉获准：撤销判罚"

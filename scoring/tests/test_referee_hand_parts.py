@@ -48,6 +48,8 @@ def test_a_hand_saved_with_htmx_answers_its_row_the_totals_and_the_next_form(cli
     assert re.search(r'<input[^>]*name="hand_number"[^>]*hx-swap-oob="true"', part)
     assert re.search(r'<input[^>]*name="hand_number"[^>]*value="3"', part)
     assert 'id="messages" hx-swap-oob="true"' in part and "saved" in part
+    # Said in the next hand's form, where the referee is (as the whole page says it after a redirect).
+    assert part.index('id="hand-form"') < part.index("Hand saved (") < part.index("<h2>Hand 3</h2>")
     assert len(part) < 0.6 * len(client.get(url).content)  # the picker's words are most of the form
     assert stored(table) == [1, 2]
     # The message was said in the answer: the next whole page does not repeat it.

@@ -24,6 +24,19 @@ def test_a_saved_hand_lands_on_the_next_hands_form(client, table, referee):
     assert response["Location"] == url + "#hand-form"
     page = client.get(url).content.decode()
     assert page.count('id="hand-form"') == 1
+    # What was saved is said there, in the form the phone scrolls to, once (not at the top, out of sight).
+    assert page.count("Hand saved (") == 1
+    assert page.index('id="hand-form"') < page.index("Hand saved (") < page.index("<h2>Hand 2</h2>")
+
+
+def test_the_last_hand_saved_is_said_at_the_top_where_the_complete_table_lands(client, table, referee):
+    client.force_login(referee)
+    url = table_url(table)
+    for number in range(1, 5):  # the fixture's sessions have 4 hands
+        draw = {"how": "draw", "expected_number": str(number)}
+        page = client.post(url + "hands/add/", draw, follow=True).content.decode()
+    assert 'id="hand-form"' not in page
+    assert page.count("Hand saved (") == 1 and page.index("Hand saved (") < page.index("<h1>")
 
 
 def rule_set_table(organiser, referee, rules):

@@ -4,7 +4,9 @@
      (case and accents ignored);
    - a form with data-post-again, posted with htmx, is posted again without it when its answer is an error;
    - in a form with data-shown-by="field", an element with data-shown-for="a b" is shown only while that
-     select's value is one of a, b (the penalty form: points only for "other"); without script, all show. */
+     select's value is one of a, b (the penalty form: points only for "other"); without script, all show;
+   - an element with data-go-after="seconds" and data-go-to="url" opens that url after so many seconds (the
+     check-in kiosk clears itself for the next player). */
 (function () {
   "use strict";
 
@@ -96,5 +98,11 @@
   });
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll("form[data-shown-by]").forEach(applyShown);
+    var go = document.querySelector("[data-go-after][data-go-to]");
+    if (go) {
+      window.setTimeout(function () {
+        window.location.assign(go.getAttribute("data-go-to"));
+      }, 1000 * Number(go.getAttribute("data-go-after")));
+    }
   });
 })();

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext
@@ -399,13 +400,23 @@ def import_players(
 
 
 @transaction.atomic
-def set_checked_in(registration: Registration, checked_in: bool, *, acting_user: User) -> None:
-    """Mark a player present or not: once anyone is checked in, only those present are seated."""
+def set_checked_in(
+    registration: Registration, checked_in: bool, *, acting_user: User, by_player: str = ""
+) -> None:
+    """Mark a player present or not: once anyone is checked in, only those present are seated.
+    ``by_player`` ("phone", "kiosk"): the player checked themselves in there; the entry names their
+    registration, as nobody's login acted (``tournaments.desk.self_check_in``)."""
     Registration.objects.filter(pk=registration.pk).update(checked_in=checked_in)
     registration.checked_in = checked_in
+    summary = f"{registration.player.name} {'checked in' if checked_in else 'not checked in'}"
+    data: dict[str, Any] = {}
+    if by_player:
+        summary += f" by themselves ({by_player})"
+        data = {"code": registration.code, "by_player": by_player}
     audit(
         registration.tournament,
         acting_user,
         AuditAction.CHECK_IN if checked_in else AuditAction.CHECK_OUT,
-        f"{registration.player.name} {'checked in' if checked_in else 'not checked in'}",
+        summary,
+        **data,
     )

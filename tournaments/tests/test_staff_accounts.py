@@ -112,3 +112,46 @@ def test_granting_a_role_to_a_missing_account_points_to_the_new_account_form(cli
     )
     assert response.status_code == 422
     assert "New volunteer account" in response.content.decode()
+
+
+def _new_link(client, event, username):
+    role = EventRole.objects.get(tournament=event, user__username=username)
+    return client.post(reverse("manage:new_staff_link", args=[event.slug, role.pk]))
+
+
+def test_a_lost_link_is_replaced_by_a_new_one_that_works_once(client, event, organiser):
+    client.force_login(organiser)
+    _create(client, event)
+    assert "New link" in client.get(reverse("manage:event", args=[event.slug])).content.decode()
+    path = _link(_new_link(client, event, "newref"))
+    volunteer = Client()
+    form_page = volunteer.get(path, follow=True)
+    volunteer.post(
+        form_page.redirect_chain[-1][0], {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD}
+    )
+    assert get_user_model().objects.get(username="newref").check_password(NEW_PASSWORD)
+    entry = AuditEntry.objects.get(tournament=event, action=AuditAction.NEW_STAFF_LINK)
+    assert entry.actor == organiser and entry.data == {"user": "newref"}
+    # Once a password is chosen: no new link, the button is gone.
+    refused = _new_link(client, event, "newref")
+    assert refused.status_code == 302
+    page = client.get(refused["Location"]).content.decode()
+    assert "has chosen a password already" in page and "New link" not in page
+
+
+def test_no_new_link_for_an_account_that_serves_another_event_too(client, event, organiser):
+    from tournaments.services import events
+
+    client.force_login(organiser)
+    _create(client, event)
+    other = events.create_tournament(
+        events.EventDetails(name="Other Open", slug="other-open"), acting_user=organiser
+    )
+    volunteer = get_user_model().objects.get(username="newref")
+    events.grant_role(other, volunteer, Role.REFEREE, acting_user=organiser)
+    with pytest.raises(ServiceError) as error:
+        staff_accounts.reissue_invitation(
+            EventRole.objects.get(tournament=event, user=volunteer), acting_user=organiser
+        )
+    assert error.value.code == "not_this_events"
+    assert not AuditEntry.objects.filter(action=AuditAction.NEW_STAFF_LINK).exists()

@@ -19,6 +19,7 @@ from scoring.rules.ruleset import (
     whole,
 )
 from scoring.rules.settings import Setting
+from scoring.rules.tie_breaks import TIE_BREAK_SETTINGS
 
 SETTLEMENT = gettext_noop("Settlement")
 
@@ -42,6 +43,7 @@ class ClassicalRuleSet(RuleSet):
     hand_value_unit: ClassVar[str] = "points"
     settings_fields: ClassVar[tuple[Setting, ...]] = (
         TIE_BREAK_SETTING,
+        *TIE_BREAK_SETTINGS,
         Setting(
             key="settlement.round_to",
             label=gettext_noop("Pay each amount to the nearest"),

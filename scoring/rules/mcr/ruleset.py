@@ -25,6 +25,7 @@ from scoring.rules.ruleset import (
 )
 from scoring.rules.rulings import Ruling
 from scoring.rules.settings import Setting
+from scoring.rules.tie_breaks import TIE_BREAK_SETTINGS
 
 
 def _is_int(value: Any) -> bool:
@@ -37,6 +38,7 @@ SCORESHEET_NOTE = (
 )
 
 RULE_REFERENCES: Mapping[str, str] = {
+    "rulings": "rules 76-93",  # Sloper chapter 4, lines 2350-2400
     "appeal": "rule 94",  # Sloper line ~2398
     "appeal_deadline": "rule 94a",
     "appeal_statement": "rule 94b",
@@ -62,7 +64,7 @@ class MCRRuleSet(RuleSet):
     hand_form = "scoring.forms.MCRHandForm"
     settings_template = "scoring/settings/_mcr.html"
     tie_breaks: ClassVar[tuple[str, ...]] = ("shared",)  # rule 73: equal players share the rank
-    settings_fields: ClassVar[tuple[Setting, ...]] = ()
+    settings_fields: ClassVar[tuple[Setting, ...]] = TIE_BREAK_SETTINGS
     appeal_fee = 200
     """Rule 94d (Sloper line 2409): "An appeal fee of U.S. $200 in cash must accompany the submission of
     the appeal"; returned if the appeal is upheld (94d-i), forfeited if denied (94d-ii)."""

@@ -27,6 +27,7 @@ from scoring.rules.ruleset import (
 )
 from scoring.rules.rulings import Ruling
 from scoring.rules.settings import Setting
+from scoring.rules.tie_breaks import TIE_BREAK_SETTINGS
 
 if TYPE_CHECKING:
     from scoring.rules.nmjl.tournament import TournamentScheme
@@ -147,6 +148,7 @@ class NMJLRuleSet(RuleSet):
     side_rankings: ClassVar[tuple[str, ...]] = ("games_won", "jokerless_wins")
     settings_fields: ClassVar[tuple[Setting, ...]] = (
         TIE_BREAK_SETTING,
+        *TIE_BREAK_SETTINGS,
         Setting(
             key="card",
             label=gettext_noop("Card"),

@@ -1,0 +1,153 @@
+"""Notices while a player's own page is open (scoring/views_notices.py) through Django's client: each notice
+appears when its cause happens (the next seating published, the clock started, "last hand" and "time", the
+table waiting for the player's signature, their table's call taken), the poll is answered 304 while nothing
+changed, a browser not signed in is refused, and the texts follow the page's language."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+
+from scoring.services import entry as entry_service
+from scoring.services.entry import HandEntry
+from scoring.services.pins import issue_pins
+from tests.test_chinese_pages import CHINESE
+from tournaments import clock as session_clock
+from tournaments import release
+from tournaments.models import SessionClock
+from tournaments.services import calls, reseating
+from tournaments.services import events as event_services
+
+pytestmark = pytest.mark.django_db
+
+
+def notices_url(event) -> str:
+    return reverse("public:me_notices", args=[event.slug])
+
+
+def sign_in(client, event, registration) -> None:
+    pin = issue_pins(event, acting_user=None)[registration.pk]
+    client.post(reverse("public:me_sign_in", args=[event.slug]), {"code": registration.code, "pin": pin})
+
+
+def poll(client, event, version: str = "", **headers):
+    extra = {"HTTP_IF_NONE_MATCH": version} if version else {}
+    return client.get(notices_url(event), **extra, **headers)
+
+
+def texts(response) -> dict[str, str]:
+    assert response.status_code == 200
+    return {item["id"]: item["text"] for item in response.json()["notices"]}
+
+
+@pytest.fixture
+def player(client, event, table):
+    """East of table 1 in session 1, signed in on this client."""
+    registration = table.seats.get(wind="E").registration
+    sign_in(client, event, registration)
+    return registration
+
+
+def test_a_browser_not_signed_in_is_refused_and_nothing_is_stored(client, event):
+    response = poll(client, event)
+    assert response.status_code == 403
+    assert "private" in response["Cache-Control"]
+
+
+def test_the_poll_is_answered_304_while_nothing_changed_and_never_stored_publicly(
+    client, event, organiser, player, django_assert_max_num_queries
+):
+    first = poll(client, event)
+    assert first.status_code == 200 and first["ETag"] == first.json()["version"]
+    assert "private" in first["Cache-Control"]
+    # Nothing but the session, the event, the player and three small rows is read for a 304.
+    with django_assert_max_num_queries(6):
+        again = poll(client, event, first["ETag"])
+    assert again.status_code == 304 and again.content == b""
+    assert again["ETag"] == first["ETag"]
+    # A change elsewhere on the public pages (here session 1's results withdrawn) is no notice's cause.
+    release.publish_session(event.rounds.get(number=1), "results", False, acting_user=organiser)
+    assert poll(client, event, first["ETag"]).status_code == 304
+    # The page is drawn with the same version and the ids it already shows.
+    page = client.get(reverse("public:me", args=[event.slug])).content.decode()
+    assert f'data-version="{first["ETag"]}"' in page.replace("&quot;", '"')
+    assert 'data-seen="seating-1-1-E"' in page
+    assert 'aria-live="polite"' in page and "js/notices.js" in page
+
+
+def test_the_next_sessions_seating_published_is_a_notice(client, event, organiser, player):
+    session_2 = event.rounds.get(number=2)
+    release.publish_session(session_2, "seating", False, acting_user=organiser)
+    version = poll(client, event)["ETag"]
+    reseating.generate_seating(session_2, acting_user=organiser)
+    seated = poll(client, event, version)  # seated, not yet published: no notice
+    assert seated.status_code == 304 or not any(key.startswith("seating-2") for key in texts(seated))
+    release.publish_session(session_2, "seating", True, acting_user=organiser)
+    seat = session_2.seats.get(registration=player)
+    found = texts(poll(client, event, version))
+    notice = found[f"seating-2-{seat.table.number}-{seat.wind}"]
+    assert notice.startswith("Session 2: the seating is out. You play at table")
+    assert notice.endswith({"E": "East", "S": "South", "W": "West", "N": "North"}[seat.wind] + ".")
+
+
+def test_the_clock_started_last_hand_and_time_are_notices(client, event, organiser, player):
+    version = poll(client, event)["ETag"]
+    session_1 = event.rounds.get(number=1)
+    session_clock.start_clock(session_1, 60, acting_user=organiser)
+    response = poll(client, event, version)
+    assert texts(response) == {
+        "seating-1-1-E": texts(response)["seating-1-1-E"],
+        "start-1": "Session 1 has started.",
+    }
+    version = response["ETag"]
+    assert poll(client, event, version).status_code == 304
+    # Time passes: 57 minutes played of 60 (the "last hand" signal comes 5 minutes before the end).
+    clock = SessionClock.objects.get(round=session_1)
+    SessionClock.objects.filter(pk=clock.pk).update(started_at=clock.started_at - timedelta(minutes=57))
+    response = poll(client, event, version)
+    assert texts(response)["last-hand-1"] == "Session 1: Last hand"
+    SessionClock.objects.filter(pk=clock.pk).update(started_at=clock.started_at - timedelta(minutes=61))
+    found = texts(poll(client, event, response["ETag"]))
+    assert found["time-1"] == "Session 1: Time: finish the hand in play"
+    assert "last-hand-1" not in found
+
+
+def test_my_table_waiting_for_my_signature_is_a_notice(client, event, organiser, referee, table, player):
+    event_services.update_settings(event, {"confirmation.by": "players"}, acting_user=organiser)
+    version = poll(client, event)["ETag"]
+    entry_service.record_hand(table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee)
+    response = poll(client, event, version)
+    assert not any(key.startswith("sign-") for key in texts(response))  # in play: nothing to sign yet
+    for _ in range(3):
+        entry_service.record_hand(table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee)
+    found = texts(poll(client, event, response["ETag"]))
+    table.refresh_from_db()
+    assert found[f"sign-{table.pk}-{table.results_version}"] == (
+        "Table 1 is complete: sign the result on this page."
+    )
+    client.post(reverse("public:me_sign", args=[event.slug, 1]))
+    assert not any(key.startswith("sign-") for key in texts(poll(client, event)))
+
+
+def test_my_tables_call_taken_is_a_notice(client, event, referee, table, player):
+    referee.first_name = "Kim"
+    referee.save()
+    call = calls.call_referee(table, registration=player)
+    response = poll(client, event)
+    assert not any(key.startswith("call-") for key in texts(response))
+    assert poll(client, event, response["ETag"]).status_code == 304
+    calls.take_call(call, acting_user=referee)
+    found = texts(poll(client, event, response["ETag"]))
+    assert found[f"call-{call.pk}-taken"] == "Kim is coming to table 1."
+
+
+def test_notices_are_in_the_pages_language(client, event, organiser, referee, table, player):
+    session_clock.start_clock(event.rounds.get(number=1), 60, acting_user=organiser)
+    english = poll(client, event)
+    chinese = poll(client, event, english["ETag"], **CHINESE)
+    assert chinese.status_code == 200  # the language is part of the version
+    found = texts(chinese)
+    assert found["start-1"] == "第1轮已开始。"
+    assert "东" in found["seating-1-1-E"]

@@ -1,0 +1,222 @@
+"""Notices while a player's own page is open ("My event"): the next seating published, a session's clock
+started, "last hand" and "time" (``tournaments/clock.py``), the player's table waiting for their signature,
+their table's call for a referee taken.
+
+``static/js/notices.js`` polls ``public:me_notices`` every few seconds with the version it last saw
+(``If-None-Match``). The version is a digest of what the notices depend on, read in a few small queries (the
+event's settings; the player's seats in published sessions, which a seating published changes, with their
+tables' ``results_version``; the clock's state now, which changes with time alone; the open call at the player's
+tables): when it has not changed the answer is 304 with no body and nothing else is read, so a hall of
+phones polling costs little. Otherwise the answer is the notices now, each with a stable id: the page shows
+(and, if the player allowed it, notifies) each id once, and the ids the page was drawn with are never shown
+(``notices_context``). Texts are in the page's language (the language is part of the version).
+
+Never stored by a shared cache: the answer is one player's (``Cache-Control: private``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Q
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified, JsonResponse
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.http import parse_etags
+from django.utils.text import capfirst
+from django.utils.translation import get_language, gettext, pgettext
+
+from scoring.services import confirmation
+from scoring.views_player import now_and_next, table_panel, table_poll_seconds
+from tournaments import clock as session_clock
+from tournaments import player_session
+from tournaments.access import public_event
+from tournaments.models import RefereeCall, Registration, Seat, SessionClock, Tournament
+from tournaments.services.calls import display_name
+
+CACHE_CONTROL = "no-cache, private"
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What the notices depend on, read in a few small queries; its digest is the version."""
+
+    seats: list[tuple[int, int, int, int, str]]  # (session, table id, results_version, table number, wind)
+    clock: SessionClock | None
+    state: str  # the clock's state now (tournaments.clock: NOT_STARTED ... TIME)
+    calls: list[tuple[int, int, int | None]]  # open calls at the player's tables: (call, table id, taker)
+
+    def version(self, tournament: Tournament, registration: Registration) -> str:
+        clock = (self.clock.round_id, self.state) if self.clock is not None else None
+        # Not the event's public_version: every confirmation anywhere in the hall bumps it, which would make
+        # every phone read its notices again; publishing a seating changes ``seats`` (published rounds only),
+        # and the settings (who signs, blind entry) are in the event's row already read.
+        parts = [registration.pk, get_language(), tournament.settings, self.seats, clock, self.calls]
+        return (
+            '"'
+            + hashlib.sha256(json.dumps(parts, default=str, sort_keys=True).encode()).hexdigest()[:32]
+            + '"'
+        )
+
+
+def read_facts(tournament: Tournament, registration: Registration) -> Facts:
+    """The player's published seats (their own or taken over as a substitute), the clock of the session
+    in play (``clock.current_round``: the last one started) at the player's table, and open calls."""
+    seats = sorted(
+        set(
+            Seat.objects.filter(
+                Q(registration=registration) | Q(substitutions__substitute=registration),
+                round__tournament_id=tournament.pk,
+                round__seating_published_at__isnull=False,
+            ).values_list("round__number", "table_id", "table__results_version", "table__number", "wind")
+        )
+    )
+    clock = (
+        SessionClock.objects.filter(round__tournament=tournament)
+        .select_related("round")
+        .order_by("-round__number")
+        .first()
+    )
+    state = session_clock.NOT_STARTED
+    if clock is not None:
+        table = next((seat[3] for seat in seats if seat[0] == clock.round.number), None)
+        state = session_clock.reading(
+            clock,
+            now=timezone.now(),
+            table_number=table,
+            last_hand_minutes=session_clock.clock_settings(tournament)["last_hand_minutes"],
+        ).state
+    calls: list[tuple[int, int, int | None]] = list(
+        RefereeCall.objects.filter(table_id__in={seat[1] for seat in seats}, closed_at=None)
+        .order_by("id")
+        .values_list("id", "table_id", "taken_by_id")
+    )
+    return Facts(seats=seats, clock=clock, state=state, calls=calls)
+
+
+def _session(tournament: Tournament, number: int) -> str:
+    """ "Session 2" in the rule set's words and the page's language (NMJL: "Round 2")."""
+    word = capfirst(tournament.rule_set.word("session", get_language()))
+    return gettext("%(session)s %(number)s") % {"session": word, "number": number}
+
+
+def _clock_notices(tournament: Tournament, facts: Facts) -> list[dict[str, str]]:
+    if facts.clock is None or facts.state == session_clock.NOT_STARTED:
+        return []
+    number = facts.clock.round.number
+    session = _session(tournament, number)
+    found = [{"id": f"start-{number}", "text": gettext("%(session)s has started.") % {"session": session}}]
+    rules = tournament.rule_set
+    hand = rules.word("hand", get_language())
+    signal = ""
+    if facts.state == session_clock.LAST_HAND:
+        signal = gettext("Last %(hand)s") % {"hand": hand}
+    elif facts.state == session_clock.TIME:
+        signal = (
+            gettext("Time: finish the %(hand)s in play") % {"hand": hand}
+            if rules.time_ends_session
+            else gettext("Time")
+        )
+    if signal:
+        found.append(
+            {
+                "id": f"{facts.state.replace(' ', '-')}-{number}",
+                "text": session + pgettext("punctuation", ": ") + signal,
+            }
+        )
+    return found
+
+
+def _seating_notice(tournament: Tournament, facts: Facts) -> list[dict[str, str]]:
+    """The last published session the player is seated in (a new seating is the one that matters)."""
+    if not facts.seats:
+        return []
+    number, _, _, table, wind = facts.seats[-1]
+    where = tournament.rule_set.wind_label(wind, get_language())
+    text = gettext("%(session)s: the seating is out. You play at table %(table)s, %(wind)s.") % {
+        "session": _session(tournament, number),
+        "table": table,
+        "wind": where,
+    }
+    return [{"id": f"seating-{number}-{table}-{wind}", "text": text}]
+
+
+def _signing_notice(registration: Registration) -> list[dict[str, str]]:
+    """The player's table now, complete and waiting for their signature (``table_panel``'s signing)."""
+    if not confirmation.players_sign(registration.tournament):
+        return []
+    now, _ = now_and_next(registration)
+    if now is None:
+        return []
+    panel = table_panel(now.table, registration)
+    if not panel["signing"] or panel["i_signed"]:
+        return []
+    table = panel["table"]
+    text = gettext("Table %(number)s is complete: sign the result on this page.") % {"number": table.number}
+    return [{"id": f"sign-{table.pk}-{table.results_version}", "text": text}]
+
+
+def _call_notices(facts: Facts) -> list[dict[str, str]]:
+    taken = [call_id for call_id, _, taker in facts.calls if taker is not None]
+    found = []
+    for call in RefereeCall.objects.filter(pk__in=taken).select_related("table", "taken_by"):
+        text = gettext("%(name)s is coming to table %(number)s.") % {
+            "name": display_name(call.taken_by),
+            "number": call.table.number,
+        }
+        found.append({"id": f"call-{call.pk}-taken", "text": text})
+    return found
+
+
+def notices(tournament: Tournament, registration: Registration, facts: Facts) -> list[dict[str, str]]:
+    """The notices that hold now, each with an id that stays the same while its cause does."""
+    return [
+        *_seating_notice(tournament, facts),
+        *_clock_notices(tournament, facts),
+        *_signing_notice(registration),
+        *_call_notices(facts),
+    ]
+
+
+def notices_context(tournament: Tournament, registration: Registration) -> dict[str, Any]:
+    """What "My event" draws its notices region with: the polled address, how often, and the version and
+    ids the page already shows (never notified again)."""
+    facts = read_facts(tournament, registration)
+    return {
+        "url": reverse("public:me_notices", args=[tournament.slug]),
+        "poll": table_poll_seconds(),
+        "version": facts.version(tournament, registration),
+        "seen": " ".join(item["id"] for item in notices(tournament, registration, facts)),
+    }
+
+
+def me_notices(request: HttpRequest, slug: str) -> HttpResponse:
+    """The polled notices of the signed-in player: 304 while the version is the one the page has, else
+    the notices now as JSON; 403 for a browser not signed in to the event."""
+    tournament = public_event(slug)
+    registration = player_session.signed_in(request, tournament)
+    if registration is None:
+        response: HttpResponse = JsonResponse(
+            {"error": gettext("Sign in to your own page of this event first.")}, status=403
+        )
+        response["Cache-Control"] = CACHE_CONTROL
+        return response
+    facts = read_facts(tournament, registration)
+    version = facts.version(tournament, registration)
+    if version in parse_etags(request.headers.get("If-None-Match", "")):
+        response = HttpResponseNotModified()
+    else:
+        response = JsonResponse(
+            {
+                "version": version,
+                "title": tournament.name,
+                "notices": notices(tournament, registration, facts),
+            }
+        )
+    response["ETag"] = version
+    response["Cache-Control"] = CACHE_CONTROL
+    response["Vary"] = "Cookie, Accept-Language"
+    return response

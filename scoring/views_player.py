@@ -1,0 +1,319 @@
+"""A player's own page on their own phone, without an account: "My event".
+
+The seat slip's QR code leads to ``public:me`` with the player's code; the player types the PIN printed on
+the slip (``services.pins.sign_in_with_pin``, throttled as the PIN signing is) and this browser is signed in
+to that event as that registration only (``tournaments.player_session``; a staff login is separate and
+untouched). The page shows the player's seat now and in the next published session, their table's hands as
+they are entered (a small fragment polled every few seconds), their results and rank from the public
+standings (``scoring.standings_cache``, confirmed and published only), the clock, and the rulings that name
+them with the appeal deadline (MCR rule 94a). When their table is complete and the event lets players sign
+(``confirmation.by``), they sign the result (``pins.sign_as_player``) or say they do not agree
+(``services.disputes``), which calls a referee and holds the confirmation.
+
+None of these pages is a ``public_page``: they are the player's own and never stored (``never_cache``).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.contrib import messages
+from django.db.models import Q
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_POST
+
+from config.security import client_ip
+from scoring.forms import PlayerSignInForm
+from scoring.live import poll_seconds
+from scoring.models import Confirmation, LateArrival, Penalty
+from scoring.services import appeals, confirmation, disputes, pins, queries, standings
+from scoring.views_public import player_context
+from tournaments import player_session
+from tournaments.access import public_event
+from tournaments.errors import ServiceError
+from tournaments.models import WINDS, Registration, Seat, Substitution, Table, Tournament
+from tournaments.views_clock import clock_context
+
+PLAYER_POLL_SECONDS = 5
+"""How often a signed-in player's page asks for their table (hands arriving, the signing): a few seconds,
+or the public pages' interval when shorter (the browser tests)."""
+
+
+def table_poll_seconds() -> int:
+    return min(poll_seconds(), PLAYER_POLL_SECONDS)
+
+
+@never_cache
+def me(request: HttpRequest, slug: str) -> HttpResponse:
+    """The player's own page once signed in; else the form asking for the code (prefilled from the seat
+    slip's QR address, ``?code=``) and the PIN."""
+    tournament = public_event(slug)
+    registration = player_session.signed_in(request, tournament)
+    if registration is None:
+        code = request.GET.get("code", "")[:40]
+        form = PlayerSignInForm(initial={"code": code})
+        return _sign_in_page(request, tournament, form, code)
+    return render(request, "scoring/player/me.html", my_event(request, tournament, registration))
+
+
+def _sign_in_page(
+    request: HttpRequest, tournament: Tournament, form: PlayerSignInForm, code: str, status: int = 200
+) -> HttpResponse:
+    public_code = tournament.registrations.filter(code=code).values_list("code", flat=True).first()
+    context = {"tournament": tournament, "form": form, "public_code": public_code}
+    return render(request, "scoring/player/sign_in.html", context, status=status)
+
+
+@never_cache
+@require_POST
+def sign_in(request: HttpRequest, slug: str) -> HttpResponse:
+    """Check the code and PIN; a right pair signs this browser in to the event as that player."""
+    tournament = public_event(slug)
+    form = PlayerSignInForm(request.POST)
+    if form.is_valid():
+        try:
+            registration = pins.sign_in_with_pin(
+                tournament, form.cleaned_data["code"], form.cleaned_data["pin"], address=client_ip(request)
+            )
+        except ServiceError as error:
+            form.add_error(None, error.message)
+        else:
+            player_session.sign_in(request, registration)
+            return redirect("public:me", slug=slug)
+    return _sign_in_page(request, tournament, form, str(request.POST.get("code", ""))[:40], status=422)
+
+
+@never_cache
+@require_POST
+def sign_out(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = public_event(slug)
+    player_session.sign_out(request, tournament)
+    messages.success(request, gettext("Signed out."))
+    return redirect("public:me", slug=slug)
+
+
+@never_cache
+def my_table(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The polled fragment: the player's table in session ``number`` (its hands, totals, the signing)."""
+    tournament = public_event(slug)
+    registration = player_session.signed_in(request, tournament)
+    table = _table_of(registration, number) if registration is not None else None
+    if registration is None or table is None:
+        response = HttpResponse("")
+        response["HX-Redirect"] = reverse("public:me", args=[slug])
+        return response
+    context = {"tournament": tournament, "panel": table_panel(table, registration)}
+    return render(request, "scoring/player/_my_table.html", context)
+
+
+def _player_action(request: HttpRequest, slug: str, number: int, action: str) -> HttpResponse:
+    tournament = public_event(slug)
+    registration = player_session.signed_in(request, tournament)
+    if registration is None:
+        return redirect("public:me", slug=slug)
+    table = _table_of(registration, number)
+    try:
+        if table is None:
+            raise ServiceError(gettext("You do not play at this table."), code="not_at_table")
+        if action == "sign":
+            result = pins.sign_as_player(table, registration)
+            message = (
+                gettext("Signed. Every player has signed: the results are confirmed and count.")
+                if result.confirmed
+                else gettext("Signed: %(signed)s of %(seats)s signed.")
+                % {"signed": result.signed, "seats": result.seats}
+            )
+        else:
+            disputes.disagree(table, registration)
+            message = gettext("A referee is called to your table; nothing is confirmed until they settle it.")
+    except ServiceError as error:
+        messages.error(request, gettext("Not saved: %(problem)s") % {"problem": error.message})
+    else:
+        messages.success(request, message)
+    return redirect(reverse("public:me", args=[slug]) + "#my-table")
+
+
+@never_cache
+@require_POST
+def sign(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The player signs their table's complete result (``pins.sign_as_player``)."""
+    return _player_action(request, slug, number, "sign")
+
+
+@never_cache
+@require_POST
+def disagree(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The player does not agree with their table's result (``disputes.disagree``): a referee is called."""
+    return _player_action(request, slug, number, "disagree")
+
+
+def _table_of(registration: Registration, number: int) -> Table | None:
+    """The table the player sits at, or played a seat of as a substitute, in session ``number`` once its
+    seating is published."""
+    published = {"round__number": number, "round__seating_published_at__isnull": False}
+    seat = (
+        Seat.objects.filter(registration=registration, round__tournament_id=registration.tournament_id)
+        .filter(**published)
+        .select_related("table")
+        .first()
+    )
+    if seat is not None:
+        return seat.table
+    item = (
+        Substitution.objects.filter(
+            substitute=registration, seat__round__tournament_id=registration.tournament_id
+        )
+        .filter(**{f"seat__{key}": value for key, value in published.items()})
+        .select_related("seat__table")
+        .first()
+    )
+    return item.seat.table if item is not None else None
+
+
+def _my_seats(registration: Registration) -> list[Seat]:
+    """The seats the player has (or took over) in sessions whose seating is published, in session order,
+    with their tables' seats."""
+    found = (
+        Seat.objects.filter(
+            Q(registration=registration) | Q(substitutions__substitute=registration),
+            round__tournament_id=registration.tournament_id,
+            round__seating_published_at__isnull=False,
+        )
+        .select_related("round", "table")
+        .prefetch_related("table__seats__registration__player")
+        .distinct()
+        .order_by("round__number")
+    )
+    return list(found)
+
+
+def seat_line(seat: Seat) -> dict[str, Any]:
+    """A session's seat as the page shows it: session, table, wind, and the opponents with theirs."""
+    others = sorted((s for s in seat.table.seats.all() if s.pk != seat.pk), key=lambda s: WINDS.index(s.wind))
+    return {
+        "round": seat.round,
+        "table": seat.table,
+        "wind": seat.wind,
+        "opponents": [{"wind": s.wind, "name": s.registration.player.name} for s in others],
+    }
+
+
+def now_and_next(registration: Registration) -> tuple[Seat | None, Seat | None]:
+    """The player's seat now (the first published session whose table is not confirmed yet, else the
+    last one, its result confirmed) and in the next published session after it."""
+    seats = _my_seats(registration)
+    confirmed = set(
+        Confirmation.objects.in_force()
+        .filter(table_id__in=[seat.table_id for seat in seats])
+        .values_list("table_id", flat=True)
+    )
+    now = next((seat for seat in seats if seat.table_id not in confirmed), seats[-1] if seats else None)
+    if now is None:
+        return None, None
+    later = [seat for seat in seats if seat.round.number > now.round.number]
+    return now, (later[0] if later else None)
+
+
+def table_panel(table: Table, registration: Registration) -> dict[str, Any]:
+    """The player's table as the polled fragment shows it: seats and totals, the hands (unless the event's
+    blind double entry hides them from the public until confirmed), and the signing."""
+    loaded = queries.table_with_results(table)
+    tournament = loaded.round.tournament
+    state = confirmation.table_state(loaded)
+    visible = confirmation.figures_visible(loaded, None)
+    result = standings.session_result(loaded)
+    by_wind = {seat.wind: seat for seat in loaded.seats.all()}
+    seats = [
+        {
+            "wind": w,
+            "name": by_wind[w].registration.player.name,
+            "mine": by_wind[w].registration_id == registration.pk,
+            "total": result.scores[w],
+            "table_points": float(result.table_points[w])
+            if result.table_points is not None and state != "not started"
+            else None,
+        }
+        for w in WINDS
+        if w in by_wind
+    ]
+    confirmed = queries.is_confirmed(loaded)
+    signing = confirmation.players_sign(tournament) and state == "complete" and visible and not confirmed
+    signed_ids = pins.signatures(loaded) if signing else set()
+    signed, sign_seats = pins.signing_progress(loaded, signed_ids) if signing else (0, 0)
+    open_disputes = disputes.open_disputes(loaded) if state == "complete" and not confirmed else []
+    return {
+        "table": loaded,
+        "state": state,
+        "visible": visible,
+        "seats": seats,
+        "rows": queries.running_scores(loaded) if visible else [],
+        "uses_table_points": tournament.uses_table_points,
+        "confirmed": confirmed,
+        "signing": signing,
+        "signed": signed,
+        "sign_seats": sign_seats,
+        "i_signed": registration.pk in signed_ids,
+        "disputes": open_disputes,
+        "poll": table_poll_seconds(),
+    }
+
+
+def my_rulings(registration: Registration) -> list[dict[str, Any]]:
+    """The penalties, rulings and lateness that name the player, at any table of the event, newest first,
+    each with how long is left to appeal it (MCR rule 94a: ``appeals.APPEAL_DEADLINE_MINUTES`` from the
+    ruling, ``appeals.minutes_since``)."""
+    named = {"registration": registration, "table__round__tournament_id": registration.tournament_id}
+    rules = registration.tournament.rule_set
+    found: list[tuple[Any, str]] = [
+        (penalty, appeals.penalty_line(penalty, rules))
+        for penalty in Penalty.objects.in_force()
+        .filter(**named)
+        .select_related("table__round", "registration__player")
+        .prefetch_related("appeals__decisions")
+    ]
+    found += [
+        (late, appeals.late_line(late))
+        for late in LateArrival.objects.in_force()
+        .filter(**named)
+        .select_related("table__round", "registration__player")
+        .prefetch_related("appeals__decisions")
+    ]
+    now = timezone.now()
+    lines = []
+    for ruling, text in sorted(found, key=lambda item: item[0].created_at, reverse=True):
+        left = appeals.APPEAL_DEADLINE_MINUTES - appeals.minutes_since(ruling.created_at, now)
+        lines.append(
+            {
+                "ruling": ruling,
+                "text": text,
+                "round": ruling.table.round.number,
+                "table": ruling.table.number,
+                "cancelled": ruling.cancelled,
+                "minutes_left": max(left, 0),
+                "until": ruling.created_at + timedelta(minutes=appeals.APPEAL_DEADLINE_MINUTES),
+            }
+        )
+    return lines
+
+
+def my_event(request: HttpRequest, tournament: Tournament, registration: Registration) -> dict[str, Any]:
+    """Everything "My event" shows."""
+    now, following = now_and_next(registration)
+    clock_round = now.round if now is not None else None
+    return {
+        **player_context(tournament, registration),
+        "now": seat_line(now) if now is not None else None,
+        "next": seat_line(following) if following is not None else None,
+        "panel": table_panel(now.table, registration) if now is not None else None,
+        "rulings": my_rulings(registration),
+        "clock": clock_context(clock_round, table_number=now.table.number)
+        if clock_round is not None and now is not None
+        else None,
+        "deadline_minutes": appeals.APPEAL_DEADLINE_MINUTES,
+    }

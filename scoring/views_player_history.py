@@ -1,0 +1,51 @@
+"""Public pages about a player across events: ``/players/<id>/`` and a head-to-head
+``/players/<id>/vs/<other>/``, answered through the read path (``tournaments/public_read.py``, keyed on
+every published event of the players: ``players_stamp``)."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+
+from players.models import Player, PlayerMerge
+from scoring.player_history import event_lines, head_to_head, published_registrations
+
+
+def _player(player_id: int) -> Player | HttpResponse:
+    """The record, or a redirect to the record it was merged into; 404 for a record with no published
+    event (a player seen only in drafts is not public)."""
+    player = get_object_or_404(Player, pk=player_id)
+    merge = PlayerMerge.objects.filter(merged=player, undone_at=None).first()
+    if merge is not None:
+        return redirect("public:player_history", player_id=merge.kept_id)
+    if not published_registrations(player):
+        raise Http404("No such player")
+    return player
+
+
+def player_history(request: HttpRequest, player_id: int) -> HttpResponse:
+    """Every published event the player played, and everyone they met at a counted table."""
+    player = _player(player_id)
+    if isinstance(player, HttpResponse):
+        return player
+    context = {"player": player, "events": event_lines(player), "opponents": head_to_head(player)}
+    return render(request, "scoring/public/player_history.html", context)
+
+
+def versus(request: HttpRequest, player_id: int, other_id: int) -> HttpResponse:
+    """Two players' meetings at counted tables across events, and who finished higher each time."""
+    player, other = _player(player_id), _player(other_id)
+    if isinstance(player, HttpResponse) or isinstance(other, HttpResponse):
+        kept = [p.pk if isinstance(p, Player) else None for p in (player, other)]
+        ids = [kept[0] or _kept_id(player_id), kept[1] or _kept_id(other_id)]
+        return redirect("public:versus", player_id=ids[0], other_id=ids[1])
+    if player.pk == other.pk:
+        raise Http404("The same player")
+    found = head_to_head(player, other)
+    pair = found[0] if found else None
+    return render(request, "scoring/public/versus.html", {"player": player, "other": other, "pair": pair})
+
+
+def _kept_id(player_id: int) -> int:
+    merge = PlayerMerge.objects.filter(merged_id=player_id, undone_at=None).values_list("kept_id", flat=True)
+    return merge.first() or player_id
