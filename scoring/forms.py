@@ -22,6 +22,10 @@ HOW_CHOICES = [
 class HandEntryForm(forms.Form):
     """What every rule set's hand form offers: the hand as keyword arguments of ``services.HandEntry``."""
 
+    # One per hand, made by the page (and by static/js/offline-entry.js for each hand kept offline): the
+    # same hand posted again is stored once (services.entry.record_hand).
+    entry_token = forms.UUIDField(required=False, widget=forms.HiddenInput)
+
     def entry(self) -> dict[str, Any]:
         raise NotImplementedError
 

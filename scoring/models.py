@@ -132,6 +132,20 @@ class Hand(VersionedResult):
         return not self.winner
 
 
+class EntryToken(models.Model):
+    """The token of one hand as the referee's page sent it: a hand kept on a phone while the hall's Wi-Fi
+    was down is posted again with the same token (``static/js/offline-entry.js``), perhaps several times,
+    and stored once (``scoring/services/entry.py``, ``record_hand``)."""
+
+    token = models.UUIDField(unique=True)
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="entry_tokens")
+    hand_number = models.PositiveSmallIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.table} hand {self.hand_number} token {self.token}"
+
+
 class TableTotals(VersionedResult):
     """Session totals reported instead of hands, when the organiser allows it for the table."""
 

@@ -91,13 +91,21 @@ class _InvalidFormError(Exception):
 
 
 def _save_hand(request: HttpRequest, table: Table, form: Any) -> str:
-    hand = entry.record_hand(
-        table,
-        entry.HandEntry(**form.entry()),
-        acting_user=request.user,
-        expected_number=form.cleaned_data.get("expected_number"),
-    )
     rules, language = table.round.tournament.rule_set, get_language()
+    try:
+        hand = entry.record_hand(
+            table,
+            entry.HandEntry(**form.entry()),
+            acting_user=request.user,
+            expected_number=form.cleaned_data.get("expected_number"),
+            token=form.cleaned_data.get("entry_token"),
+        )
+    except entry.AlreadyStored as stored:
+        # A replay (a phone's queue sent again after a lost answer): a success, said as such.
+        return gettext("%(hand)s %(number)s was already saved; nothing was added again.") % {
+            "hand": rules.word("hand", language).capitalize(),
+            "number": stored.number,
+        }
     return gettext("%(hand)s saved (%(what)s).") % {
         "hand": rules.word("hand", language).capitalize(),
         "what": rules.describe_in(queries.hand_record(hand), language),

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
+from uuid import uuid4
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -326,6 +327,7 @@ def page_context(request: HttpRequest, table: Table, forms_: dict[str, Any]) -> 
     rules = table.round.tournament.rule_set
     previous = [row["record"] for row in context["rows"]]
     context["hand_form"].initial.setdefault("expected_number", context["next_number"])
+    context["hand_form"].initial.setdefault("entry_token", uuid4())
     context["void_form"].initial.setdefault("expected_last", context["last_number"])
     totals = context["totals"]
     if "totals_form" in context:  # the parts a saved hand sends back make only the forms they show

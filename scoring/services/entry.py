@@ -9,13 +9,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
+from uuid import UUID
 
 from django.db.models import Exists, Func, IntegerField, Max, OuterRef, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from scoring.models import Confirmation, Hand, Penalty, Signature, TableTotals
+from scoring.models import Confirmation, EntryToken, Hand, Penalty, Signature, TableTotals
 from scoring.rules.errors import HandInputError
 from scoring.rules.ruleset import HandRecord, RuleSet, check_totals
 from scoring.services.kernel import service_error, table_write
@@ -40,6 +41,15 @@ class HandEntry:
     fan: int | None = None
     tiles: dict[str, Any] | None = None
     data: dict[str, Any] | None = None
+
+
+class AlreadyStored(Exception):  # noqa: N818 (not an error: the answer to a replayed post)
+    """The hand posted with this token was stored before (a post sent again after a lost answer, or a
+    phone's queue replayed): nothing is added again, and the page may say it is saved."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(number)
+        self.number = number
 
 
 @dataclass(frozen=True)
@@ -160,16 +170,61 @@ def store_hand(
     )
 
 
+def _stored_by_token(table: Table, token: UUID | None) -> None:
+    """Raise :class:`AlreadyStored` when ``token`` was stored with a hand at ``table`` (the lock is held,
+    so a replay racing its first post waits for it and finds it)."""
+    if token is None:
+        return
+    stored = EntryToken.objects.filter(token=token).first()
+    if stored is None:
+        return
+    if stored.table_id != table.pk:
+        raise ServiceError(
+            gettext("This entry belongs to another table; nothing was added."), code="token_reused"
+        )
+    raise AlreadyStored(stored.hand_number)
+
+
+def _check_expected(expected_number: int | None, played: int) -> None:
+    if expected_number is None or expected_number == played + 1:
+        return
+    if expected_number > played + 1:
+        # A hand kept on a phone while another referee deleted a hand meanwhile: its number is gone.
+        raise ServiceError(
+            gettext(
+                "The table changed while this hand waited: hand %(next)s is next, not %(expected_number)s; "
+                "nothing was added. Check the table and enter the hand again."
+            )
+            % {"next": played + 1, "expected_number": expected_number},
+            code="table_changed",
+        )
+    raise ServiceError(
+        gettext(
+            "Hand %(expected_number)s was already entered; the page was out of date and nothing was added."
+        )
+        % {"expected_number": expected_number},
+        code="already_entered",
+    )
+
+
 def record_hand(
-    table: Table, entry: HandEntry, *, acting_user: User, expected_number: int | None = None
+    table: Table,
+    entry: HandEntry,
+    *,
+    acting_user: User,
+    expected_number: int | None = None,
+    token: UUID | None = None,
 ) -> Hand:
     """Add the next hand at a table, checked by the event's rule set.
 
     ``expected_number`` makes entry idempotent: a form posted twice (double click, retry on a bad
-    connection) is refused the second time instead of adding the hand again.
+    connection) is refused the second time instead of adding the hand again. ``token`` (the page's, one
+    per hand) makes a replay a success: the same token again raises :class:`AlreadyStored`, whatever
+    was entered since.
     """
     with table_write(table, acting_user=acting_user, action=AuditAction.RECORD_HAND) as write:
         table = write.table
+        _stored_by_token(table, token)
         state = _hand_state(table)
         tournament = table.round.tournament
         _seats_ready(table, state.seated)
@@ -185,16 +240,8 @@ def record_hand(
             )
         limit = event_rules(tournament).hands_allowed(tournament.hands_per_session)
         played = state.played
-        if expected_number is not None and expected_number != played + 1:
-            # Checked before the session's limit: a repeated post of the last hand says what happened.
-            raise ServiceError(
-                gettext(
-                    "Hand %(expected_number)s was already entered; the page was out of date and "
-                    "nothing was added."
-                )
-                % {"expected_number": expected_number},
-                code="already_entered",
-            )
+        # Checked before the session's limit: a repeated post of the last hand says what happened.
+        _check_expected(expected_number, played)
         if limit is not None and played >= limit:
             raise ServiceError(
                 gettext("The session allows %(limit)s hands and %(played)s are entered.")
@@ -209,6 +256,8 @@ def record_hand(
         if state.may_bar_win:
             check_win_allowed(table, played + 1, record)
         hand = store_hand(table, record, entry.tiles, acting_user=acting_user, last=state.last_number)
+        if token is not None:
+            EntryToken.objects.create(token=token, table=table, hand_number=hand.number)
         summary = event_rules(tournament).describe(record)
         write.done(
             f"hand {played + 1}: {summary}", signed=state.signed, confirmed=state.confirmed, hand=hand.number

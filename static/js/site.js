@@ -72,7 +72,10 @@
   // what was typed). A refused hand is a 422, swapped in with its reasons (base.html's htmx-config).
   function postAgain(event) {
     var form = event.detail && event.detail.elt;
-    if (form && form.matches && form.matches("form[data-post-again]")) form.submit();
+    if (!form || !form.matches || !form.matches("form[data-post-again]")) return;
+    // Not sent at all (no connection): the hand is kept on the phone instead (static/js/offline-entry.js).
+    if (event.type === "htmx:sendError" && window.offlineEntry && window.offlineEntry.keep(form)) return;
+    form.submit();
   }
   // While it is sent, what the page said after the previous save is taken away: the answer says anew.
   document.addEventListener("htmx:beforeRequest", function (event) {
