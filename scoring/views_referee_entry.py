@@ -17,8 +17,9 @@ from django.views.decorators.http import require_POST
 
 from config.security import client_ip
 from scoring.forms import ExpectedVersionForm, PenaltyForm
-from scoring.models import Hand
+from scoring.models import EntryToken, Hand
 from scoring.services import confirmation, entry, penalties, pins, queries, rulings
+from scoring.services.entry_tokens import AlreadyStored
 from scoring.templatetags.rules_words import rules_text
 from scoring.views_referee_table import (
     FORMS,
@@ -57,7 +58,7 @@ def _table_action(
         try:
             if form is not None and not form.is_valid():
                 raise _InvalidFormError
-            message = save(request, table_obj, form)
+            message = _saved(save, request, table_obj, form)
         except ServiceError as error:
             if form is None:
                 messages.error(request, gettext("Not saved: %(problem)s") % {"problem": error.message})
@@ -69,6 +70,11 @@ def _table_action(
         except _InvalidFormError:
             refusal = ""
         else:
+            if request.headers.get(REPLAY_HEADER):
+                # Sent again from the phone's queue (static/js/offline-entry.js): "stored" in a word; the
+                # page it loads next says what.
+                messages.success(request, message, extra_tags=anchor)
+                return HttpResponse(status=204)
             if parts and request.htmx:
                 # The table the referee may open, read again with its results (and the new hand).
                 return hand_saved(request, queries.table_with_results(table_obj), message)
@@ -86,26 +92,42 @@ def _table_action(
     return view
 
 
+REPLAY_HEADER = "X-Entry-Replay"
+
+
+def _saved(
+    save: Callable[[HttpRequest, Table, Any], str], request: HttpRequest, table: Table, form: Any
+) -> str:
+    """What ``save`` says; a replay (a phone's queue sent again after a lost answer) is a success, said as
+    such."""
+    try:
+        return save(request, table, form)
+    except AlreadyStored as stored:
+        return _already_saved(table, stored)
+
+
+def _already_saved(table: Table, stored: AlreadyStored) -> str:
+    if stored.kind == EntryToken.Kind.HAND:
+        return gettext("%(hand)s %(number)s was already saved; nothing was added again.") % {
+            "hand": table.round.tournament.rule_set.word("hand", get_language()).capitalize(),
+            "number": stored.number,
+        }
+    return gettext("This was already saved; nothing was added again.")
+
+
 class _InvalidFormError(Exception):
     """The form did not validate; its errors are shown."""
 
 
 def _save_hand(request: HttpRequest, table: Table, form: Any) -> str:
+    hand = entry.record_hand(
+        table,
+        entry.HandEntry(**form.entry()),
+        acting_user=request.user,
+        expected_number=form.cleaned_data.get("expected_number"),
+        token=form.cleaned_data.get("entry_token"),
+    )
     rules, language = table.round.tournament.rule_set, get_language()
-    try:
-        hand = entry.record_hand(
-            table,
-            entry.HandEntry(**form.entry()),
-            acting_user=request.user,
-            expected_number=form.cleaned_data.get("expected_number"),
-            token=form.cleaned_data.get("entry_token"),
-        )
-    except entry.AlreadyStored as stored:
-        # A replay (a phone's queue sent again after a lost answer): a success, said as such.
-        return gettext("%(hand)s %(number)s was already saved; nothing was added again.") % {
-            "hand": rules.word("hand", language).capitalize(),
-            "number": stored.number,
-        }
     return gettext("%(hand)s saved (%(what)s).") % {
         "hand": rules.word("hand", language).capitalize(),
         "what": rules.describe_in(queries.hand_record(hand), language),
@@ -118,6 +140,7 @@ def _save_totals(request: HttpRequest, table: Table, form: Any) -> str:
         {w: form.cleaned_data[w] for w in WINDS},
         acting_user=request.user,
         expected_version=form.cleaned_data.get("expected_version"),
+        token=form.cleaned_data.get("entry_token"),
     )
     return gettext("Session totals saved.")
 
@@ -138,6 +161,7 @@ def _save_penalty(request: HttpRequest, table: Table, form: Any) -> str:
             reason=data["reason"],
             expected_position=data.get("expected_position"),
             acting_user=request.user,
+            token=data.get("entry_token"),
         )
         rule_set = table.round.tournament.rule_set
         return gettext("Ruling recorded: %(reason)s (%(rule)s).") % {
@@ -154,13 +178,20 @@ def _save_penalty(request: HttpRequest, table: Table, form: Any) -> str:
         reason=data["reason"],
         expected_position=data.get("expected_position"),
         acting_user=request.user,
+        token=data.get("entry_token"),
     )
     return gettext("Penalty recorded.")
 
 
 def _save_late(request: HttpRequest, table: Table, form: Any) -> str:
     registration = table_registrations(table)[form.cleaned_data["player"]]
-    penalties.record_late(table, registration, form.cleaned_data["minutes"], acting_user=request.user)
+    penalties.record_late(
+        table,
+        registration,
+        form.cleaned_data["minutes"],
+        acting_user=request.user,
+        token=form.cleaned_data.get("entry_token"),
+    )
     return gettext("Lateness recorded.")
 
 

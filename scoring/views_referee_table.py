@@ -327,7 +327,10 @@ def page_context(request: HttpRequest, table: Table, forms_: dict[str, Any]) -> 
     rules = table.round.tournament.rule_set
     previous = [row["record"] for row in context["rows"]]
     context["hand_form"].initial.setdefault("expected_number", context["next_number"])
-    context["hand_form"].initial.setdefault("entry_token", uuid4())
+    # Each entry form its token (services.entry_tokens): a replayed post is stored once.
+    for name in ("hand_form", "totals_form", "penalty_form", "late_form"):
+        if name in context:
+            context[name].initial.setdefault("entry_token", uuid4())
     context["void_form"].initial.setdefault("expected_last", context["last_number"])
     totals = context["totals"]
     if "totals_form" in context:  # the parts a saved hand sends back make only the forms they show

@@ -19,6 +19,7 @@ from django.utils.translation import gettext
 from scoring.models import Confirmation, EntryToken, Hand, Penalty, Signature, TableTotals
 from scoring.rules.errors import HandInputError
 from scoring.rules.ruleset import HandRecord, RuleSet, check_totals
+from scoring.services.entry_tokens import check_token, keep_token
 from scoring.services.kernel import service_error, table_write
 from scoring.services.queries import current_hands, event_rules, hands_first_entered
 from scoring.services.rulings import check_win_allowed
@@ -41,15 +42,6 @@ class HandEntry:
     fan: int | None = None
     tiles: dict[str, Any] | None = None
     data: dict[str, Any] | None = None
-
-
-class AlreadyStored(Exception):  # noqa: N818 (not an error: the answer to a replayed post)
-    """The hand posted with this token was stored before (a post sent again after a lost answer, or a
-    phone's queue replayed): nothing is added again, and the page may say it is saved."""
-
-    def __init__(self, number: int) -> None:
-        super().__init__(number)
-        self.number = number
 
 
 @dataclass(frozen=True)
@@ -170,21 +162,6 @@ def store_hand(
     )
 
 
-def _stored_by_token(table: Table, token: UUID | None) -> None:
-    """Raise :class:`AlreadyStored` when ``token`` was stored with a hand at ``table`` (the lock is held,
-    so a replay racing its first post waits for it and finds it)."""
-    if token is None:
-        return
-    stored = EntryToken.objects.filter(token=token).first()
-    if stored is None:
-        return
-    if stored.table_id != table.pk:
-        raise ServiceError(
-            gettext("This entry belongs to another table; nothing was added."), code="token_reused"
-        )
-    raise AlreadyStored(stored.hand_number)
-
-
 def _check_expected(expected_number: int | None, played: int) -> None:
     if expected_number is None or expected_number == played + 1:
         return
@@ -219,12 +196,12 @@ def record_hand(
 
     ``expected_number`` makes entry idempotent: a form posted twice (double click, retry on a bad
     connection) is refused the second time instead of adding the hand again. ``token`` (the page's, one
-    per hand) makes a replay a success: the same token again raises :class:`AlreadyStored`, whatever
-    was entered since.
+    per hand) makes a replay a success: the same token again raises ``entry_tokens.AlreadyStored``,
+    whatever was entered since.
     """
     with table_write(table, acting_user=acting_user, action=AuditAction.RECORD_HAND) as write:
         table = write.table
-        _stored_by_token(table, token)
+        check_token(table, token)
         state = _hand_state(table)
         tournament = table.round.tournament
         _seats_ready(table, state.seated)
@@ -256,8 +233,7 @@ def record_hand(
         if state.may_bar_win:
             check_win_allowed(table, played + 1, record)
         hand = store_hand(table, record, entry.tiles, acting_user=acting_user, last=state.last_number)
-        if token is not None:
-            EntryToken.objects.create(token=token, table=table, hand_number=hand.number)
+        keep_token(table, token, EntryToken.Kind.HAND, hand.number)
         summary = event_rules(tournament).describe(record)
         write.done(
             f"hand {played + 1}: {summary}", signed=state.signed, confirmed=state.confirmed, hand=hand.number
@@ -329,7 +305,12 @@ def void_last_hand(table: Table, *, acting_user: User, expected_last: int | None
 
 
 def record_totals(
-    table: Table, scores: dict[str, int], *, acting_user: User, expected_version: int | None = None
+    table: Table,
+    scores: dict[str, int],
+    *,
+    acting_user: User,
+    expected_version: int | None = None,
+    token: UUID | None = None,
 ) -> TableTotals:
     """Session totals instead of hands, when the organiser allows it; they must sum to zero.
 
@@ -337,6 +318,7 @@ def record_totals(
     or a second person saving at once is refused rather than stored as one more version."""
     with table_write(table, acting_user=acting_user, action=AuditAction.RECORD_TOTALS) as write:
         table = write.table
+        check_token(table, token)  # a replay of these totals: stored once (services.entry_tokens)
         _seats_ready(table)
         if expected_version is not None:
             current = table.totals_versions.current().first()
@@ -365,6 +347,7 @@ def record_totals(
         totals = TableTotals.supersede(
             table=table, scores={seat: int(scores[seat]) for seat in WINDS}, acting_user=acting_user
         )
+        keep_token(table, token, EntryToken.Kind.TOTALS, totals.version)
         write.done(f"totals {totals.scores}", version=totals.version)
     return totals
 

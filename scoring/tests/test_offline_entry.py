@@ -10,8 +10,9 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from scoring.models import EntryToken, Hand
+from scoring.models import EntryToken, Hand, LateArrival
 from scoring.services import entry
+from scoring.services.entry_tokens import AlreadyStored
 from tournaments.errors import ServiceError
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -82,11 +83,11 @@ def test_the_service_stores_a_token_once(table, referee):
     made = entry.record_hand(
         table, entry.HandEntry(winner=None), acting_user=referee, expected_number=1, token=token
     )
-    with pytest.raises(entry.AlreadyStored) as replay:
+    with pytest.raises(AlreadyStored) as replay:
         entry.record_hand(
             table, entry.HandEntry(winner=None), acting_user=referee, expected_number=1, token=token
         )
-    assert replay.value.number == made.number == 1
+    assert replay.value.number == made.number == 1 and replay.value.kind == "hand"
     # The repeated post without a token is still refused, as before.
     with pytest.raises(ServiceError) as repeated:
         entry.record_hand(table, entry.HandEntry(winner=None), acting_user=referee, expected_number=1)
@@ -106,3 +107,57 @@ def test_the_referee_pages_are_installable(client, table, referee):
     manifest = client.get(reverse("referee:manifest"))
     assert manifest["Content-Type"].startswith("application/manifest+json")
     assert manifest.json()["scope"] == "/referee/"
+
+
+REPLAY = {"HTTP_X_ENTRY_REPLAY": "1"}
+
+
+def test_a_replay_from_the_phones_queue_is_answered_204_and_a_refusal_422(client, table, referee):
+    client.force_login(referee)
+    url = table_url(table) + "hands/add/"
+    token = str(uuid.uuid4())
+    assert client.post(url, hand(1, token), **REPLAY).status_code == 204
+    assert client.post(url, hand(1, token), **REPLAY).status_code == 204  # the answer was lost: again
+    # The page the phone loads next says what was stored.
+    page = client.get(table_url(table)).content.decode()
+    assert "Hand 1 was already saved; nothing was added again." in page
+    refused = client.post(url, hand(3, str(uuid.uuid4())), **REPLAY)
+    assert refused.status_code == 422
+    assert "The table changed while this hand waited" in refused.content.decode()
+    assert stored(table) == [1]
+
+
+def test_penalties_and_lateness_replayed_are_stored_once(client, table, referee):
+    client.force_login(referee)
+    url = table_url(table)
+    east = str(table.seats.get(wind="E").registration.code)
+    penalty = {
+        "player": east,
+        "kind": "other",
+        "points": "10",
+        "paid_to": "each_other",
+        "rule": "MCR 85",
+        "reason": "x",
+        "expected_position": "0",
+        "entry_token": str(uuid.uuid4()),
+    }
+    late = {"player": east, "minutes": "7", "entry_token": str(uuid.uuid4())}
+    for _ in range(3):
+        assert client.post(url + "penalties/add/", penalty, **REPLAY).status_code == 204
+        assert client.post(url + "late/", late, **REPLAY).status_code == 204
+    assert table.penalties.count() == 1
+    assert LateArrival.objects.filter(table=table).count() == 1
+    assert EntryToken.objects.filter(table=table, kind="penalty").count() == 1
+    assert EntryToken.objects.filter(table=table, kind="late").count() == 1
+
+
+def test_totals_replayed_are_stored_once(table, referee, organiser):
+    from tournaments.services.events import set_totals_only
+
+    set_totals_only(table, True, acting_user=organiser)
+    totals, token = {"E": 30, "S": -10, "W": -10, "N": -10}, uuid.uuid4()
+    entry.record_totals(table, totals, acting_user=referee, expected_version=0, token=token)
+    with pytest.raises(AlreadyStored) as replay:
+        entry.record_totals(table, totals, acting_user=referee, expected_version=0, token=token)
+    assert replay.value.kind == "totals"
+    assert table.totals_versions.count() == 1

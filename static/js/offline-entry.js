@@ -1,9 +1,10 @@
-/* Entry that survives the Wi-Fi: the referee's hand form (templates/scoring/referee/_hand_form.html) keeps
-   each hand on the phone (localStorage) when the connection is gone, with its token (entry_token) and the
-   hand number it was entered as (expected_number), and sends them in order when the connection is back. The
-   server stores each token once however often it is sent (scoring/services/entry.py, record_hand) and
-   refuses a hand whose table changed meanwhile: that hand stays listed, with the reason, to be entered again,
-   never dropped unseen. The box (templates/scoring/referee/_offline_queue.html) always says what waits.
+/* Entry that survives the Wi-Fi: the referee's table page keeps each entry of its forms marked data-offline
+   (a hand, session totals, a penalty, a lateness) on the phone (localStorage) when the connection is gone,
+   with its token (entry_token) and what the page showed (expected_number, _position, _version), and sends
+   them one at a time, in order, when the connection is back. The server stores each token once however often
+   it is sent (scoring/services/entry_tokens.py) and refuses an entry whose table changed meanwhile: that
+   entry stays listed, with the reason, to be entered again, never dropped unseen. The box
+   (templates/scoring/referee/_offline_queue.html) always says what waits.
    Also registers the referee pages' service worker (static/js/referee-sw.js). */
 (function () {
   "use strict";
@@ -21,7 +22,7 @@
     else window.localStorage.removeItem(key);
   }
   function waiting(items) { return items.filter(function (item) { return !item.failed; }); }
-  function form() { return document.getElementById(box.getAttribute("data-form")); }
+  function offlineForm(f) { return f && f.matches && f.matches("form[data-offline]") ? f : null; }
   function say(name, values) {
     return (box.getAttribute("data-" + name) || "").replace(/\{(\w+)\}/g, function (all, word) {
       return values[word] === undefined ? all : values[word];
@@ -56,19 +57,21 @@
   function draw() {
     var items = load();
     var left = waiting(items).length;
+    var hands = waiting(items).every(function (item) { return item.hand; });
     var list = box.querySelector("ul");
     var count = box.querySelector("[data-count]");
     box.hidden = !items.length && navigator.onLine;
     box.querySelector("[data-offline]").hidden = navigator.onLine;
-    count.textContent = left ? say(left === 1 ? "waiting-one" : "waiting", { n: left }) : "";
+    var words = hands ? (left === 1 ? "waiting-one" : "waiting") : (left === 1 ? "entries-one" : "entries");
+    count.textContent = left ? say(words, { n: left }) : "";
     list.textContent = "";
     items.forEach(function (item, index) {
       var li = document.createElement("li");
-      li.setAttribute("data-hand", item.number);
+      li.setAttribute("data-form", item.form);
       var text = document.createElement("span");
       if (item.failed) {
         li.className = "error";
-        text.textContent = say("failed", { n: item.number, reason: item.failed }) + " (" + item.summary + ")";
+        text.textContent = say("failed", { what: item.title, reason: item.failed }) + " (" + item.summary + ")";
         li.appendChild(text);
         [["again", function () { enterAgain(index); }], ["remove", function () { remove(index); }]].forEach(
           function (pair) {
@@ -81,7 +84,7 @@
             li.appendChild(button);
           });
       } else {
-        text.textContent = say("queued", { n: item.number }) + " (" + item.summary + ")";
+        text.textContent = say("queued", { what: item.title }) + " (" + item.summary + ")";
         li.appendChild(text);
       }
       list.appendChild(li);
@@ -98,14 +101,34 @@
     f.querySelectorAll("[role=status]").forEach(function (said) { said.remove(); });
   }
 
+  // The form made ready for the next entry, as the page loaded anew would be: the counts it showed moved on.
+  function nextEntry(f) {
+    var shown = {};
+    ["expected_position", "expected_version"].forEach(function (name) {
+      if (f.elements[name] && f.elements[name].value !== "") shown[name] = Number(f.elements[name].value) + 1;
+    });
+    f.reset();
+    Object.keys(shown).forEach(function (name) { f.elements[name].value = shown[name]; });
+    f.elements.entry_token.value = newToken();
+    // What the form shows follows its choices again (site.js: data-shown-by).
+    f.querySelectorAll("select").forEach(function (select) {
+      select.dispatchEvent(new Event("change", { bubbles: true }));
+    });
+  }
+
   function keep(f) {
     var items = load();
-    var number = Number(f.elements.expected_number.value);
+    var hand = !!f.elements.expected_number;
     var fields = [];
     new FormData(f).forEach(function (value, name) { fields.push([name, String(value)]); });
-    items.push({ number: number, fields: fields, summary: summary(f) });
+    var title = f.querySelector("h2");
+    items.push({
+      form: f.id, action: f.getAttribute("action").split("#")[0], hand: hand,
+      title: title ? title.textContent.trim() : "", fields: fields, summary: summary(f),
+    });
     save(items);
-    nextHand(f, number + 1);
+    if (hand) nextHand(f, Number(f.elements.expected_number.value) + 1);
+    else nextEntry(f);
     draw();
     send();
     return true;
@@ -114,7 +137,7 @@
   function enterAgain(index) {
     var items = load();
     var item = items[index];
-    var f = form();
+    var f = item && document.getElementById(item.form);
     if (!item || !f) return;
     item.fields.forEach(function (pair) {
       if (pair[0] === "csrfmiddlewaretoken" || pair[0] === "expected_number" || pair[0] === "entry_token") return;
@@ -138,9 +161,13 @@
     draw();
   }
 
-  function reasonFrom(response) {
+  // The page answered with the refusal: the reason is on the refused form, or at its top when that form is
+  // no longer shown (the table was completed meanwhile).
+  function reasonFrom(response, item) {
     return response.text().then(function (html) {
-      var found = new DOMParser().parseFromString(html, "text/html").querySelector(".errorlist");
+      var page = new DOMParser().parseFromString(html, "text/html");
+      var found = page.querySelector("#" + item.form + " .errorlist") || page.querySelector("#messages .error") ||
+        page.querySelector(".errorlist");
       return (found && found.textContent.trim()) || say("refused", {});
     });
   }
@@ -154,15 +181,15 @@
     var body = new URLSearchParams();
     next.fields.forEach(function (pair) { body.append(pair[0], pair[1]); });
     var csrf = body.get("csrfmiddlewaretoken") || "";
-    fetch(box.getAttribute("data-key"), {
+    fetch(next.action, {
       method: "POST",
       body: body,
       credentials: "same-origin",
       redirect: "manual",
-      headers: { "HX-Request": "true", "X-CSRFToken": csrf },
+      headers: { "X-Entry-Replay": "1", "X-CSRFToken": csrf }, // answered 204 when stored
     }).then(function (response) {
-      if (response.status === 200) return "";
-      if (response.status === 422) return reasonFrom(response);
+      if (response.status === 204) return "";
+      if (response.status === 422) return reasonFrom(response, next);
       return null; // the server not ready (503), signed out (a redirect): kept, tried again later
     }).then(function (failed) {
       sending = false;
@@ -190,8 +217,8 @@
 
   // Before htmx sends it: while offline, or while earlier hands still wait (they go first, in order).
   document.addEventListener("submit", function (event) {
-    var f = event.target;
-    if (!f || f !== form()) return;
+    var f = offlineForm(event.target);
+    if (!f) return;
     if (navigator.onLine && !waiting(load()).length) return;
     event.preventDefault();
     event.stopImmediatePropagation();
@@ -200,7 +227,7 @@
 
   // site.js asks first when an htmx post of the hand form could not be sent (the Wi-Fi dropped as it left).
   window.offlineEntry = {
-    keep: function (f) { return f === form() && keep(f); },
+    keep: function (f) { return !!offlineForm(f) && keep(f); },
   };
 
   window.addEventListener("online", function () { draw(); send(); });

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.models import EntryToken, Hand
+from scoring.models import EntryToken, Hand, LateArrival
 from scoring.services import entry
 from tests.browser.test_desk_phone import WIDTH, log_in
 
@@ -94,3 +94,14 @@ def test_hands_entered_offline_wait_then_are_stored_once_in_order(live_server, n
     page.click("#hand-form button[type=submit]")
     page.wait_for_selector("#hand-form >> text=Hand saved")
     assert [winner for _, winner in in_force(table)] == ["E", "S", "E"]
+
+    # Lateness too: kept offline, stored once when the connection is back.
+    page.context.set_offline(True)
+    page.select_option("#late-form select[name=player]", index=1)
+    page.fill("#late-form input[name=minutes]", "7")
+    page.click("#late-form button[type=submit]")
+    page.wait_for_selector("#offline-queue >> text=1 entry not sent yet")
+    assert "Late arrival: waiting to be sent" in page.locator("#offline-queue li").inner_text()
+    page.context.set_offline(False)
+    page.wait_for_selector("text=late 7 min")
+    assert LateArrival.objects.filter(table=table).count() == 1
