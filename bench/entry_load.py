@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/entry_load.py [--db sqlite|postgres|both] [--players 400] [--sessions 10]
         [--duration 15] [--referees 8] [--readers 64] [--reader-think MS] [--nginx] [--cpus split]
-        [--kill 0] [--post-only] [--api] [--quick]
+        [--kill 0] [--full-page | --post-only] [--api] [--quick]
 
 Each database gets a throw-away stack on loopback (bench/stack.py: its own PostgreSQL cluster or SQLite file,
 its own redis-server): the generated event (bench/make_event.py, the last two sessions seated but unplayed),
@@ -11,9 +11,11 @@ deploy/serve runs them behind nginx (deploy/nginx.conf routes /referee/ to the s
 
 1. throughput alone: wrk with ``--readers`` connections on /healthz (a trivial view), then on the cached
    standings; the ratio is the target "cached standings >= 0.5 of a trivial view";
-2. entry alone: ``--referees`` referees (logged in, posting the hand form and then loading the table page it
-   redirects to, as a browser does; ``--post-only`` for the post alone) save hands continuously for
-   ``--duration`` seconds: save p50/p95, a save being both requests;
+2. entry alone: ``--referees`` referees (logged in, each a browser with JavaScript on: the hand form posted
+   with htmx and answered with the new row, the totals and the next form; the first and the last hand of a
+   table load the whole page after it, as htmx is told to; ``--full-page`` for a browser without
+   JavaScript, the post and the table page it redirects to; ``--post-only`` for the post alone) save hands
+   continuously for ``--duration`` seconds: save p50/p95, a save being every request it takes;
 3. entry with readers: the same, while ``--readers`` connections (4 wrk processes, a quarter each) read the
    standings, a session's results (all sessions in turn), players' pages (all players in turn) and the event
    page: p50/p95 and errors per page, the referees' saves beside step 2's, and the share of a core each
@@ -70,7 +72,13 @@ PUBLIC_NICE = (
 )
 PUBLIC_IDLE = True  # SCHED_IDLE, as deploy/serve (PUBLIC_SCHED=idle), systemd and compose run it
 STAFF_WORKERS = 2
-RELOAD = True  # --post-only: a save is the post alone, without the page the browser loads after it
+SAVE = "htmx"  # how a referee's browser saves: "htmx" (JavaScript on), "full-page" (--full-page), "post-only"
+SAVE_WORDS = {
+    "htmx": ", each save the post with htmx and its small answer (the whole page after a table's first and "
+    "last hand)",
+    "full-page": ", each save the post and the page it loads after it (no JavaScript)",
+    "post-only": ", the post alone",
+}
 READER_THINK_MS = 0  # --reader-think: each reader's pause between two pages (0: none, a closed loop)
 PUBLIC_CPUS: str | None = None  # --cpus split: "1" (taskset), the public side's core
 STAFF_CPUS: str | None = None  # and the referees' core: "0"
@@ -152,8 +160,9 @@ def referee(
     index: int, port: int, slug: str, tables: list[tuple[int, int]], entry: Entry, stop: threading.Event
 ):
     """One referee: logs in, then saves hands table after table (16 each), as fast as the pages answer.
-    As a browser does, a save is the post and the table page it redirects to (``RELOAD``, on unless
-    ``--post-only``): the time a referee waits for the next form is both."""
+    As a browser does (``SAVE``): with htmx, the post and its answer (the new row and the next form), and
+    the whole page when the answer says to load it (a table's first and last hand); without JavaScript,
+    the post and the table page it redirects to: the time a referee waits for the next form is all of it."""
     browser = Browser(port)
     while True:
         try:
@@ -183,19 +192,21 @@ def referee(
             path = f"/referee/{slug}/sessions/{session}/tables/{table}/hands/add/"
             started = time.perf_counter()
             try:
-                status, location, _ = browser.request("POST", path, data)
+                status, location, _ = browser.request("POST", path, data, htmx=SAVE == "htmx")
+                location = location or browser.headers.get("HX-Redirect", "")
             except OSError:  # the server died under us (the fault run): not acknowledged, post it again
                 with entry.lock:
                     entry.retries += 1
                 time.sleep(0.2)
                 continue
-            if status == 302 and RELOAD:
+            saved = status == (200 if SAVE == "htmx" else 302)
+            if saved and location and SAVE != "post-only":
                 page = urlsplit(location)
                 with contextlib.suppress(OSError):  # saved all the same; the next post says so
                     browser.request("GET", page.path + (f"?{page.query}" if page.query else ""))
             elapsed = (time.perf_counter() - started) * 1000
             with entry.lock:
-                if status == 302:
+                if saved:
                     entry.acknowledged.append((session, table, number))
                     entry.latencies.setdefault(entry.phase, []).append(elapsed)
                     number += 1
@@ -259,7 +270,10 @@ def server_save_times(log: Path, start: int, end: int) -> list[float]:
     return [
         float(parts[3])
         for parts in (line.split() for line in lines)
-        if len(parts) == 4 and parts[0] == "POST" and parts[1].endswith("/hands/add/") and parts[2] == "302"
+        if len(parts) == 4
+        and parts[0] == "POST"
+        and parts[1].endswith("/hands/add/")
+        and parts[2] in ("200", "302")
     ]
 
 
@@ -398,7 +412,7 @@ def run(db: str, args: argparse.Namespace, port: int) -> bool:
         print(
             f"\n{args.referees} referees saving "
             + (f"a hand every {args.pace:g} s each" if args.pace else "as fast as answered (closed loop)")
-            + (", each save the post and the page it loads after it" if RELOAD else ", the post alone")
+            + SAVE_WORDS[SAVE]
             + f" (pool :{port + 1}), then with {share * 4} readers "
             + (f"pausing ~{READER_THINK_MS} ms between pages " if READER_THINK_MS else "")
             + f"(pool :{port}), {d} s each ({load_line()}):"
@@ -496,7 +510,7 @@ def fault_run(
 
 
 def main() -> None:
-    global PUBLIC_NICE, PUBLIC_IDLE, PUBLIC_THREADS, PUBLIC_CPUS, STAFF_CPUS, READER_THINK_MS, RELOAD
+    global PUBLIC_NICE, PUBLIC_IDLE, PUBLIC_THREADS, PUBLIC_CPUS, STAFF_CPUS, READER_THINK_MS, SAVE
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -569,10 +583,17 @@ def main() -> None:
         help="split: the referees' pool (and this script's referees) on core 0, nginx, the public pool and "
         "the readers' wrk on core 1 (taskset); a diagnosis, not a deployment (docs/scale.md: nginx serves both)",
     )
-    parser.add_argument(
+    saving = parser.add_mutually_exclusive_group()
+    saving.add_argument(
+        "--full-page",
+        action="store_true",
+        help="a referee's browser without JavaScript: the post, then the table page it redirects to (by "
+        "default, as htmx: the post answered with only what changed)",
+    )
+    saving.add_argument(
         "--post-only",
         action="store_true",
-        help="a save is the post alone (by default, as a browser, the referee then loads the table page)",
+        help="a save is the post alone (by default, as a browser with htmx; --full-page without JavaScript)",
     )
     parser.add_argument("--port", type=int, default=18300)
     parser.add_argument("--quick", action="store_true", help="CI: 40 players, 4 sessions, 3 s phases")
@@ -583,7 +604,7 @@ def main() -> None:
         args.public_threads,
     )
     READER_THINK_MS = args.reader_think
-    RELOAD = not args.post_only
+    SAVE = "post-only" if args.post_only else "full-page" if args.full_page else "htmx"
     if args.cpus == "split":
         PUBLIC_CPUS, STAFF_CPUS = "1", "0"
         os.sched_setaffinity(0, {0})  # the referees' threads: on their pool's core

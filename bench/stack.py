@@ -363,9 +363,14 @@ class Browser:
         self.cookies: dict[str, str] = {}
         self.conn: http.client.HTTPConnection | None = None
 
-    def request(self, method: str, path: str, body: dict[str, str] | None = None) -> tuple[int, str, str]:
-        """Status, Location and body; a broken connection raises OSError (the caller decides to retry)."""
+    def request(
+        self, method: str, path: str, body: dict[str, str] | None = None, *, htmx: bool = False
+    ) -> tuple[int, str, str]:
+        """Status, Location and body (the answer's headers in ``self.headers``); ``htmx``: as htmx asks
+        (``HX-Request: true``). A broken connection raises OSError (the caller decides to retry)."""
         headers = {"Host": HOST, "Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
+        if htmx:
+            headers["HX-Request"] = "true"
         data = None
         if body is not None:
             data = urlencode({**body, "csrfmiddlewaretoken": self.cookies.get("csrftoken", "")})
@@ -385,6 +390,7 @@ class Browser:
             self.conn.close()
             self.conn = None
             raise
+        self.headers = response.headers
         for header in response.headers.get_all("Set-Cookie") or []:
             cookie = SimpleCookie()
             cookie.load(header)

@@ -22,6 +22,10 @@ HOW_CHOICES = [
 class HandEntryForm(forms.Form):
     """What every rule set's hand form offers: the hand as keyword arguments of ``services.HandEntry``."""
 
+    # One per hand, made by the page (and by static/js/offline-entry.js for each hand kept offline): the
+    # same hand posted again is stored once (services.entry.record_hand).
+    entry_token = forms.UUIDField(required=False, widget=forms.HiddenInput)
+
     def entry(self) -> dict[str, Any]:
         raise NotImplementedError
 
@@ -87,6 +91,8 @@ class MCRHandForm(HandEntryForm):
 
 class TotalsForm(forms.Form):
     expected_version = forms.IntegerField(required=False, widget=forms.HiddenInput, min_value=0)
+    # The page's token for this entry: posted again (kept offline, static/js/offline-entry.js), stored once.
+    entry_token = forms.UUIDField(required=False, widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, seats: list[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -210,6 +216,8 @@ class PenaltyForm(forms.Form):
         max_length=max_length(Penalty, "reason"), required=False, label=gettext_lazy("Reason")
     )
     expected_position = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    # The page's token for this entry: posted again (kept offline, static/js/offline-entry.js), stored once.
+    entry_token = forms.UUIDField(required=False, widget=forms.HiddenInput)
 
     def __init__(
         self,
@@ -279,6 +287,8 @@ class PenaltyForm(forms.Form):
 class LateForm(forms.Form):
     player = forms.ChoiceField(label=gettext_lazy("Player"))
     minutes = forms.IntegerField(min_value=0, max_value=600, label=gettext_lazy("Minutes"))
+    # The page's token for this entry: posted again (kept offline, static/js/offline-entry.js), stored once.
+    entry_token = forms.UUIDField(required=False, widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, players: list[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -132,6 +132,28 @@ class Hand(VersionedResult):
         return not self.winner
 
 
+class EntryToken(models.Model):
+    """The token of one entry (a hand, totals, a penalty, a lateness) as the referee's page sent it: an
+    entry kept on a phone while the hall's Wi-Fi was down is posted again with the same token
+    (``static/js/offline-entry.js``), perhaps several times, and stored once
+    (``scoring/services/entry_tokens.py``)."""
+
+    class Kind(models.TextChoices):  # what the token stored; never shown (no words to translate)
+        HAND = "hand"
+        TOTALS = "totals"
+        PENALTY = "penalty"
+        LATE = "late"
+
+    token = models.UUIDField(unique=True)
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="entry_tokens")
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    number = models.PositiveIntegerField(help_text="The hand's number, the totals' version, the record's id")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.table} {self.kind} {self.number} token {self.token}"
+
+
 class TableTotals(VersionedResult):
     """Session totals reported instead of hands, when the organiser allows it for the table."""
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Prefetch
 from django.utils.translation import gettext
 
@@ -15,6 +16,15 @@ from tournaments import clock as session_clock
 from tournaments.models import Round, Seat, Table, Tournament
 from tournaments.release import counted_rounds
 from tournaments.views_clock import clock_context
+
+POLL_SECONDS = 1
+"""How often the projector asks for its slides: a confirmation is on the hall's screen within 2 s (a poll,
+then one drawing). A poll when nothing changed is answered 304 with one query (``views_public.projector``)."""
+
+
+def projector_poll_seconds() -> int:
+    """``settings.PROJECTOR_POLL_SECONDS`` when set, else :data:`POLL_SECONDS`."""
+    return int(getattr(settings, "PROJECTOR_POLL_SECONDS", POLL_SECONDS))
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
 from django.urls import path
 
 from scoring import urls_tiles
+from scoring import views_offline as offline
 from scoring import views_referee_appeals as appeals
 from scoring import views_referee_disputes as disputes
 from scoring import views_referee_entry as entry
@@ -8,6 +9,8 @@ from scoring import views_referee_table as table_pages
 
 table = "<slug:slug>/sessions/<int:number>/tables/<int:table>/"
 urlpatterns = [
+    path("sw.js", offline.service_worker, name="service_worker"),
+    path("manifest.webmanifest", offline.manifest, name="manifest"),
     path("<slug:slug>/", table_pages.index, name="index"),
     *urls_tiles.urlpatterns,
     path(table, table_pages.table_page, name="table"),

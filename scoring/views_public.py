@@ -11,9 +11,10 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db.models import Exists, OuterRef, Q
-from django.http import Http404, HttpRequest, HttpResponse, QueryDict
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified, QueryDict
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
+from django.utils.http import parse_etags
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext
 from django_tables2 import RequestConfig
@@ -24,7 +25,7 @@ from scoring.exports import STANDINGS_EXPORTS
 from scoring.history import place_at_table
 from scoring.live import poll_seconds, vary_on_htmx
 from scoring.models import Penalty
-from scoring.projector import projector_context
+from scoring.projector import projector_context, projector_poll_seconds
 from scoring.rules.side import BEST_HAND, BestHandRow
 from scoring.services.confirmation import blind_entry_on, figures_visible, previews_unconfirmed, table_state
 from scoring.services.queries import is_confirmed, running_scores, table_with_results, tables_with_results
@@ -468,13 +469,41 @@ def _live_page(
 
 def projector(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The hall's screen: standings in large type, the session's clock and the next session's seating,
-    paged and rotated by ``static/js/projector.js`` to fit any screen; the slides are refreshed every
-    30 seconds (the standings are computed once per change, see ``cached_standings_rows``).
-    ``?seconds=N`` (3 to 60) sets how long each page stays up."""
+    paged and rotated by ``static/js/projector.js`` to fit any screen. The slides poll every
+    ``PROJECTOR_POLL_SECONDS`` (1 s), so a confirmation is on the screen within 2 s: a poll when nothing
+    changed is answered 304 before anything is drawn (:func:`projector_etag`), and the standings are
+    computed once per change (``cached_standings_rows``). ``?seconds=N`` (3 to 60) sets how long each
+    page stays up."""
     tournament = public_event(slug)
-    context = projector_context(tournament)
     if request.htmx:
-        return render(request, "scoring/public/_projector_slides.html", context)
+        etag = projector_etag(tournament)
+        # Compared weakly, as HTTP says for If-None-Match: GZipMiddleware marks the ETag of what it
+        # compresses weak (W/), and the browser sends it back so.
+        held = {tag.removeprefix("W/") for tag in parse_etags(request.headers.get("If-None-Match", ""))}
+        if etag in held:
+            response: HttpResponse = HttpResponseNotModified()
+        else:
+            response = render(request, "scoring/public/_projector_slides.html", projector_context(tournament))
+        response["ETag"] = etag
+        return _not_kept_by_nginx(vary_on_htmx(response))
+    context = projector_context(tournament)
     seconds = request.GET.get("seconds", "")
     context["seconds"] = min(60, max(3, int(seconds))) if seconds.isdigit() and len(seconds) < 4 else 12
-    return render(request, "scoring/public/projector.html", context)
+    context["poll"] = projector_poll_seconds()
+    return _not_kept_by_nginx(render(request, "scoring/public/projector.html", context))
+
+
+def projector_etag(tournament: Tournament) -> str:
+    """What the projector's slides depend on, apart from the clock's countdown (counted in the browser):
+    the event and its ``public_version``, which every change they show bumps in the writing transaction
+    (confirmations, published results and seating, a session's first hand, the clock: tournaments/audit.py),
+    and the language."""
+    return f'"p{tournament.pk}.{int(tournament.created_at.timestamp())}.{tournament.public_version}.{get_language()}"'
+
+
+def _not_kept_by_nginx(response: HttpResponse) -> HttpResponse:
+    """nginx's one-second copy of public answers (deploy/nginx-public-cache.conf) would add up to 2 s to
+    the projector's polls, which already cost one query when nothing changed: ``X-Accel-Expires: 0`` keeps
+    them out of it (nginx reads it even with ``proxy_ignore_headers Cache-Control``)."""
+    response["X-Accel-Expires"] = "0"
+    return response

@@ -17,13 +17,16 @@ from django.views.decorators.http import require_POST
 
 from config.security import client_ip
 from scoring.forms import ExpectedVersionForm, PenaltyForm
-from scoring.models import Hand
+from scoring.models import EntryToken, Hand
 from scoring.services import confirmation, entry, penalties, pins, queries, rulings
+from scoring.services.entry_tokens import AlreadyStored
 from scoring.templatetags.rules_words import rules_text
 from scoring.views_referee_table import (
     FORMS,
     HAND_FORM_ID,
     hand_form_for,
+    hand_refused,
+    hand_saved,
     hand_text,
     load_table,
     load_table_for_forms,
@@ -31,28 +34,31 @@ from scoring.views_referee_table import (
     table_forms,
     table_registrations,
 )
+from tournaments.access import HtmxHttpRequest
 from tournaments.errors import ServiceError
 from tournaments.models import WINDS, Table
 
 
 def _table_action(
-    which: str, save: Callable[[HttpRequest, Table, Any], str], *, anchor: str = ""
+    which: str, save: Callable[[HttpRequest, Table, Any], str], *, anchor: str = "", parts: bool = False
 ) -> Callable[..., HttpResponse]:
     """A POST endpoint for one of the table page's forms: validate it, call the service, and go back
     to the table (at ``anchor``, an element id, when given: after a hand, the next hand's form, so a
     phone does not land at the top of a long page); a refusal is shown on the form that caused it
-    (nothing was saved)."""
+    (nothing was saved). With ``parts``, a post made with htmx (the hand form, with JavaScript) is
+    answered with only the parts of the page that changed, or the refused form; without JavaScript the
+    same post gets the redirect and the whole page."""
 
     @login_required
     @require_POST
-    def view(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+    def view(request: HtmxHttpRequest, slug: str, number: int, table: int) -> HttpResponse:
         table_obj = load_table_for_forms(request, slug, number, table, which)
         # Only the posted form: the page's other forms are made if it is shown again (a refusal).
         form = FORMS[which](table_obj, request.POST) if which in FORMS else None
         try:
             if form is not None and not form.is_valid():
                 raise _InvalidFormError
-            message = save(request, table_obj, form)
+            message = _saved(save, request, table_obj, form)
         except ServiceError as error:
             if form is None:
                 messages.error(request, gettext("Not saved: %(problem)s") % {"problem": error.message})
@@ -64,16 +70,49 @@ def _table_action(
         except _InvalidFormError:
             refusal = ""
         else:
+            if request.headers.get(REPLAY_HEADER):
+                # Sent again from the phone's queue (static/js/offline-entry.js): "stored" in a word; the
+                # page it loads next says what.
+                messages.success(request, message, extra_tags=anchor)
+                return HttpResponse(status=204)
+            if parts and request.htmx:
+                # The table the referee may open, read again with its results (and the new hand).
+                return hand_saved(request, queries.table_with_results(table_obj), message)
             # Tagged with the anchor: the table page says it there, where the referee lands.
             messages.success(request, message, extra_tags=anchor)
             url = reverse("referee:table", kwargs={"slug": slug, "number": number, "table": table})
             return redirect(f"{url}#{anchor}" if anchor else url)
         loaded = load_table(request, slug, number, table)
         forms_ = {**table_forms(loaded), f"{which}_form": form}
+        if parts and request.htmx:
+            return hand_refused(request, loaded, forms_, refusal)
         return render_table(request, loaded, forms_, status=422, refused=(which, refusal))
 
     view.__name__ = f"{which}_action"
     return view
+
+
+REPLAY_HEADER = "X-Entry-Replay"
+
+
+def _saved(
+    save: Callable[[HttpRequest, Table, Any], str], request: HttpRequest, table: Table, form: Any
+) -> str:
+    """What ``save`` says; a replay (a phone's queue sent again after a lost answer) is a success, said as
+    such."""
+    try:
+        return save(request, table, form)
+    except AlreadyStored as stored:
+        return _already_saved(table, stored)
+
+
+def _already_saved(table: Table, stored: AlreadyStored) -> str:
+    if stored.kind == EntryToken.Kind.HAND:
+        return gettext("%(hand)s %(number)s was already saved; nothing was added again.") % {
+            "hand": table.round.tournament.rule_set.word("hand", get_language()).capitalize(),
+            "number": stored.number,
+        }
+    return gettext("This was already saved; nothing was added again.")
 
 
 class _InvalidFormError(Exception):
@@ -86,6 +125,7 @@ def _save_hand(request: HttpRequest, table: Table, form: Any) -> str:
         entry.HandEntry(**form.entry()),
         acting_user=request.user,
         expected_number=form.cleaned_data.get("expected_number"),
+        token=form.cleaned_data.get("entry_token"),
     )
     rules, language = table.round.tournament.rule_set, get_language()
     return gettext("%(hand)s saved (%(what)s).") % {
@@ -100,6 +140,7 @@ def _save_totals(request: HttpRequest, table: Table, form: Any) -> str:
         {w: form.cleaned_data[w] for w in WINDS},
         acting_user=request.user,
         expected_version=form.cleaned_data.get("expected_version"),
+        token=form.cleaned_data.get("entry_token"),
     )
     return gettext("Session totals saved.")
 
@@ -120,6 +161,7 @@ def _save_penalty(request: HttpRequest, table: Table, form: Any) -> str:
             reason=data["reason"],
             expected_position=data.get("expected_position"),
             acting_user=request.user,
+            token=data.get("entry_token"),
         )
         rule_set = table.round.tournament.rule_set
         return gettext("Ruling recorded: %(reason)s (%(rule)s).") % {
@@ -136,13 +178,20 @@ def _save_penalty(request: HttpRequest, table: Table, form: Any) -> str:
         reason=data["reason"],
         expected_position=data.get("expected_position"),
         acting_user=request.user,
+        token=data.get("entry_token"),
     )
     return gettext("Penalty recorded.")
 
 
 def _save_late(request: HttpRequest, table: Table, form: Any) -> str:
     registration = table_registrations(table)[form.cleaned_data["player"]]
-    penalties.record_late(table, registration, form.cleaned_data["minutes"], acting_user=request.user)
+    penalties.record_late(
+        table,
+        registration,
+        form.cleaned_data["minutes"],
+        acting_user=request.user,
+        token=form.cleaned_data.get("entry_token"),
+    )
     return gettext("Lateness recorded.")
 
 
@@ -197,7 +246,7 @@ def _blind(request: HttpRequest, table: Table, form: Any) -> str:
     )
 
 
-add_hand = _table_action("hand", _save_hand, anchor=HAND_FORM_ID)
+add_hand = _table_action("hand", _save_hand, anchor=HAND_FORM_ID, parts=True)
 sign_table = _table_action("sign", _sign)
 blind_entry = _table_action("blind", _blind)
 add_totals = _table_action("totals", _save_totals)

@@ -7,15 +7,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
+from uuid import uuid4
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import prefetch_related_objects
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.module_loading import import_string
 from django.utils.translation import get_language, gettext
+from django_htmx.http import HttpResponseClientRedirect
 
 from scoring.forms import (
     BlindEntryForm,
@@ -302,26 +305,92 @@ def render_table(
 ) -> HttpResponse:
     """The table page; ``refused`` (form name, problem) is said at the top of the page only when that
     form is no longer shown (its errors are said on the form otherwise, once)."""
-    context = _table_context(table, request.user, **forms_)
+    context = page_context(request, table, forms_)
     if refused is not None and not SHOWN.get(refused[0], _never_shown)(context):
-        form = forms_[f"{refused[0]}_form"]
-        problem = " ".join(str(e) for errors in form.errors.values() for e in errors)
-        messages.error(request, refused[1] or gettext("Not saved: %(problem)s") % {"problem": problem})
+        messages.error(request, refusal_text(forms_[f"{refused[0]}_form"], refused[1]))
+    return render(request, "scoring/referee/table.html", context, status=status)
+
+
+def refusal_text(form: Any, refusal: str) -> str:
+    """What a refused form says when the form itself is not shown: the service's refusal, else the
+    form's errors, as "Not saved: ..."."""
+    problem = " ".join(str(e) for errors in form.errors.values() for e in errors)
+    return refusal or gettext("Not saved: %(problem)s") % {"problem": problem}
+
+
+def page_context(request: HttpRequest, table: Table, forms_: dict[str, Any]) -> dict[str, Any]:
+    """Everything the table page (and the parts of it a saved hand sends back) is drawn from, each form
+    started where the table is now (the next hand's number and its winds, the last hand, the versions)."""
+    context = _table_context(table, request.user, **forms_)
     # The appeals page answers only those who decide appeals: a plain referee is not shown its link.
     context["can_decide_appeals"] = can_decide_appeals(request.user, table.round.tournament)
     rules = table.round.tournament.rule_set
     previous = [row["record"] for row in context["rows"]]
     context["hand_form"].initial.setdefault("expected_number", context["next_number"])
+    # Each entry form its token (services.entry_tokens): a replayed post is stored once.
+    for name in ("hand_form", "totals_form", "penalty_form", "late_form"):
+        if name in context:
+            context[name].initial.setdefault("entry_token", uuid4())
     context["void_form"].initial.setdefault("expected_last", context["last_number"])
     totals = context["totals"]
-    context["totals_form"].initial.setdefault("expected_version", totals.version if totals else 0)
+    if "totals_form" in context:  # the parts a saved hand sends back make only the forms they show
+        context["totals_form"].initial.setdefault("expected_version", totals.version if totals else 0)
     blind_entry = context["blind_entry"]
-    context["blind_form"].initial.setdefault("expected_version", blind_entry.version if blind_entry else 0)
+    if "blind_form" in context:
+        context["blind_form"].initial.setdefault(
+            "expected_version", blind_entry.version if blind_entry else 0
+        )
     context["penalty_form"].initial.setdefault("expected_position", len(table.penalties.all()))
     context["penalty_form"].initial.setdefault("hand_number", context["next_number"])
     for key, value in rules.next_hand_initial(previous).items():
         context["hand_form"].initial.setdefault(key, value)
-    return render(request, "scoring/referee/table.html", context, status=status)
+    return context
+
+
+HAND_PARTS = ("hand", "void", "penalty")
+"""The forms in the parts of the page a saved hand sends back (the penalty form for its hand number)."""
+
+
+def hand_saved(request: HttpRequest, table: Table, message: str) -> HttpResponse:
+    """The answer to a hand saved with htmx: only what the hand changed on the referee's page (its row,
+    the running totals, the next hand's form and what names the next hand), a few kilobytes instead of
+    the whole page (saves while the hall reads, docs/scale.md); ``_hand_saved.html`` swaps them in by id.
+    When the page changes shape (the first hand makes the hands' table; the last one, the clock or a
+    totals entry closes the form; blind entry hides the figures) the browser loads the whole page."""
+    context = page_context(request, table, {f"{name}_form": FORMS[name](table, None) for name in HAND_PARTS})
+    if not SHOWN["hand"](context) or len(context["rows"]) < 2 or context["hide_first_entry"]:
+        messages.success(request, message, extra_tags=HAND_FORM_ID)
+        # The query makes it a new address: the browser loads it (the same address with only an anchor
+        # would merely scroll), and lands at the hand form as without JavaScript.
+        after = f"?after={len(context['rows'])}#{HAND_FORM_ID}"
+        return HttpResponseClientRedirect(_table_url(table) + after)
+    # Said in the next hand's form, where the referee is (as the whole page says it, table.html).
+    context["saved_message"] = message
+    context["row"] = context["rows"][-1]
+    # The penalty form names the next hand by default, as a reloaded page would.
+    context["penalty_hand_number"] = context["penalty_form"]["hand_number"].as_widget(
+        attrs={"hx-swap-oob": "true"}
+    )
+    return render(request, "scoring/referee/_hand_saved.html", context)
+
+
+def hand_refused(request: HttpRequest, table: Table, forms_: dict[str, Any], refusal: str) -> HttpResponse:
+    """A hand refused with htmx: its form back with what was typed and why (422; nothing was saved); when
+    the form is no longer shown (the table was completed meanwhile) the whole page, saying why."""
+    context = page_context(request, table, forms_)
+    if not SHOWN["hand"](context):
+        messages.error(request, refusal_text(forms_["hand_form"], refusal))
+        response = HttpResponseClientRedirect(_table_url(table))
+        response.status_code = 422  # refused all the same (htmx follows HX-Redirect whatever the status)
+        return response
+    return render(request, "scoring/referee/_hand_refused.html", context, status=422)
+
+
+def _table_url(table: Table) -> str:
+    return reverse(
+        "referee:table",
+        kwargs={"slug": table.round.tournament.slug, "number": table.round.number, "table": table.number},
+    )
 
 
 @login_required

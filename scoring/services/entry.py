@@ -9,15 +9,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
+from uuid import UUID
 
 from django.db.models import Exists, Func, IntegerField, Max, OuterRef, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from scoring.models import Confirmation, Hand, Penalty, Signature, TableTotals
+from scoring.models import Confirmation, EntryToken, Hand, Penalty, Signature, TableTotals
 from scoring.rules.errors import HandInputError
 from scoring.rules.ruleset import HandRecord, RuleSet, check_totals
+from scoring.services.entry_tokens import check_token, keep_token
 from scoring.services.kernel import service_error, table_write
 from scoring.services.queries import current_hands, event_rules, hands_first_entered
 from scoring.services.rulings import check_win_allowed
@@ -160,16 +162,46 @@ def store_hand(
     )
 
 
+def _check_expected(expected_number: int | None, played: int) -> None:
+    if expected_number is None or expected_number == played + 1:
+        return
+    if expected_number > played + 1:
+        # A hand kept on a phone while another referee deleted a hand meanwhile: its number is gone.
+        raise ServiceError(
+            gettext(
+                "The table changed while this hand waited: hand %(next)s is next, not %(expected_number)s; "
+                "nothing was added. Check the table and enter the hand again."
+            )
+            % {"next": played + 1, "expected_number": expected_number},
+            code="table_changed",
+        )
+    raise ServiceError(
+        gettext(
+            "Hand %(expected_number)s was already entered; the page was out of date and nothing was added."
+        )
+        % {"expected_number": expected_number},
+        code="already_entered",
+    )
+
+
 def record_hand(
-    table: Table, entry: HandEntry, *, acting_user: User, expected_number: int | None = None
+    table: Table,
+    entry: HandEntry,
+    *,
+    acting_user: User,
+    expected_number: int | None = None,
+    token: UUID | None = None,
 ) -> Hand:
     """Add the next hand at a table, checked by the event's rule set.
 
     ``expected_number`` makes entry idempotent: a form posted twice (double click, retry on a bad
-    connection) is refused the second time instead of adding the hand again.
+    connection) is refused the second time instead of adding the hand again. ``token`` (the page's, one
+    per hand) makes a replay a success: the same token again raises ``entry_tokens.AlreadyStored``,
+    whatever was entered since.
     """
     with table_write(table, acting_user=acting_user, action=AuditAction.RECORD_HAND) as write:
         table = write.table
+        check_token(table, token)
         state = _hand_state(table)
         tournament = table.round.tournament
         _seats_ready(table, state.seated)
@@ -185,16 +217,8 @@ def record_hand(
             )
         limit = event_rules(tournament).hands_allowed(tournament.hands_per_session)
         played = state.played
-        if expected_number is not None and expected_number != played + 1:
-            # Checked before the session's limit: a repeated post of the last hand says what happened.
-            raise ServiceError(
-                gettext(
-                    "Hand %(expected_number)s was already entered; the page was out of date and "
-                    "nothing was added."
-                )
-                % {"expected_number": expected_number},
-                code="already_entered",
-            )
+        # Checked before the session's limit: a repeated post of the last hand says what happened.
+        _check_expected(expected_number, played)
         if limit is not None and played >= limit:
             raise ServiceError(
                 gettext("The session allows %(limit)s hands and %(played)s are entered.")
@@ -209,6 +233,7 @@ def record_hand(
         if state.may_bar_win:
             check_win_allowed(table, played + 1, record)
         hand = store_hand(table, record, entry.tiles, acting_user=acting_user, last=state.last_number)
+        keep_token(table, token, EntryToken.Kind.HAND, hand.number)
         summary = event_rules(tournament).describe(record)
         write.done(
             f"hand {played + 1}: {summary}", signed=state.signed, confirmed=state.confirmed, hand=hand.number
@@ -280,7 +305,12 @@ def void_last_hand(table: Table, *, acting_user: User, expected_last: int | None
 
 
 def record_totals(
-    table: Table, scores: dict[str, int], *, acting_user: User, expected_version: int | None = None
+    table: Table,
+    scores: dict[str, int],
+    *,
+    acting_user: User,
+    expected_version: int | None = None,
+    token: UUID | None = None,
 ) -> TableTotals:
     """Session totals instead of hands, when the organiser allows it; they must sum to zero.
 
@@ -288,6 +318,7 @@ def record_totals(
     or a second person saving at once is refused rather than stored as one more version."""
     with table_write(table, acting_user=acting_user, action=AuditAction.RECORD_TOTALS) as write:
         table = write.table
+        check_token(table, token)  # a replay of these totals: stored once (services.entry_tokens)
         _seats_ready(table)
         if expected_version is not None:
             current = table.totals_versions.current().first()
@@ -316,6 +347,7 @@ def record_totals(
         totals = TableTotals.supersede(
             table=table, scores={seat: int(scores[seat]) for seat in WINDS}, acting_user=acting_user
         )
+        keep_token(table, token, EntryToken.Kind.TOTALS, totals.version)
         write.done(f"totals {totals.scores}", version=totals.version)
     return totals
 

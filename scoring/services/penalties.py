@@ -7,10 +7,12 @@ the ``store_*`` functions append to a table whose lock the caller holds (``impor
 from __future__ import annotations
 
 from typing import Any
+from uuid import UUID
 
 from django.utils.translation import get_language, gettext
 
-from scoring.models import LateArrival, PaidTo, Penalty
+from scoring.models import EntryToken, LateArrival, PaidTo, Penalty
+from scoring.services.entry_tokens import check_token, keep_token
 from scoring.services.kernel import table_write
 from tournaments.audit import AuditAction, User
 from tournaments.errors import ServiceError
@@ -157,12 +159,14 @@ def add_penalty(
     paid_to_player: Registration | None = None,
     acting_user: User,
     expected_position: int | None = None,
+    token: UUID | None = None,
 ) -> Penalty:
     """Record a penalty: 0 points is a warning under any rule (77a, 85b), kept because it counts towards
     the next one; ``paid_to`` "player" pays one named opponent at the table (85e). ``expected_position``
     (the number of penalties the page showed) refuses a repeated post instead of adding it twice."""
     with table_write(table, acting_user=acting_user, action=AuditAction.PENALTY) as write:
         table = write.table
+        check_token(table, token)  # a replay: stored once (services.entry_tokens)
         wind = wind_at_table(table, registration)  # the seat's player or the substitute playing it
         if expected_position is not None and expected_position != table.penalties.current().count():
             raise ServiceError(
@@ -187,6 +191,7 @@ def add_penalty(
             acting_user=acting_user,
             paid_to_player=paid_to_player,
         )
+        keep_token(table, token, EntryToken.Kind.PENALTY, penalty.pk)
         write.done(f"{registration}: {points} ({paid_to}) {rule}", penalty=penalty.pk)
     return penalty
 
@@ -197,10 +202,14 @@ def store_late(table: Table, registration: Registration, minutes: int, *, acting
     )
 
 
-def record_late(table: Table, registration: Registration, minutes: int, *, acting_user: User) -> LateArrival:
-    """Record (or correct, as a new version) how late a player was at this table's session."""
+def record_late(
+    table: Table, registration: Registration, minutes: int, *, acting_user: User, token: UUID | None = None
+) -> LateArrival:
+    """Record (or correct, as a new version) how late a player was at this table's session; ``token``: a
+    replay of the same post stores nothing again (services.entry_tokens)."""
     with table_write(table, acting_user=acting_user, action=AuditAction.LATE) as write:
         table = write.table
+        check_token(table, token)
         if not table.seats.filter(registration=registration).exists():
             raise ServiceError(
                 gettext("%(registration)s does not sit at this table.") % {"registration": registration},
@@ -211,5 +220,6 @@ def record_late(table: Table, registration: Registration, minutes: int, *, actin
             write.unchanged()
             return current  # the same record posted again (a retry, or two referees at once)
         late = store_late(table, registration, minutes, acting_user=acting_user)
+        keep_token(table, token, EntryToken.Kind.LATE, late.pk)
         write.done(f"{registration} late {minutes} min", minutes=minutes)
     return late

@@ -10,14 +10,16 @@ change under it, and a repeated or simultaneous post changes nothing twice.
 from __future__ import annotations
 
 from typing import Any
+from uuid import UUID
 
 from django.db.models import Q
 from django.utils.translation import get_language, gettext
 
-from scoring.models import PaidTo, Penalty
+from scoring.models import EntryToken, PaidTo, Penalty
 from scoring.rules.errors import HandInputError
 from scoring.rules.ruleset import HandRecord
 from scoring.rules.rulings import UNRANKED, Ruling
+from scoring.services.entry_tokens import check_token, keep_token
 from scoring.services.kernel import service_error, table_write
 from scoring.services.penalties import check_receiver, wind_at_table
 from scoring.templatetags.rules_words import rules_text
@@ -106,6 +108,7 @@ def add_ruling(
     paid_to_player: Registration | None = None,
     reason: str = "",
     expected_position: int | None = None,
+    token: UUID | None = None,
 ) -> Penalty:
     """Record a ruling from the rule set's catalogue against a player at this table: its points worked
     out (the escalating scale of MCR 79, 80 and 83 counted over the event under the table's lock; 5 per
@@ -117,6 +120,7 @@ def add_ruling(
     check_length(Penalty, "reason", reason, label=gettext("The reason"))
     with table_write(table, acting_user=acting_user, action=AuditAction.PENALTY) as write:
         table = write.table
+        check_token(table, token)  # a replay: stored once (services.entry_tokens)
         tournament = table.round.tournament
         ruling = catalogue_ruling(tournament, key)
         # The seat's player or the substitute playing it (services.seat_changes).
@@ -156,6 +160,7 @@ def add_ruling(
             hand_number=hand_number,
             acting_user=acting_user,
         )
+        keep_token(table, token, EntryToken.Kind.PENALTY, penalty.pk)
         where = f" in {tournament.words.hand} {hand_number}" if ruling.needs_hand else ""
         write.done(
             f"{registration}: {ruling.label}{where}, {points} points ({ruling.citation})", penalty=penalty.pk

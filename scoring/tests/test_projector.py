@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scoring.projector import Status, status
+from scoring.projector import POLL_SECONDS, Status, status
 from scoring.services import entry
+from scoring.services.confirmation import confirm_table
 from scoring.services.entry import HandEntry
 from scoring.standings_cache import SessionProgress
 from tournaments import clock
@@ -77,3 +82,38 @@ def test_the_projectors_page_time_is_bounded(event, client):
             reverse("public:projector", args=[event.slug]) + f"?seconds={asked}"
         ).content.decode()
         assert f'data-seconds="{used}"' in page
+
+
+def test_a_confirmation_is_on_the_projectors_next_poll_within_two_seconds(event, organiser, referee, client):
+    """The hall's screen polls every second; a poll when nothing changed costs a 304 and one query, and the
+    poll after a confirmation carries it (the target: on the projector within 2 s of the confirmation)."""
+    url = reverse("public:projector", args=[event.slug])
+    page = client.get(url)
+    assert f'hx-trigger="every {POLL_SECONDS}s"' in page.content.decode()
+    assert page["X-Accel-Expires"] == "0"  # not kept by nginx's one-second copy either
+    table = event.rounds.get(number=1).tables.get(number=1)
+    entry.record_hand(table, HandEntry(winner=None), acting_user=referee)
+    entry.set_table_finished(table, True, acting_user=referee)
+    poll = client.get(url, HTTP_HX_REQUEST="true")
+    assert "0 of 2 tables confirmed" in poll.content.decode()
+    etag = poll["ETag"]
+    with CaptureQueriesContext(connection) as queries:
+        unchanged = client.get(url, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=etag)
+    assert unchanged.status_code == 304 and unchanged.content == b""
+    assert len(queries) == 1  # the event's row, which holds its public version
+    # As a browser sends it back after GZipMiddleware compressed the slides (a weak ETag).
+    weak = client.get(
+        url, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=f"W/{etag}", HTTP_ACCEPT_ENCODING="gzip"
+    )
+    assert weak.status_code == 304
+    assert unchanged["X-Accel-Expires"] == "0"
+
+    confirm_table(table, acting_user=organiser)
+    confirmed_at = time.monotonic()
+    after = client.get(url, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=etag)
+    seen = time.monotonic() - confirmed_at
+    assert after.status_code == 200
+    assert "1 of 2 tables confirmed" in after.content.decode()
+    assert after["ETag"] != etag
+    # The next poll comes at most POLL_SECONDS after the confirmation, and its answer takes ``seen``.
+    assert POLL_SECONDS + seen <= 2.0

@@ -2,8 +2,8 @@
    the Content-Security-Policy allows none). Each .slide is one view, or several when it holds a
    table[data-pages]: its rows are split into pages that fit under the slide's heading and above the
    footer, measured in this browser at this size. Views follow each other every data-seconds seconds
-   (the arrow keys and the space bar move too). htmx refreshes the slides every 30 seconds; the page
-   being shown stays (or the nearest one). body[data-view] says what is up ("standings 2/5"). */
+   (the arrow keys and the space bar move too). htmx asks for the slides every second (304 when nothing
+   changed: not swapped, site.js); the page being shown stays (or the nearest one). body[data-view] says what is up ("standings 2/5"). */
 (function () {
   "use strict";
 
@@ -86,6 +86,18 @@
     layout();
     show(0);
     restart();
+    // A poll when nothing changed is a 304, which the browser turns into its copy: the same slides are
+    // not swapped in again (the page shown and the clock's countdown stay as they are).
+    var shown = null;
+    document.body.addEventListener("htmx:beforeSwap", function (event) {
+      if (event.detail.target !== container || !event.detail.xhr) return;
+      var body = event.detail.xhr.responseText;
+      if (event.detail.xhr.status === 304 || body === shown) {
+        event.detail.shouldSwap = false;
+        return;
+      }
+      shown = body;
+    });
     document.body.addEventListener("htmx:afterSettle", function (event) {
       if (event.target === container) relayout();
     });

@@ -2,6 +2,7 @@
    - a form with data-confirm="question" asks before it is sent (destructive or final actions);
    - an input with data-filter="#table-id" hides the table's rows whose data-name lacks the typed text
      (case and accents ignored);
+   - a form with data-post-again, posted with htmx, is posted again without it when its answer is an error;
    - in a form with data-shown-by="field", an element with data-shown-for="a b" is shown only while that
      select's value is one of a, b (the penalty form: points only for "other"); without script, all show;
    - an element with data-go-after="seconds" and data-go-to="url" opens that url after so many seconds (the
@@ -64,6 +65,26 @@
     });
     document.querySelectorAll("input[data-filter]").forEach(applyFilter);
   });
+
+  // A form posted with htmx (data-post-again: the referee's hand form) whose answer is not one to swap in
+  // (a 503 while the database restarts, a 500, the connection lost) is posted again the ordinary way, so
+  // the browser shows the server's own answer, as without script ("not saved, try again": Back keeps
+  // what was typed). A refused hand is a 422, swapped in with its reasons (base.html's htmx-config).
+  function postAgain(event) {
+    var form = event.detail && event.detail.elt;
+    if (!form || !form.matches || !form.matches("form[data-post-again]")) return;
+    // Not sent at all (no connection): the hand is kept on the phone instead (static/js/offline-entry.js).
+    if (event.type === "htmx:sendError" && window.offlineEntry && window.offlineEntry.keep(form)) return;
+    form.submit();
+  }
+  // While it is sent, what the page said after the previous save is taken away: the answer says anew.
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var form = event.detail && event.detail.elt;
+    var said = document.getElementById("messages");
+    if (said && form && form.matches && form.matches("form[data-post-again]")) said.innerHTML = "";
+  });
+  document.addEventListener("htmx:responseError", postAgain);
+  document.addEventListener("htmx:sendError", postAgain);
 
   function applyShown(form) {
     var name = form.getAttribute("data-shown-by");

@@ -55,7 +55,8 @@
 
   function init(root) {
     var form = root.closest("form");
-    if (!form) return;
+    if (!form || root.tilePicker) return;
+    root.tilePicker = true;
     var $ = function (id) { return root.querySelector("#" + id); };
     var tilesInput = form.querySelector("input[name=tiles]");
     var fanInput = form.querySelector("input[name=fan]");
@@ -482,4 +483,9 @@
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
+  // The next hand's form, swapped in after a save (htmx), brings a new picker.
+  document.addEventListener("htmx:load", function (event) {
+    var elt = event.detail && event.detail.elt;
+    if (elt && elt.querySelectorAll) elt.querySelectorAll(".tile-picker").forEach(init);
+  });
 })();

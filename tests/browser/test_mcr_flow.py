@@ -71,7 +71,8 @@ def test_organiser_seats_referee_enters_and_the_public_sees_standings(
         ("draw", None, None, None),
         ("discard", "E", "N", "8"),
     ]
-    for how, winner, discarder, fan in hands:
+    for number, (how, winner, discarder, fan) in enumerate(hands, 1):
+        page.evaluate("window.sameDocument = true")  # gone if the browser loads the page again
         page.check(f"input[name=how][value={how}]")
         if winner:
             page.select_option("select[name=winner]", winner)
@@ -81,6 +82,13 @@ def test_organiser_seats_referee_enters_and_the_public_sees_standings(
             page.fill("input[name=fan]", fan)
         page.click("text=Save hand")
         page.wait_for_selector("text=Hand saved")
+        if number in (2, 3):
+            # With JavaScript on, a save between the first and the last hand is answered with its row, the
+            # totals and the next form, swapped into the page (htmx): no reload.
+            assert page.evaluate("window.sameDocument === true")
+            assert page.locator("table.hands-table tbody tr").count() == number
+            assert page.locator("#hand-form h2").inner_text() == f"Hand {number + 1}"
+            assert page.locator('td[data-seat="S"]').inner_text() == "40"  # the totals: -8 +48
 
     # A fan below 8 would have been refused; the table is now complete after four hands.
     assert page.locator(".state.complete").first.is_visible()

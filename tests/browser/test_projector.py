@@ -114,3 +114,49 @@ def test_the_projector_moves_on_by_itself_and_shows_the_clock(browser, live_serv
     assert face.startswith(("1:59:", "2:00:"))
     assert fits(page)
     context.close()
+
+
+def test_a_confirmation_is_on_the_projector_within_two_seconds(
+    browser, live_server, event, organiser, referee, monkeypatch
+):
+    """The slides are asked for every second; while nothing changes each ask is answered 304 (nothing drawn;
+    the browser shows its copy, not swapped in again), and a confirmation is on the screen within 2 s
+    (docs/public-pages.md)."""
+    import time
+
+    from scoring import views_public
+    from scoring.services.confirmation import confirm_table
+    from scoring.services.entry import HandEntry, record_hand, set_table_finished
+
+    table = event.rounds.get(number=1).tables.get(number=1)
+    record_hand(table, HandEntry(winner=None), acting_user=referee)
+    set_table_finished(table, True, acting_user=referee)
+    drawn: list[int] = []
+
+    def counted(tournament):
+        drawn.append(1)
+        return projector_context(tournament)
+
+    projector_context = views_public.projector_context
+    monkeypatch.setattr(views_public, "projector_context", counted)  # the live server runs in this process
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    page.goto(f"{live_server.url}/e/{event.slug}/projector/")
+    page.wait_for_selector(".projector-status:has-text('0 of 2 tables confirmed')")
+    polls: list[int] = []
+    page.on(
+        "request",
+        lambda r: polls.append(1) if "/projector/" in r.url and r.headers.get("hx-request") else None,
+    )
+    page.wait_for_timeout(
+        1500
+    )  # the first poll draws the slides once (the page's copy is not the fragment's)
+    before = len(drawn)
+    page.wait_for_timeout(3000)
+    assert len(polls) >= 3, polls
+    assert len(drawn) == before  # nothing changed: every poll answered 304, nothing drawn
+    confirm_table(table, acting_user=organiser)
+    confirmed = time.monotonic()
+    page.wait_for_selector(".projector-status:has-text('1 of 2 tables confirmed')", timeout=2500)
+    assert time.monotonic() - confirmed <= 2.0
+    context.close()

@@ -1,0 +1,252 @@
+/* Entry that survives the Wi-Fi: the referee's table page keeps each entry of its forms marked data-offline
+   (a hand, session totals, a penalty, a lateness) on the phone (localStorage) when the connection is gone,
+   with its token (entry_token) and what the page showed (expected_number, _position, _version), and sends
+   them one at a time, in order, when the connection is back. The server stores each token once however often
+   it is sent (scoring/services/entry_tokens.py) and refuses an entry whose table changed meanwhile: that
+   entry stays listed, with the reason, to be entered again, never dropped unseen. The box
+   (templates/scoring/referee/_offline_queue.html) always says what waits.
+   Also registers the referee pages' service worker (static/js/referee-sw.js). */
+(function () {
+  "use strict";
+
+  var box = document.getElementById("offline-queue");
+  if (!box) return;
+  var key = "offline-entry:" + box.getAttribute("data-key");
+  var sending = false;
+
+  function load() {
+    try { return JSON.parse(window.localStorage.getItem(key)) || []; } catch (e) { return []; }
+  }
+  function save(items) {
+    if (items.length) window.localStorage.setItem(key, JSON.stringify(items));
+    else window.localStorage.removeItem(key);
+  }
+  function waiting(items) { return items.filter(function (item) { return !item.failed; }); }
+  function offlineForm(f) { return f && f.matches && f.matches("form[data-offline]") ? f : null; }
+  function say(name, values) {
+    return (box.getAttribute("data-" + name) || "").replace(/\{(\w+)\}/g, function (all, word) {
+      return values[word] === undefined ? all : values[word];
+    });
+  }
+  function newToken() {
+    if (window.crypto && window.crypto.randomUUID) return window.crypto.randomUUID();
+    return "10000000-1000-4000-8000-100000000000".replace(/[018]/g, function (c) {
+      return (c ^ (window.crypto.getRandomValues(new Uint8Array(1))[0] & (15 >> (c / 4)))).toString(16);
+    });
+  }
+
+  // What the referee typed, in words, so the list says which hand is which.
+  function summary(f) {
+    var parts = [];
+    Array.prototype.forEach.call(f.elements, function (field) {
+      if (!field.name || field.type === "hidden" || field.type === "submit" || field.type === "button") return;
+      if ((field.type === "radio" || field.type === "checkbox") && !field.checked) return;
+      var label = field.labels && field.labels[0] ? field.labels[0].textContent.trim() : "";
+      if (field.tagName === "SELECT") {
+        var option = field.options[field.selectedIndex];
+        if (field.value) parts.push(label.replace(/:$/, "") + ": " + option.textContent.trim());
+      } else if (field.type === "radio") {
+        parts.push(label);
+      } else if (field.value) {
+        parts.push(label.replace(/:$/, "") + ": " + field.value);
+      }
+    });
+    return parts.join(", ");
+  }
+
+  function draw() {
+    var items = load();
+    var left = waiting(items).length;
+    var hands = waiting(items).every(function (item) { return item.hand; });
+    var list = box.querySelector("ul");
+    var count = box.querySelector("[data-count]");
+    box.hidden = !items.length && navigator.onLine;
+    box.querySelector("[data-offline]").hidden = navigator.onLine;
+    var words = hands ? (left === 1 ? "waiting-one" : "waiting") : (left === 1 ? "entries-one" : "entries");
+    count.textContent = left ? say(words, { n: left }) : "";
+    list.textContent = "";
+    items.forEach(function (item, index) {
+      var li = document.createElement("li");
+      li.setAttribute("data-form", item.form);
+      var text = document.createElement("span");
+      if (item.failed) {
+        li.className = "error";
+        text.textContent = say("failed", { what: item.title, reason: item.failed }) + " (" + item.summary + ")";
+        li.appendChild(text);
+        [["again", function () { enterAgain(index); }], ["remove", function () { remove(index); }]].forEach(
+          function (pair) {
+            var button = document.createElement("button");
+            button.type = "button";
+            button.className = "secondary";
+            button.textContent = say(pair[0], {});
+            button.addEventListener("click", pair[1]);
+            li.appendChild(document.createTextNode(" "));
+            li.appendChild(button);
+          });
+      } else {
+        text.textContent = say("queued", { what: item.title }) + " (" + item.summary + ")";
+        li.appendChild(text);
+      }
+      list.appendChild(li);
+    });
+  }
+
+  // The form gets ready for the next hand as the server's answer would have made it.
+  function nextHand(f, number) {
+    f.reset();
+    f.elements.expected_number.value = number;
+    f.elements.entry_token.value = newToken();
+    var title = f.querySelector("h2");
+    if (title) title.textContent = title.textContent.replace(/\d+/, String(number));
+    f.querySelectorAll("[role=status]").forEach(function (said) { said.remove(); });
+  }
+
+  // The form made ready for the next entry, as the page loaded anew would be: the counts it showed moved on.
+  function nextEntry(f) {
+    var shown = {};
+    ["expected_position", "expected_version"].forEach(function (name) {
+      if (f.elements[name] && f.elements[name].value !== "") shown[name] = Number(f.elements[name].value) + 1;
+    });
+    f.reset();
+    Object.keys(shown).forEach(function (name) { f.elements[name].value = shown[name]; });
+    f.elements.entry_token.value = newToken();
+    // What the form shows follows its choices again (site.js: data-shown-by).
+    f.querySelectorAll("select").forEach(function (select) {
+      select.dispatchEvent(new Event("change", { bubbles: true }));
+    });
+  }
+
+  function keep(f) {
+    var items = load();
+    var hand = !!f.elements.expected_number;
+    var fields = [];
+    new FormData(f).forEach(function (value, name) { fields.push([name, String(value)]); });
+    var title = f.querySelector("h2");
+    items.push({
+      form: f.id, action: f.getAttribute("action").split("#")[0], hand: hand,
+      title: title ? title.textContent.trim() : "", fields: fields, summary: summary(f),
+    });
+    save(items);
+    if (hand) nextHand(f, Number(f.elements.expected_number.value) + 1);
+    else nextEntry(f);
+    draw();
+    send();
+    return true;
+  }
+
+  function enterAgain(index) {
+    var items = load();
+    var item = items[index];
+    var f = item && document.getElementById(item.form);
+    if (!item || !f) return;
+    item.fields.forEach(function (pair) {
+      if (pair[0] === "csrfmiddlewaretoken" || pair[0] === "expected_number" || pair[0] === "entry_token") return;
+      var fields = f.querySelectorAll("[name='" + pair[0] + "']");
+      fields.forEach(function (field) {
+        if (field.type === "radio" || field.type === "checkbox") field.checked = field.value === pair[1];
+        else field.value = pair[1];
+        field.dispatchEvent(new Event("change", { bubbles: true }));
+      });
+    });
+    items.splice(index, 1);
+    save(items);
+    draw();
+    f.scrollIntoView();
+  }
+
+  function remove(index) {
+    var items = load();
+    items.splice(index, 1);
+    save(items);
+    draw();
+  }
+
+  // The page answered with the refusal: the reason is on the refused form, or at its top when that form is
+  // no longer shown (the table was completed meanwhile).
+  function reasonFrom(response, item) {
+    return response.text().then(function (html) {
+      var page = new DOMParser().parseFromString(html, "text/html");
+      var found = page.querySelector("#" + item.form + " .errorlist") || page.querySelector("#messages .error") ||
+        page.querySelector(".errorlist");
+      return (found && found.textContent.trim()) || say("refused", {});
+    });
+  }
+
+  // In order, one at a time; a hand refused is kept with its reason, the next ones are still sent.
+  function send() {
+    if (sending || !navigator.onLine) return;
+    var next = waiting(load())[0];
+    if (!next) return;
+    sending = true;
+    var body = new URLSearchParams();
+    next.fields.forEach(function (pair) { body.append(pair[0], pair[1]); });
+    var csrf = body.get("csrfmiddlewaretoken") || "";
+    fetch(next.action, {
+      method: "POST",
+      body: body,
+      credentials: "same-origin",
+      redirect: "manual",
+      headers: { "X-Entry-Replay": "1", "X-CSRFToken": csrf }, // answered 204 when stored
+    }).then(function (response) {
+      if (response.status === 204) return "";
+      if (response.status === 422) return reasonFrom(response, next);
+      return null; // the server not ready (503), signed out (a redirect): kept, tried again later
+    }).then(function (failed) {
+      sending = false;
+      if (failed === null) return;
+      var items = load();
+      var index = items.findIndex(function (item) { return tokenOf(item) === tokenOf(next); });
+      if (index >= 0) {
+        if (failed === "") items.splice(index, 1);
+        else items[index].failed = failed;
+      }
+      save(items);
+      if (waiting(items).length) { send(); return; }
+      // All answered: the whole page anew shows what the table holds now, its next hand's form included
+      // (what was refused stays in the list, to be entered again in that form).
+      window.location.reload();
+    }, function () {
+      sending = false; // the connection went again: kept
+      draw();
+    });
+  }
+  function tokenOf(item) {
+    var pair = item.fields.find(function (p) { return p[0] === "entry_token"; });
+    return pair ? pair[1] : "";
+  }
+
+  // Before htmx sends it: while offline, or while earlier hands still wait (they go first, in order).
+  document.addEventListener("submit", function (event) {
+    var f = offlineForm(event.target);
+    if (!f) return;
+    if (navigator.onLine && !waiting(load()).length) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    keep(f);
+  }, true);
+
+  // site.js asks first when an htmx post of the hand form could not be sent (the Wi-Fi dropped as it left).
+  window.offlineEntry = {
+    keep: function (f) { return !!offlineForm(f) && keep(f); },
+  };
+
+  window.addEventListener("online", function () { draw(); send(); });
+  window.addEventListener("offline", draw);
+  window.setInterval(send, 15000);
+  draw();
+  send();
+
+  if ("serviceWorker" in navigator && box.getAttribute("data-worker")) {
+    navigator.serviceWorker.register(box.getAttribute("data-worker"), { scope: box.getAttribute("data-scope") })
+      .then(function () { return navigator.serviceWorker.ready; })
+      .then(function (registration) {
+        var keepUrls = [window.location.pathname + window.location.search];
+        performance.getEntriesByType("resource").forEach(function (entry) {
+          var url = new URL(entry.name);
+          if (url.origin === window.location.origin && url.pathname.indexOf("/static/") === 0) keepUrls.push(url.pathname + url.search);
+        });
+        if (registration.active) registration.active.postMessage({ keep: keepUrls });
+      })
+      .catch(function () { /* not installable here (http without localhost): entry still works */ });
+  }
+})();

@@ -1,0 +1,107 @@
+"""Entry that survives the Wi-Fi, in Chromium at 360 px: hands entered with the browser offline wait on the
+phone and say so, are stored once and in order when it is back, and a hand queued against a table another
+referee changed meanwhile is shown as not saved, to be entered again (static/js/offline-entry.js,
+scoring/services/entry.py). The page then opens with no network (the referee pages' service worker)."""
+
+from __future__ import annotations
+
+import pytest
+
+from scoring.models import EntryToken, Hand, LateArrival
+from scoring.services import entry
+from tests.browser.test_desk_phone import WIDTH, log_in
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def narrow(browser):
+    context = browser.new_context(viewport={"width": WIDTH, "height": 740}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    yield page
+    context.close()
+
+
+def in_force(table) -> list[tuple[int, str]]:
+    hands = Hand.objects.in_force().filter(table=table).order_by("number")
+    return [(hand.number, hand.winner) for hand in hands]
+
+
+def enter(page, how: str, winner: str | None = None, discarder: str | None = None, fan: str | None = None):
+    page.check(f"input[name=how][value={how}]")
+    if winner:
+        page.select_option("select[name=winner]", winner)
+    if discarder:
+        page.select_option("select[name=discarder]", discarder)
+    if fan:
+        page.fill("input[name=fan]", fan)
+    page.click("#hand-form button[type=submit]")
+
+
+def test_hands_entered_offline_wait_then_are_stored_once_in_order(live_server, narrow, table, organiser):
+    page = narrow
+    base = live_server.url
+    url = f"{base}/referee/{table.round.tournament.slug}/sessions/1/tables/1/"
+    log_in(page, base, "rick", "pw-rick-123")
+    page.goto(url)
+    # Installed while online: the worker controls the page and has kept its shell.
+    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null")
+
+    page.context.set_offline(True)
+    enter(page, "discard", "E", "W", "16")
+    page.wait_for_selector("text=1 hand not sent yet")
+    enter(page, "self", "S", None, "8")
+    enter(page, "draw")
+    page.wait_for_selector("#offline-queue >> text=3 hands not sent yet")
+    assert page.locator("#hand-form h2").inner_text() == "Hand 4"
+    assert page.locator("#offline-queue li").count() == 3
+    assert in_force(table) == []  # nothing reached the server
+    page.screenshot(path="/tmp/offline-entry-waiting.png", full_page=True)
+    width = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    assert width[0] <= width[1] == WIDTH
+
+    page.context.set_offline(False)
+    page.wait_for_function("document.querySelectorAll('table.hands-table tbody tr').length === 3")
+    page.wait_for_selector("#offline-queue", state="hidden")
+    assert in_force(table) == [(1, "E"), (2, "S"), (3, "")]  # in the order entered
+    assert EntryToken.objects.filter(table=table).count() == 3
+    assert Hand.objects.filter(table=table).count() == 3  # each stored once
+
+    # The table page opens with no network (its last copy, kept by the service worker).
+    page.context.set_offline(True)
+    page.reload()
+    assert page.locator("#hand-form h2").inner_text() == "Hand 4"
+
+    # A fourth hand waits offline while another referee deletes hand 3 through the service.
+    enter(page, "discard", "E", "N", "8")
+    page.wait_for_selector("text=1 hand not sent yet")
+    entry.void_last_hand(table, acting_user=organiser, expected_last=3)
+    page.context.set_offline(False)
+    refused = page.locator("#offline-queue li.error")
+    refused.wait_for()
+    assert "Hand 4: Not saved: The table changed while this hand waited: hand 3 is next, not 4" in (
+        refused.inner_text()
+    )
+    assert in_force(table) == [(1, "E"), (2, "S")]  # not stored, and not dropped from the page
+    assert page.locator("#hand-form h2").inner_text() == "Hand 3"  # the page read the table anew
+
+    # Entered again in the table's next hand's form: now stored, the table's third hand (numbered after the
+    # deleted one, which the history keeps).
+    page.click("#offline-queue >> text=Enter it again")
+    assert page.locator("select[name=winner]").input_value() == "E"
+    assert page.locator("#offline-queue li").count() == 0
+    page.click("#hand-form button[type=submit]")
+    page.wait_for_selector("#hand-form >> text=Hand saved")
+    assert [winner for _, winner in in_force(table)] == ["E", "S", "E"]
+
+    # Lateness too: kept offline, stored once when the connection is back.
+    page.context.set_offline(True)
+    page.select_option("#late-form select[name=player]", index=1)
+    page.fill("#late-form input[name=minutes]", "7")
+    page.click("#late-form button[type=submit]")
+    page.wait_for_selector("#offline-queue >> text=1 entry not sent yet")
+    assert "Late arrival: waiting to be sent" in page.locator("#offline-queue li").inner_text()
+    page.context.set_offline(False)
+    page.wait_for_selector("text=late 7 min")
+    assert LateArrival.objects.filter(table=table).count() == 1
