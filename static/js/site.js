@@ -80,8 +80,11 @@
   // While it is sent, what the page said after the previous save is taken away: the answer says anew.
   document.addEventListener("htmx:beforeRequest", function (event) {
     var form = event.detail && event.detail.elt;
+    if (!form || !form.matches || !form.matches("form[data-post-again]")) return;
     var said = document.getElementById("messages");
-    if (said && form && form.matches && form.matches("form[data-post-again]")) said.innerHTML = "";
+    if (said) said.innerHTML = "";
+    // The previous save is said inside the form too (where the referee lands on a phone).
+    form.querySelectorAll(":scope > ul.messages").forEach(function (list) { list.remove(); });
   });
   document.addEventListener("htmx:responseError", postAgain);
   document.addEventListener("htmx:sendError", postAgain);

@@ -268,7 +268,7 @@ def hand_form_in_view(page) -> bool:
     top = page.evaluate("document.getElementById('hand-form').getBoundingClientRect().top")
     saved = page.locator("#hand-form [role=status]")
     return (
-        0 <= top <= 120
+        -2 <= top <= 120  # a fraction of a pixel above 0 is the anchor scrolled exactly there
         and page.evaluate("window.scrollY") > 0
         and saved.inner_text().startswith("Hand saved (")
         and page.locator("text=Hand saved (").count() == 1
@@ -359,6 +359,7 @@ def test_a_20_player_tournament_day_through_the_pages(browser, page, live_server
     phone.select_option("select[name=discarder]", "W")
     phone.fill("input[name=fan]", "6")
     phone.click("#hand-form button[type=submit]")
+    phone.wait_for_selector("#hand-form .errorlist")  # the refused form comes back in place (htmx, a 422)
     error = phone.locator("#hand-form .errorlist")
     assert error.count() == 1, error.all_inner_texts()
     assert phone.locator("main").inner_text().count(error.inner_text()) == 1
@@ -414,7 +415,8 @@ def test_a_20_player_tournament_day_through_the_pages(browser, page, live_server
     for number, hand in enumerate(WALK_HANDS[8:], start=9):
         enter(*hand)
         if number < 16:
-            assert phone.url.endswith("#hand-form") and hand_form_in_view(phone), number
+            # Saved with htmx the address stays (here #penalty-form); the page shows the next hand's form.
+            assert hand_form_in_view(phone), number
     assert phone.locator(".state.complete").first.is_visible()
     assert phone.locator("input[name=fan]").count() == 0  # no 17th hand (rule 74e)
     assert no_sideways_scroll(phone)
