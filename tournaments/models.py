@@ -106,6 +106,13 @@ class Tournament(models.Model):
         return self.rule_set.words
 
 
+PUBLIC_NAME_CHOICES = [
+    ("", gettext_lazy("As the event shows names")),
+    ("initial", gettext_lazy("Given name and family initial")),
+    ("code", gettext_lazy("Player id only")),
+]
+
+
 class Registration(models.Model):
     """A player entered in one event; ``code`` is the player's id in the event's JSON (e.g. "p1")."""
 
@@ -124,6 +131,12 @@ class Registration(models.Model):
         null=True, blank=True, help_text="Withdrawn: kept in history, no longer seated or ranked"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    public_name = models.CharField(
+        max_length=10,
+        blank=True,
+        choices=PUBLIC_NAME_CHOICES,
+        help_text="The player's own choice of public name: it only narrows the event's (tournaments.public_names)",
+    )
 
     class Meta:
         ordering = ["player__name"]

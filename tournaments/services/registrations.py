@@ -18,7 +18,7 @@ from players.models import Player
 from tournaments.audit import AuditAction, User, audit, bump_standings
 from tournaments.errors import ServiceError
 from tournaments.field_limits import check_length
-from tournaments.models import Registration, Tournament
+from tournaments.models import PUBLIC_NAME_CHOICES, Registration, Tournament
 from tournaments.spreadsheets import read_rows
 
 COUNTRY_RE = re.compile(r"^[A-Z]{2}$")
@@ -36,6 +36,8 @@ class PlayerRow:
     code: str = ""
     family_name: str = ""
     given_name: str = ""
+    public_name: str = ""
+    """The player's own narrowing of the event's public names ("", "initial", "code": tournaments.public_names)."""
 
 
 CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
@@ -68,6 +70,7 @@ def player_row_problems(
         "family_name": row.family_name,
         "given_name": row.given_name,
         "code": row.code,
+        "public_name": row.public_name,
     }
     labels = {
         "name": "name",
@@ -112,6 +115,10 @@ def _clean_field(key: str, value: str, *, country_names: bool) -> str:
         return text
     if key == "country":
         return _clean_country(value, country_names=country_names)
+    if key == "public_name":
+        if value not in dict(PUBLIC_NAME_CHOICES):
+            raise ServiceError(gettext("Unknown public name choice"), code="bad_public_name")
+        return value
     if key == "ema_id":
         ema_id = value.strip()
         if ema_id and not EMA_ID_RE.match(ema_id):
@@ -183,7 +190,9 @@ def add_registration(tournament: Tournament, row: PlayerRow) -> Registration:
             gettext("player id %(code)s is already used in this event") % {"code": repr(code)},
             code="code_taken",
         )
-    return Registration.objects.create(tournament=tournament, player=player, code=code, team=row.team)
+    return Registration.objects.create(
+        tournament=tournament, player=player, code=code, team=row.team, public_name=row.public_name
+    )
 
 
 @transaction.atomic
