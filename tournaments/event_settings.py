@@ -163,7 +163,7 @@ PRIVACY_SETTINGS: tuple[Setting, ...] = (
         group=PRIVACY,
     ),
 )
-"""Who sees a player's name (issue 28): ``tournaments.public_names`` applies ``public.names`` and the
+"""Who sees a player's name: ``tournaments.public_names`` applies ``public.names`` and the
 players' pages say ``noindex`` unless ``public.indexing``."""
 APPEAL_FEE = Setting(
     key="appeals.fee",
