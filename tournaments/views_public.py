@@ -118,8 +118,8 @@ def find(request: HttpRequest, slug: str) -> HttpResponse:
         # few players that match. Only what the public may see is searched: a hidden full name finds
         # nobody (tournaments.public_names).
         policy = public_names.event_policy(tournament)
-        matched = [
-            pk
+        rows = [
+            (public_names.narrowest(policy, own), pk, code, name, given, family)
             for pk, name, given, family, own, code in tournament.registrations.filter(
                 # a reserve is found once they played a seat as a substitute
                 Q(is_substitute=False) | Q(substitutions__isnull=False),
@@ -130,12 +130,14 @@ def find(request: HttpRequest, slug: str) -> HttpResponse:
             .values_list(
                 "pk", "player__name", "player__given_name", "player__family_name", "public_name", "code"
             )
-            if matches(
-                words,
-                public_names.shown_name(public_names.narrowest(policy, own), code, name, given, family),
-                code,
-            )
         ]
+        candidates = [
+            (public_names.shown_name(rule, code, *names), pk, code) for rule, pk, code, *names in rows
+        ]
+        if any(row[0] != public_names.FULL for row in rows):
+            # listed by what is shown, so the order tells nothing of a hidden name
+            candidates.sort(key=lambda item: item[0].casefold())
+        matched = [pk for text, pk, code in candidates if matches(words, text, code)]
         shown = {
             r.pk: r for r in Registration.objects.filter(pk__in=matched[:FIND_LIMIT]).select_related("player")
         }

@@ -16,6 +16,8 @@ from pypdf import PdfReader
 
 from players.models import Player
 from scoring.exports import EVENT_PRINTS, SESSION_PRINTS
+from scoring.services import confirmation, entry, seat_changes
+from scoring.services.entry import HandEntry
 from tournaments import desk
 from tournaments.models import Registration, Role, Tournament
 from tournaments.public_names import initial_name, public_name
@@ -50,7 +52,7 @@ def public_urls(tournament: Tournament) -> list[tuple[str, dict[str, str]]]:
     """Every public URL of the event, full pages and their htmx fragments."""
     slug = tournament.slug
     urls: list[tuple[str, dict[str, str]]] = [(reverse("public:event", args=[slug]), {})]
-    for number in tournament.rounds.values_list("number", flat=True):
+    for number in tournament.rounds.exclude(seated_at=None).values_list("number", flat=True):
         urls += [
             (reverse("public:seating", args=[slug, number]), {}),
             (reverse("public:results", args=[slug, number]), {}),
@@ -79,7 +81,7 @@ def public_bodies(client, tournament: Tournament) -> list[tuple[str, str]]:
         assert response.status_code == 200, url
         bodies.append((url, body_text(response.content, response.get("Content-Type", ""))))
     for kind in HALL_PRINTS:  # prints shown to the hall
-        for round_ in tournament.rounds.all():
+        for round_ in tournament.rounds.exclude(seated_at=None):
             _, _, content = SESSION_PRINTS[kind](round_, "http://testserver").render()
             bodies.append((f"{kind} {round_.number}", body_text(content, "")))
     _, _, content = EVENT_PRINTS["standings"](tournament).render()
@@ -187,3 +189,21 @@ def test_players_pages_are_not_indexed_unless_the_event_allows_it(client, demo_e
     assert 'name="robots"' not in response.content.decode()
     standings = client.get(reverse("public:standings", args=[demo_event.slug]))
     assert "X-Robots-Tag" not in standings  # only the players' pages
+
+
+def test_a_substitute_and_the_player_they_replaced_are_hidden_too(client, event, table, organiser, referee):
+    """The seating, results, find and player pages name both in "from hand 2: X for Y"."""
+    for number, registration in enumerate(event.registrations.select_related("player"), start=1):
+        Player.objects.filter(pk=registration.player_id).update(name=f"Quirinus{number} Zablocki{number}")
+    entry.record_hand(table, HandEntry(winner="E", discarder="S", fan=10), acting_user=organiser)
+    absent = table.seats.get(wind="E").registration
+    seat_changes.substitute_new_player(table, absent.code, "Xanthippe Newcombe", acting_user=organiser)
+    for _ in range(3):
+        entry.record_hand(table, HandEntry(winner=None), acting_user=organiser)
+    confirmation.confirm_table(table, acting_user=referee)
+    coded = event_services.update_settings(event, {"public.names": "code"}, acting_user=organiser)
+    names = list(coded.registrations.values_list("player__name", flat=True))
+    bodies = public_bodies(client, coded)
+    seating = next(text for url, text in bodies if "/seating/1/" in url)
+    assert f"for {absent.code}" in seating  # the substitution is shown, by ids
+    assert not leaks(bodies, names)
