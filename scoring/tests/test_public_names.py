@@ -207,3 +207,26 @@ def test_a_substitute_and_the_player_they_replaced_are_hidden_too(client, event,
     seating = next(text for url, text in bodies if "/seating/1/" in url)
     assert f"for {absent.code}" in seating  # the substitution is shown, by ids
     assert not leaks(bodies, names)
+
+
+def test_the_organiser_sets_the_policy_and_a_players_choice_on_their_pages(client, event, organiser):
+    client.force_login(organiser)
+    page = client.get(reverse("manage:settings", args=[event.slug])).content.decode()
+    assert "How players appear on public pages" in page
+    response = client.post(
+        reverse("manage:save_settings", args=[event.slug, "privacy"]),
+        {"privacy-public__names": "initial", "privacy-public__indexing": ""},
+    )
+    assert response.status_code == 302
+    registration = event.registrations.select_related("player").get(player__name="Ana")
+    url = reverse("manage:edit_player", args=[event.slug, registration.code])
+    assert "Public name" in client.get(url).content.decode()
+    response = client.post(url, {"name": "Ana Sousa", "country": "PT", "public_name": "code"})
+    assert response.status_code == 302
+    registration = Registration.objects.select_related("player", "tournament").get(pk=registration.pk)
+    assert (registration.public_name, public_name(registration)) == ("code", registration.code)
+    bo = Registration.objects.select_related("player", "tournament").get(tournament=event, player__name="Bo")
+    assert public_name(bo) == "B."  # one word: its initial
+    client.logout()
+    standings = client.get(reverse("public:standings", args=[event.slug]))
+    assert "Ana Sousa" not in standings.content.decode()
