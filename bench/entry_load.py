@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/entry_load.py [--db sqlite|postgres|both] [--players 400] [--sessions 10]
         [--duration 15] [--referees 8] [--readers 64] [--reader-think MS] [--nginx] [--cpus split]
-        [--kill 0] [--post-only] [--quick]
+        [--kill 0] [--post-only] [--api] [--quick]
 
 Each database gets a throw-away stack on loopback (bench/stack.py: its own PostgreSQL cluster or SQLite file,
 its own redis-server): the generated event (bench/make_event.py, the last two sessions seated but unplayed),
@@ -319,6 +319,13 @@ def run(db: str, args: argparse.Namespace, port: int) -> bool:
             "player": [f"/e/{slug}/players/p{n}/" for n in range(1, args.players + 1)],
             "event": [f"/e/{slug}/"],
         }
+        if args.api:  # the read API's readers beside the phones (docs/api.md): one more quarter of readers
+            pages["api"] = [
+                f"/api/v1/events/{slug}/standings/",
+                f"/api/v1/events/{slug}/",
+                f"/api/v1/events/{slug}/players/",
+                *(f"/api/v1/events/{slug}/sessions/{n}/results/" for n in range(1, args.sessions + 1)),
+            ]
         browser = Browser(front)
         for paths in pages.values():  # warm: every page once
             for path in paths:
@@ -512,6 +519,12 @@ def main() -> None:
         type=int,
         default=PUBLIC_NICE,
         help=f"CPU priority of the public pool and of the readers' wrk (default {PUBLIC_NICE}, as deploy/serve)",
+    )
+    parser.add_argument(
+        "--api",
+        action="store_true",
+        help="step 3 adds a quarter more readers on the read API (/api/v1/: standings, event, players, "
+        "each session's results) beside the pages' readers",
     )
     parser.add_argument(
         "--readers-on",

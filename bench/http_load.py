@@ -8,7 +8,8 @@ directory when DATABASE_URL is not set; with PostgreSQL the event ``bench-<playe
 database), starts gunicorn on 127.0.0.1 with config/gunicorn_config.py (DEBUG off, access log off, CACHE_URL
 as set, or each worker's own memory), warms every page once, then runs wrk against each page in turn and prints
 requests per second and latency percentiles. Pages: /healthz (the floor: no database, no template), the public
-standings, a session's results (every table) and a player's page. Requests send ``Accept-Encoding: gzip`` as
+standings, a session's results (every table) and a player's page, then the read API's standings, session
+results, players and event (``docs/api.md``; its rate limit off: wrk reads from one address). Requests send ``Accept-Encoding: gzip`` as
 phones do. ``--quick`` is the CI version (40 players, 3 sessions, 2 s per page). Only 127.0.0.1 is targeted.
 """
 
@@ -109,6 +110,7 @@ def main() -> None:
         "GUNICORN_ERROR_LOG": str(work / "gunicorn.log"),
         "STATIC_ROOT": str(work / "static"),
         "LOG_LEVEL": "ERROR",
+        "API_RATE": "",  # wrk reads from one address: the API's rate limit is tested (api/tests), not benched
     }
     env.setdefault("DATABASE_URL", f"sqlite:///{work / 'bench.sqlite3'}")
     slug = f"bench-{args.players}"
@@ -160,6 +162,11 @@ def main() -> None:
             ("standings", f"/e/{slug}/standings/"),
             ("results, session 1", f"/e/{slug}/results/1/"),
             ("player page", f"/e/{slug}/players/p1/"),
+            # The read API's readers (docs/api.md): the same public read path as the pages.
+            ("API standings", f"/api/v1/events/{slug}/standings/"),
+            ("API results, s. 1", f"/api/v1/events/{slug}/sessions/1/results/"),
+            ("API players", f"/api/v1/events/{slug}/players/"),
+            ("API event", f"/api/v1/events/{slug}/"),
         ]
         print(
             f"\nwrk: {args.wrk_threads} threads, {args.connections} connections, {args.duration} s per page"

@@ -75,6 +75,7 @@ class Stack:
             "SECURE_SSL_REDIRECT": "0",
             "SECURE_COOKIES": "0",
             "AXES_ENABLED": "0",  # many logins from one address in a few seconds
+            "API_RATE": "",  # the read API's readers come from one address too (its limit: api/tests)
             "BACKGROUND_WORKER": "1",
             "GUNICORN_ACCESS_LOG": "/dev/null",
             "STATIC_ROOT": str(self.work / "static"),
@@ -440,12 +441,12 @@ def event_stack(db: str, *, port: int, players: int, sessions: int, referees: in
     stack.prepare(event)
     stack.shell(
         "from django.contrib.auth import get_user_model\n"
-        "from tournaments import services\n"
+        "from tournaments.services.events import grant_role\n"
         "from tournaments.models import Role, Tournament\n"
         f"t = Tournament.objects.get(slug={slug!r})\n"
         f"for i in range({referees}):\n"
         f"    u = get_user_model().objects.create_user(f'bench-ref{{i}}', password={REFEREE_PASSWORD!r})\n"
-        "    services.grant_role(t, u, Role.REFEREE, acting_user=None)\n"
+        "    grant_role(t, u, Role.REFEREE, acting_user=None)\n"
     )
     return stack, slug, played
 

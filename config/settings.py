@@ -93,23 +93,30 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_tables2",
     "django_htmx",
+    "rest_framework",
+    "drf_spectacular",
     "csp",
     "axes",
     "config.apps.SiteConfig",
     "players",
     "tournaments",
     "scoring",
+    "api",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",  # serves static files pre-compressed (gzip and brotli)
     "django.middleware.gzip.GZipMiddleware",  # pages and JSON; Django 4.2+ pads it against BREACH
+    # /api/: the anonymous rate limit and read-only CORS, on every answer (stored, rendered or 304: api/middleware.py).
+    "api.middleware.ApiEdgeMiddleware",
     "django.middleware.http.ConditionalGetMiddleware",  # ETag from the body; 304 to a poll that holds it
     "csp.middleware.CSPMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Anonymous reads of public pages, before sessions, locale, CSRF and authentication run
     # (tournaments/public_read.py, docs/public-pages.md); the headers above still apply to them.
+    # Each request starts and ends in the site's zone; the access helpers set the event's (venue_time.py).
+    "tournaments.venue_time.SiteZoneAfterRequest",
     "tournaments.public_read.PublicReadMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -179,6 +186,28 @@ EXPORT_JOBS_KEEP = env_int("EXPORT_JOBS_KEEP", 3)
 PUBLIC_VERSION_SECONDS = float(env_str("PUBLIC_VERSION_SECONDS") or 1.0)
 # ...and keeps the answers it served last in its own memory (the keys name the versions: never out of date).
 PUBLIC_PAGE_LOCAL_BYTES = env_int("PUBLIC_PAGE_LOCAL_BYTES", 32 * 1024 * 1024)
+
+# The public read API (/api/v1/, docs/api.md): requests per client address, DRF's rate syntax (n/s, n/min,
+# n/hour); empty: no limit.
+API_RATE = env_str("API_RATE", "120/min")
+REST_FRAMEWORK = {
+    # Read-only and public: no accounts, no sessions, no CSRF; JSON only; the rate limit is api/middleware.py's.
+    "DEFAULT_AUTHENTICATION_CLASSES": [],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": [],
+    "DEFAULT_THROTTLE_CLASSES": [],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "api.views.not_found_alike",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Mahjong tournaments: public read API",
+    "DESCRIPTION": "What the public pages show, as JSON: published events, sessions, seating, confirmed "
+    "results, standings and players. Versioning rules: docs/api.md.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SCHEMA_PATH_PREFIX": "/api/v1",
+}
 
 CACHE_URL = env_str("CACHE_URL")
 CACHES = {"default": cache_from_url(CACHE_URL)}

@@ -78,6 +78,7 @@ urlpatterns = [
     # The switch in every page's footer. Exempt from CSRF: the worst a forged post does is change a
     # visitor's language, and without a token the public pages hold no secret and are stored whole.
     path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
+    path("api/v1/", include("api.urls")),
     path("", include(public)),
     path("manage/", include(manage)),
     path("referee/", include(referee)),

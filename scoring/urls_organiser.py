@@ -1,9 +1,10 @@
 from django.urls import path
 
-from scoring import views_exports, views_seat_changes
+from scoring import views_erasure, views_exports, views_seat_changes
 from scoring import views_organiser as views
 
 urlpatterns = [
+    path("people/<int:pk>/erase/", views_erasure.erase_player, name="erase_player"),
     path("<slug:slug>/prints/", views.event_prints, name="event_prints"),
     path("<slug:slug>/pins/", views.pins, name="pins"),
     path("<slug:slug>/pins/issue/", views.issue_pins, name="issue_pins"),

@@ -18,6 +18,7 @@ from scoring.services import pins
 from tournaments import desk, kiosk
 from tournaments.errors import ServiceError
 from tournaments.models import Registration, Tournament
+from tournaments.venue_time import use_event_zone
 
 MOST_MATCHES = 12
 """Names listed for one search; more asks for more of the name (a tablet's screen, not a list)."""
@@ -49,6 +50,7 @@ def _refusal(request: HttpRequest, tournament: Tournament) -> HttpResponse | Non
 def kiosk_search(request: HttpRequest, slug: str) -> HttpResponse:
     """Type a name, pick yours."""
     tournament = get_object_or_404(Tournament, slug=slug)
+    use_event_zone(tournament)  # the venue's clock (tournaments/venue_time.py)
     refused = _refusal(request, tournament)
     if refused is not None:
         return refused
@@ -68,6 +70,7 @@ def kiosk_search(request: HttpRequest, slug: str) -> HttpResponse:
 def kiosk_player(request: HttpRequest, slug: str, code: str) -> HttpResponse:
     """The PIN of the player picked; a right PIN checks them in, and the answer names their seat."""
     tournament = get_object_or_404(Tournament, slug=slug)
+    use_event_zone(tournament)  # the venue's clock (tournaments/venue_time.py)
     refused = _refusal(request, tournament)
     if refused is not None:
         return refused

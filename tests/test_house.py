@@ -15,7 +15,7 @@ from pathlib import Path
 import grimp
 
 ROOT = Path(__file__).resolve().parent.parent
-APPS = ("players", "tournaments", "scoring", "config")
+APPS = ("players", "tournaments", "scoring", "api", "config")
 MAX_LINES = 600
 ENGINES = ("scoring/rules/", "tournaments/seating/")
 """The pure engines (plain Python, the books' rules and the seating search) may be longer: a module there is

@@ -1,4 +1,7 @@
-"""Access helpers: every view gets its event through one of these (404 when absent, 403 when not allowed)."""
+"""Access helpers: every view gets its event through one of these (404 when absent, 403 when not allowed).
+
+Each one also sets the venue's clock for the rest of the request (``tournaments/venue_time.py``): the
+narrowest place every page about an event passes, with no query of its own."""
 
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ from django_htmx.middleware import HtmxDetails
 from tournaments.archive import ARCHIVED_MESSAGE
 from tournaments.citations import cite
 from tournaments.models import EventRole, Role, Round, Table, Tournament
+from tournaments.venue_time import use_event_zone
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -59,6 +63,7 @@ def appeals_event_for(request: HttpRequest, slug: str) -> Tournament:
     """The event, for a page that decides appeals (404 when absent, 403 for anyone but a chief referee
     or an organiser)."""
     tournament = get_object_or_404(Tournament, slug=slug)
+    use_event_zone(tournament)
     if not can_decide_appeals(request.user, tournament):
         raise PermissionDenied(
             cite(
@@ -80,6 +85,7 @@ def public_event(slug: str) -> Tournament:
     tournament = get_object_or_404(Tournament, slug=slug)
     if tournament.published_at is None:
         raise Http404(DRAFT_MESSAGE)
+    use_event_zone(tournament)
     return tournament
 
 
@@ -105,6 +111,7 @@ def event_for(request: HttpRequest, slug: str, role: str, *, archived_ok: bool =
         raise PermissionDenied(gettext("You do not have that role in this event."))
     if request.method == "POST" and tournament.archived_at is not None and not archived_ok:
         raise PermissionDenied(ARCHIVED_MESSAGE % {"name": tournament.name})
+    use_event_zone(tournament)
     return tournament
 
 

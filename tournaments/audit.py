@@ -93,6 +93,8 @@ class AuditAction(models.TextChoices):
     WITHDRAW_ENTRY = "withdraw_entry", "Entry withdrawn"
     ENTRY_FEE = "entry_fee", "Entry fee paid"
     DRAW_LOTS = "draw_lots", "Lots drawn for ties"
+    TIME_ZONE = "time_zone", "Time zone changed"
+    ANONYMISE_PLAYER = "anonymise_player", "Player's data replaced by a pseudonym"
 
 
 def acting(user: User) -> Any:

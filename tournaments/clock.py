@@ -29,6 +29,7 @@ from tournaments.errors import ServiceError
 from tournaments.event_settings import CLOCK_SETTINGS
 from tournaments.event_settings import current as current_settings
 from tournaments.models import Round, SessionClock, Table, Tournament
+from tournaments.venue_time import venue_time
 
 MAX_MINUTES = 600
 """No session or extension is longer than ten hours: a larger number is a typing slip."""
@@ -168,7 +169,7 @@ def refusal_after_time(
     after = sum(1 for moment in hands_first_entered() if moment >= now_reading.time_up_at)
     if after == 0:
         return None
-    called = timezone.localtime(now_reading.time_up_at).strftime("%H:%M")
+    called = venue_time(now_reading.time_up_at, tournament).strftime("%H:%M")
     rules, language = tournament.rule_set, get_language()
     return gettext(
         "Time was called at %(called)s and the %(hand)s in play then has been entered: this %(session)s "

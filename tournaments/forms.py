@@ -13,11 +13,38 @@ from scoring.rules import registry
 from scoring.rules.settings import Setting
 from tournaments.field_limits import max_length
 from tournaments.models import PUBLIC_NAME_CHOICES, Registration, Role, Tournament
+from tournaments.venue_time import default_time_zone, zone_names
 
 
 def _rule_set_choices() -> list[tuple[str, str]]:
     """The rule sets by name in the page's language."""
     return [(code, cls().label_in(get_language())) for code, cls in registry.RULE_SETS.items()]
+
+
+def _zone_choices() -> list[tuple[str, str]]:
+    """Every IANA name the machine knows (``zoneinfo.available_timezones()``); a name outside it is refused."""
+    return [(name, name) for name in zone_names()]
+
+
+def _time_zone_field(*, required: bool = True) -> forms.ChoiceField:
+    return forms.ChoiceField(
+        choices=_zone_choices,
+        required=required,
+        initial=default_time_zone,
+        label=gettext_lazy("Time zone"),
+        help_text=gettext_lazy("The venue's clock: every time shown for the event is in it."),
+        error_messages={
+            "invalid_choice": gettext_lazy(
+                "%(value)s is not a known time zone: choose one such as Europe/Amsterdam."
+            )
+        },
+    )
+
+
+class TimeZoneForm(forms.Form):
+    """The venue's clock on the settings page (``tournaments.services.events.set_time_zone``)."""
+
+    time_zone = _time_zone_field()
 
 
 class EventForm(forms.Form):
@@ -49,6 +76,7 @@ class EventForm(forms.Form):
     session_minutes = forms.IntegerField(
         label=gettext_lazy("Time limit per session (minutes)"), min_value=10, max_value=600, required=False
     )
+    time_zone = _time_zone_field(required=False)  # empty: the site's zone
 
     def clean(self) -> dict[str, Any]:
         super().clean()

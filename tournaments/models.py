@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import tzinfo
 from functools import lru_cache
 
 from django.conf import settings as django_settings
@@ -14,6 +15,8 @@ from players.models import Player
 from scoring.rules import registry
 from scoring.rules.ruleset import RuleSet, Vocabulary
 from tournaments.jobs import MAX_ATTEMPTS, Job
+from tournaments.venue_time import MAX_LENGTH as ZONE_MAX_LENGTH
+from tournaments.venue_time import default_time_zone, validate_time_zone, zone_named
 
 WINDS = ("E", "S", "W", "N")
 WIND_CHOICES = [("E", "East"), ("S", "South"), ("W", "West"), ("N", "North")]
@@ -67,12 +70,24 @@ class Tournament(models.Model):
         blank=True,
         help_text="Players may check themselves in (their own page, the kiosk) until then; empty: closed",
     )
+    time_zone = models.CharField(
+        max_length=ZONE_MAX_LENGTH,
+        default=default_time_zone,
+        validators=[validate_time_zone],
+        help_text="The venue's clock (an IANA name): every time shown for the event is in it "
+        "(tournaments/venue_time.py)",
+    )
 
     class Meta:
         ordering = ["-start_date", "name"]
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def zone(self) -> tzinfo:
+        """The venue's time zone (``time_zone`` read as a zone)."""
+        return zone_named(self.time_zone)
 
     @property
     def rule_set(self) -> RuleSet:
@@ -130,6 +145,10 @@ class Registration(models.Model):
     withdrawn_at = models.DateTimeField(
         null=True, blank=True, help_text="Withdrawn: kept in history, no longer seated or ranked"
     )
+    # The privacy notice shown at registration (tournaments/consent.py): empty for an imported event's
+    # history, which carries none.
+    consent_version = models.CharField(max_length=20, blank=True)
+    consent_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     public_name = models.CharField(
         max_length=10,
@@ -428,6 +447,9 @@ class Entry(models.Model):
         Registration, null=True, blank=True, on_delete=models.SET_NULL, related_name="entry"
     )
     fee_paid = models.BooleanField(default=False)
+    # The privacy notice the entry form showed (tournaments/consent.py).
+    consent_version = models.CharField(max_length=20, blank=True)
+    consent_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -11,6 +11,7 @@ urlpatterns = [
     path("<slug:slug>/", views.event_dashboard, name="event"),
     path("<slug:slug>/settings/", views.event_settings_page, name="settings"),
     path("<slug:slug>/settings/card/", views.load_card, name="load_card"),
+    path("<slug:slug>/settings/time-zone/", views.save_time_zone, name="save_time_zone"),
     path("<slug:slug>/settings/lots/", views.draw_lots, name="draw_lots"),
     path("<slug:slug>/settings/<slug:group>/", views.save_settings, name="save_settings"),
     path("<slug:slug>/staff/", views.grant_role, name="grant_role"),

@@ -25,6 +25,7 @@ from tournaments.errors import ServiceError
 from tournaments.models import RefereeCall, Role, Tournament
 from tournaments.roles import roles_of
 from tournaments.services import calls
+from tournaments.venue_time import use_event_zone
 
 CALL_BUTTON = "tournaments/_call_button.html"
 OPEN_CALLS = "tournaments/_open_calls.html"
@@ -51,6 +52,7 @@ def player_call(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """A signed-in player calls a referee to their table now (POST); GET answers the button's fragment,
     which polls itself while the call is open so the player sees "Kim is coming"."""
     tournament = get_object_or_404(Tournament, slug=slug)
+    use_event_zone(tournament)  # the venue's clock (tournaments/venue_time.py)
     registration = player_session.signed_in(request, tournament)
     if registration is None:
         raise PermissionDenied(gettext("Sign in to your own page of this event first."))

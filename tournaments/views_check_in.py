@@ -18,6 +18,7 @@ from tournaments import desk, player_session
 from tournaments.access import HtmxHttpRequest
 from tournaments.errors import ServiceError
 from tournaments.models import Tournament
+from tournaments.venue_time import use_event_zone
 
 
 @never_cache
@@ -26,6 +27,7 @@ def me_check_in(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Check the signed-in player in (``desk.self_check_in``, logged as their own action). With htmx the
     answer is the check-in box again; otherwise back to the page it was sent from (``next``)."""
     tournament = get_object_or_404(Tournament, slug=slug)
+    use_event_zone(tournament)  # the venue's clock (tournaments/venue_time.py)
     registration = player_session.signed_in(request, tournament)
     if registration is None:
         raise PermissionDenied(gettext("Sign in with your player code and PIN first."))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from datetime import timedelta
 from typing import Any
 
 from django import forms
@@ -31,6 +32,7 @@ from tournaments.access import DRAFT_MESSAGE, HtmxHttpRequest, event_for, has_ro
 from tournaments.errors import ServiceError
 from tournaments.models import Role, Round, Seat, SessionClock, Table, Tournament
 from tournaments.services import calls
+from tournaments.venue_time import use_event_zone, venue_time
 
 
 class MinutesForm(forms.Form):
@@ -50,16 +52,27 @@ def clock_context(round_: Round, *, table_number: int | None = None) -> dict[str
     clock = session_clock.clock_of(round_)
     rules = tournament.rule_set
     settings = session_clock.clock_settings(tournament)
+    now = timezone.now()
     reading = session_clock.reading(
         clock,
-        now=timezone.now(),
+        now=now,
         table_number=table_number,
         last_hand_minutes=settings["last_hand_minutes"],
     )
+    # Start and end in the venue's clock (tournaments/venue_time.py), whichever zone the page runs in; the
+    # countdown itself (static/js/clock.js) is seconds left and needs no zone.
+    started_at = venue_time(clock.started_at, tournament) if clock is not None else None
+    ends_at = None
+    if reading.time_up_at is not None:
+        ends_at = reading.time_up_at
+    elif reading.started and not reading.paused:
+        ends_at = now + timedelta(seconds=reading.remaining)
     return {
         "tournament": tournament,
         "round": round_,
         "reading": reading,
+        "started_at": started_at.strftime("%H:%M") if started_at is not None else "",
+        "ends_at": venue_time(ends_at, tournament).strftime("%H:%M") if ends_at is not None else "",
         "minutes": clock.minutes if clock is not None else tournament.session_minutes,
         "extra_minutes": round((reading.total - (clock.minutes * 60 if clock else 0)) / 60),
         "limit": rules.hands_allowed(tournament.hands_per_session),
@@ -86,6 +99,7 @@ def clock_fragment(request: HttpRequest, slug: str) -> HttpResponse:
     if not tournament.is_published and not has_role(request.user, tournament, Role.REFEREE):
         # A draft event's clock is for its staff only (their pages poll it before the event is public).
         raise Http404(DRAFT_MESSAGE)
+    use_event_zone(tournament)
     number = _whole(request.GET.get("session"))
     round_ = round_of(tournament, number) if number is not None else session_clock.current_round(tournament)
     context: dict[str, Any] = {"clock": None}

@@ -11,7 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import formats, timezone
+from django.utils import formats
 from django.utils.http import urlencode
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
@@ -32,6 +32,7 @@ from tournaments.forms import (
 )
 from tournaments.models import Registration, Role, Tournament
 from tournaments.services import registrations, seating
+from tournaments.venue_time import venue_time
 
 
 def _message(error: ServiceError) -> str:
@@ -129,7 +130,7 @@ def self_check_in_window(request: HttpRequest, slug: str) -> HttpResponse:
             messages.success(
                 request,
                 gettext("Players can check themselves in until %(time)s.")
-                % {"time": formats.time_format(timezone.localtime(tournament.self_check_in_until))},
+                % {"time": formats.time_format(venue_time(tournament.self_check_in_until, tournament))},
             )
     return redirect("manage:players", slug=slug)
 

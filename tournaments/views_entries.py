@@ -9,7 +9,6 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
@@ -21,6 +20,7 @@ from tournaments.errors import ServiceError
 from tournaments.forms import EntryForm, EntryWindowForm
 from tournaments.models import Entry, EntryStatus, EntryWindow, Role, Tournament
 from tournaments.services import entries
+from tournaments.venue_time import venue_time
 
 
 def _link(request: HttpRequest, entry: Entry) -> str:
@@ -138,7 +138,9 @@ def _render_entries(
     window = EntryWindow.objects.filter(tournament=tournament).first()
     if form is None:
         initial = (
-            {"capacity": window.capacity, "closes_at": timezone.localtime(window.closes_at)} if window else {}
+            {"capacity": window.capacity, "closes_at": venue_time(window.closes_at, tournament)}
+            if window
+            else {}
         )
         form = EntryWindowForm(initial=initial)
     rows = list(tournament.entries.select_related("registration", "player"))

@@ -30,11 +30,13 @@ from tournaments.forms import (
     SettingsForm,
     StaffForm,
     SwapForm,
+    TimeZoneForm,
 )
 from tournaments.models import EventRole, Role, Round, Seat, SeatingJob, Table, Tournament
 from tournaments.roles import table_roles
 from tournaments.seating import LowerBound, QualityReport, lower_bound
 from tournaments.services import events, seating, seating_bridge, seating_jobs, tie_lots
+from tournaments.venue_time import default_time_zone
 
 
 @login_required
@@ -76,6 +78,7 @@ def create_event(request: HttpRequest) -> HttpResponse:
                     num_sessions=data["num_sessions"],
                     hands_per_session=data["hands_per_session"],
                     session_minutes=data["session_minutes"],
+                    time_zone=data["time_zone"] or default_time_zone(),
                 ),
                 acting_user=request.user,
             )
@@ -433,6 +436,8 @@ def _render_settings(request: HttpRequest, tournament: Tournament, **extra: Any)
         "groups": extra.pop("groups", None) or _settings_forms(tournament),
         "card_form": extra.pop("card_form", None) or CardForm(max_bytes=rule_set.card_max_bytes),
         "lots": tie_lots.drawn_lots(tournament),
+        "zone_form": extra.pop("zone_form", None)
+        or TimeZoneForm(initial={"time_zone": tournament.time_zone}),
         **rule_set.settings_context(),
         **extra,
     }
@@ -464,6 +469,25 @@ def save_settings(request: HttpRequest, slug: str, group: str) -> HttpResponse:
             messages.success(request, gettext("%(chosen)s: saved.") % {"chosen": chosen["title"]})
             return redirect("manage:settings", slug=slug)
     return _render_settings(request, tournament, groups=groups)
+
+
+@login_required
+@require_POST
+def save_time_zone(request: HttpRequest, slug: str) -> HttpResponse:
+    """The venue's clock (``tournaments/venue_time.py``); a name outside the list is refused with a message."""
+    tournament = event_for(request, slug, Role.ORGANISER)
+    zone_form = TimeZoneForm(request.POST)
+    if zone_form.is_valid():
+        try:
+            events.set_time_zone(tournament, zone_form.cleaned_data["time_zone"], acting_user=request.user)
+        except ServiceError as error:
+            zone_form.add_error("time_zone", error.message)
+        else:
+            messages.success(
+                request, gettext("Time zone: %(zone)s.") % {"zone": zone_form.cleaned_data["time_zone"]}
+            )
+            return redirect("manage:settings", slug=slug)
+    return _render_settings(request, tournament, zone_form=zone_form)
 
 
 @login_required

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable, Sequence
+from datetime import tzinfo
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -268,8 +269,10 @@ def qr_drawing(url: str, size: float) -> Any:
     return QR()
 
 
-def made_at() -> str:
-    return timezone.localtime().strftime("%Y-%m-%d %H:%M %Z").strip()
+def made_at(zone: tzinfo | None = None) -> str:
+    """When a print or download was made, in the venue's clock (``Tournament.zone``, given by every caller
+    about an event: prints are made in the worker, outside any request's zone) with the zone's name."""
+    return timezone.localtime(timezone.now(), zone).strftime("%Y-%m-%d %H:%M %Z").strip()
 
 
 class Styles:
@@ -290,14 +293,22 @@ class Styles:
 class PDFDocument:
     """A platypus document with a footer on every page (what it is, when it was made, page number)."""
 
-    def __init__(self, title: str, paper: str = "a4", *, landscape: bool = False, margin: float = 28) -> None:
+    def __init__(
+        self,
+        title: str,
+        paper: str = "a4",
+        *,
+        landscape: bool = False,
+        margin: float = 28,
+        zone: tzinfo | None = None,
+    ) -> None:
         from reportlab.lib.pagesizes import landscape as turn
 
         size = page_size(paper)
         self.pagesize = turn(size) if landscape else size
         self.title = title
         self.margin = margin
-        self.footer = gettext("%(title)s · made %(at)s") % {"title": title, "at": made_at()}
+        self.footer = gettext("%(title)s · made %(at)s") % {"title": title, "at": made_at(zone)}
 
     @property
     def width(self) -> float:

@@ -95,10 +95,10 @@ def standings_status(tournament: Tournament, tables: list[Table] | None = None) 
         states = _table_states(tournament)
     started = [number for number, state in states if state != "not started"]
     if not started:
-        return Status(after=None, final=False, made_at=made_at())
+        return Status(after=None, final=False, made_at=made_at(tournament.zone))
     after = max(started)
     final = all(state == "complete" for number, state in states if number <= after)
-    return Status(after=after, final=final, made_at=made_at())
+    return Status(after=after, final=final, made_at=made_at(tournament.zone))
 
 
 def public_standings_status(tournament: Tournament) -> Status:
@@ -109,8 +109,8 @@ def public_standings_status(tournament: Tournament) -> Status:
 
     counted = [p for p in public_progress(tournament, session_progress(tournament)) if p.confirmed]
     if not counted:
-        return Status(after=None, final=False, made_at=made_at())
-    return Status(after=counted[-1].number, final=counted[-1].final, made_at=made_at())
+        return Status(after=None, final=False, made_at=made_at(tournament.zone))
+    return Status(after=counted[-1].number, final=counted[-1].final, made_at=made_at(tournament.zone))
 
 
 def _table_states(tournament: Tournament) -> list[tuple[int, str]]:

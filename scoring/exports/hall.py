@@ -84,6 +84,7 @@ class SeatSlipsPDF(SessionPrint):
             gettext("%(name)s: session %(number)s seat slips")
             % {"name": self.tournament.name, "number": self.round.number},
             self.paper,
+            zone=self.tournament.zone,
             margin=20,
         )
         styles = Styles()
@@ -189,6 +190,7 @@ class TableCardsPDF(SessionPrint):
             gettext("%(name)s: session %(number)s table cards")
             % {"name": self.tournament.name, "number": self.round.number},
             self.paper,
+            zone=self.tournament.zone,
             landscape=True,
         )
         font = pdf_font()
@@ -256,6 +258,7 @@ class SeatingListsPDF(SessionPrint):
             gettext("%(name)s: session %(number)s seating")
             % {"name": self.tournament.name, "number": self.round.number},
             self.paper,
+            zone=self.tournament.zone,
         )
         styles = Styles()
         name_w = (doc.width - 40) / 4

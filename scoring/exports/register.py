@@ -13,6 +13,7 @@ from scoring.services.appeals import event_appeals, ruling_line
 from scoring.services.queries import tables_with_results
 from scoring.templatetags.rules_words import rules_text
 from tournaments.models import Tournament
+from tournaments.venue_time import venue_time
 
 
 class RegisterPDF(Export):
@@ -41,6 +42,7 @@ class RegisterPDF(Export):
         doc = PDFDocument(
             gettext("%(event)s: penalties and appeals") % {"event": self.tournament.name},
             self.paper,
+            zone=self.tournament.zone,
             landscape=True,
         )
         styles = Styles()
@@ -126,7 +128,7 @@ class RegisterPDF(Export):
                         ),
                         rules_text(penalty.rule, rules),
                         Paragraph(markup(rules_text(penalty.reason, rules)), styles.cell),
-                        penalty.created_at.strftime("%Y-%m-%d %H:%M"),
+                        venue_time(penalty.created_at, self.tournament).strftime("%Y-%m-%d %H:%M"),
                         ", ".join(str(a.get_status_display()) for a in appeals),
                     ]
                 )

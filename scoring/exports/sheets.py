@@ -109,6 +109,7 @@ class ScoresheetsPDF(Export):
             gettext("%(name)s: session %(number)s %(what)s")
             % {"name": self.tournament.name, "number": self.round.number, "what": word},
             self.paper,
+            zone=self.tournament.zone,
         )
         self.styles = Styles()
         story: list[Any] = []

@@ -153,7 +153,10 @@ class StandingsPDF(StandingsExport):
         status = public_standings_status(self.tournament)
         styles = Styles()
         doc = PDFDocument(
-            gettext("%(name)s: standings") % {"name": self.tournament.name}, self.paper, landscape=True
+            gettext("%(name)s: standings") % {"name": self.tournament.name},
+            self.paper,
+            zone=self.tournament.zone,
+            landscape=True,
         )
         many = len(self.rounds) > 6
         head = [gettext("Rank"), gettext("Name"), gettext("Country"), gettext("EMA number")]

@@ -1,12 +1,13 @@
 """Public names by policy (tournaments/public_names.py): with the "player code" policy no public URL,
-fragment or download of the event shows a player's real name (PDFs read back with pypdf, workbooks opened
-with openpyxl), a player's own narrowing hides that player only, staff pages and the EMA file keep full
-names, and players' pages ask search engines not to index them."""
+fragment, download or answer of the read API shows a player's real name (PDFs read back with pypdf,
+workbooks opened with openpyxl), a player's own narrowing hides that player only, staff pages and the EMA
+file keep full names, and players' pages ask search engines not to index them."""
 
 from __future__ import annotations
 
 import html
 import io
+import json
 import re
 
 import openpyxl
@@ -40,6 +41,8 @@ def body_text(content: bytes, content_type: str) -> str:
             for row in sheet.iter_rows(values_only=True)
             for value in row
         )
+    if "json" in content_type:  # "\u00e1" read back as "á"
+        return json.dumps(json.loads(content), ensure_ascii=False)
     return html.unescape(content.decode("utf-8"))
 
 
@@ -71,6 +74,10 @@ def public_urls(tournament: Tournament) -> list[tuple[str, dict[str, str]]]:
     urls.append((reverse("public:versus", args=[first, second]), {}))
     for fmt in ("csv", "xlsx", "pdf"):
         urls.append((reverse("public:standings_download", args=[slug, fmt]), {}))
+    # the public read API (api/data.py)
+    urls += [(reverse(f"api:{name}", args=[slug]), {}) for name in ("event", "players", "standings")]
+    for number in tournament.rounds.exclude(seated_at=None).values_list("number", flat=True):
+        urls += [(reverse(f"api:{name}", args=[slug, number]), {}) for name in ("seating", "results")]
     return urls
 
 

@@ -21,6 +21,7 @@ from tournaments.archive import check_open
 from tournaments.audit import AuditAction, User, acting, audit
 from tournaments.errors import ServiceError
 from tournaments.models import RefereeCall, Registration, Role, Round, Seat, Substitution, Table, Tournament
+from tournaments.venue_time import venue_time
 
 
 def display_name(user: Any) -> str:
@@ -106,7 +107,7 @@ def call_referee(
     if earlier is not None:
         raise ServiceError(
             gettext("Table %(number)s has already called a referee (at %(time)s).")
-            % {"number": locked.number, "time": timezone.localtime(earlier.created_at).strftime("%H:%M")},
+            % {"number": locked.number, "time": venue_time(earlier.created_at, tournament).strftime("%H:%M")},
             code="already_called",
         )
     call = RefereeCall.objects.create(
@@ -134,7 +135,7 @@ def call_referee(
 
 def _locked_call(call: RefereeCall) -> RefereeCall:
     locked = (
-        RefereeCall.objects.select_for_update()
+        RefereeCall.objects.select_for_update(of=("self",))
         .select_related("table__round__tournament", "taken_by")
         .get(pk=call.pk)
     )

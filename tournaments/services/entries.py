@@ -31,10 +31,12 @@ from players.models import Player
 from tournaments import desk
 from tournaments.archive import check_open
 from tournaments.audit import AuditAction, User, audit, bump_standings
+from tournaments.consent import Consent
 from tournaments.errors import ServiceError
 from tournaments.field_limits import check_length
 from tournaments.models import Entry, EntryStatus, EntryWindow, Tournament
 from tournaments.services.registrations import PlayerRow, add_registration, clean_player_row
+from tournaments.venue_time import venue_time
 
 logger = logging.getLogger(__name__)
 
@@ -78,7 +80,7 @@ def open_registration(
         tournament,
         acting_user,
         AuditAction.ENTRY_WINDOW,
-        f"Registration by the players open: {capacity} places until {closes_at.isoformat()}",
+        f"Registration by the players open: {capacity} places until {venue_time(closes_at, tournament).isoformat()}",
         capacity=capacity,
         closes_at=closes_at.isoformat(),
     )
@@ -100,7 +102,7 @@ def closed_reason(tournament: Tournament, *, now: datetime | None = None) -> str
         return gettext("Registration for this event is not open.")
     if (now or timezone.now()) >= window.closes_at:
         return gettext("Registration for this event closed on %(closes_at)s.") % {
-            "closes_at": timezone.localtime(window.closes_at).strftime("%Y-%m-%d %H:%M")
+            "closes_at": venue_time(window.closes_at, tournament).strftime("%Y-%m-%d %H:%M")
         }
     return ""
 
@@ -209,6 +211,7 @@ def submit_entry(tournament: Tournament, details: EntryDetails, *, now: datetime
         raise ServiceError(reason, code="closed")
     row, email = _clean(details)
     _check_duplicates(tournament, row, email)
+    consent = Consent.now()  # the entry form shows the notice (templates/tournaments/register.html)
     window = EntryWindow.objects.get(tournament=tournament)
     taken = tournament.entries.filter(status__in=HOLDING).count()
     last = tournament.entries.aggregate(last=Max("position"))["last"] or 0
@@ -223,6 +226,8 @@ def submit_entry(tournament: Tournament, details: EntryDetails, *, now: datetime
         team=row.team,
         email=email,
         player=Player.objects.filter(ema_id=row.ema_id).first() if row.ema_id else None,
+        consent_version=consent.version,
+        consent_at=consent.at,
     )
     audit(
         tournament,
@@ -314,7 +319,8 @@ def approve_entry(entry: Entry, *, acting_user: User) -> Entry:
         ema_id=entry.ema_id,
         team=entry.team,
     )
-    entry.registration = add_registration(entry.tournament, row)
+    consent = Consent(entry.consent_version, entry.consent_at) if entry.consent_at else None
+    entry.registration = add_registration(entry.tournament, row, consent=consent)
     entry.status = EntryStatus.APPROVED
     entry.save(update_fields=["registration", "status"])
     bump_standings(entry.tournament)

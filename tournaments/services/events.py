@@ -25,6 +25,7 @@ from tournaments.field_limits import check_length
 from tournaments.messages import rule_sentence, text_message
 from tournaments.models import EventRole, Role, Round, Table, Tournament
 from tournaments.services.seating import round_results_exist
+from tournaments.venue_time import default_time_zone, zone_problem
 
 MAX_SESSIONS = 50
 
@@ -42,6 +43,7 @@ class EventDetails:
     hands_per_session: int | None = 16
     session_minutes: int | None = None
     settings: dict[str, Any] = field(default_factory=dict)
+    time_zone: str = field(default_factory=default_time_zone)
 
 
 def _check_event_details(details: EventDetails) -> None:
@@ -72,6 +74,9 @@ def _check_event_details(details: EventDetails) -> None:
             raise ServiceError(rule_sentence(problem), code="bad_hands")
     if details.start_date and details.end_date and details.end_date < details.start_date:
         raise ServiceError(gettext("The event cannot end before it starts."), code="bad_dates")
+    problem = zone_problem(details.time_zone)
+    if problem:
+        raise ServiceError(problem, code="bad_time_zone")
 
 
 @transaction.atomic
@@ -101,6 +106,7 @@ def create_tournament(details: EventDetails, *, acting_user: User) -> Tournament
         hands_per_session=details.hands_per_session,
         session_minutes=details.session_minutes,
         settings=settings,
+        time_zone=details.time_zone,
         created_by=creator,
     )
     Round.objects.bulk_create(
@@ -197,6 +203,33 @@ def update_settings(tournament: Tournament, changes: dict[str, Any], *, acting_u
         f"{key} = {value if len(str(value)) < 40 else '(file)'}" for key, value in changes.items()
     )
     audit(locked, acting_user, AuditAction.SETTINGS, f"Settings: {summary}", keys=sorted(changes))
+    return tournament
+
+
+@transaction.atomic
+def set_time_zone(tournament: Tournament, name: str, *, acting_user: User) -> Tournament:
+    """The venue's clock (an IANA name, ``tournaments/venue_time.py``): every page, print and export shows
+    the event's times in it from now on. Logged, and every public page and print is redrawn (their times
+    change)."""
+    problem = zone_problem(name)
+    if problem:
+        raise ServiceError(problem, code="bad_time_zone")
+    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    tournament.time_zone = name
+    if locked.time_zone == name:
+        return tournament
+    before = locked.time_zone
+    locked.time_zone = name
+    locked.save(update_fields=["time_zone"])
+    bump_standings(locked)  # the prints' made-at lines and every public page's times
+    audit(
+        locked,
+        acting_user,
+        AuditAction.TIME_ZONE,
+        f"Time zone: {before} -> {name}",
+        before=before,
+        after=name,
+    )
     return tournament
 
 

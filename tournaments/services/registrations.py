@@ -16,6 +16,7 @@ from players import countries
 from players.folding import fold
 from players.models import Player
 from tournaments.audit import AuditAction, User, audit, bump_standings
+from tournaments.consent import Consent
 from tournaments.errors import ServiceError
 from tournaments.field_limits import check_length
 from tournaments.models import PUBLIC_NAME_CHOICES, Registration, Tournament
@@ -161,8 +162,11 @@ def _next_code(tournament: Tournament) -> str:
     return f"p{number}"
 
 
-def add_registration(tournament: Tournament, row: PlayerRow) -> Registration:
-    """Register a cleaned row (the same person is found again by EMA number); inside a transaction."""
+def add_registration(
+    tournament: Tournament, row: PlayerRow, *, consent: Consent | None = None
+) -> Registration:
+    """Register a cleaned row (the same person is found again by EMA number); inside a transaction.
+    ``consent``: the privacy notice the player was shown (none for an imported event's history)."""
     player = None
     if row.ema_id:
         player = Player.objects.filter(ema_id=row.ema_id).first()
@@ -191,14 +195,22 @@ def add_registration(tournament: Tournament, row: PlayerRow) -> Registration:
             code="code_taken",
         )
     return Registration.objects.create(
-        tournament=tournament, player=player, code=code, team=row.team, public_name=row.public_name
+        tournament=tournament,
+        player=player,
+        code=code,
+        team=row.team,
+        public_name=row.public_name,
+        consent_version=consent.version if consent else "",
+        consent_at=consent.at if consent else None,
     )
 
 
 @transaction.atomic
 def register_player(tournament: Tournament, row: PlayerRow, *, acting_user: User) -> Registration:
     """Register one player from the desk's details (a typed country name is mapped to its code)."""
-    registration = add_registration(tournament, clean_player_row(row, country_names=True))
+    registration = add_registration(
+        tournament, clean_player_row(row, country_names=True), consent=Consent.now()
+    )
     bump_standings(tournament)
     audit(
         tournament,
@@ -383,6 +395,7 @@ def import_players(
         return report
     used = set(tournament.registrations.values_list("code", flat=True))
     number = len(used)
+    consent = Consent.now()  # the organiser showed the notice when collecting the list (docs/privacy.md)
     try:
         with transaction.atomic():
             for line, row in enumerate(cleaned, start=2):
@@ -390,7 +403,9 @@ def import_players(
                 while f"p{number}" in used:
                     number += 1
                 try:
-                    report.created.append(add_registration(tournament, replace(row, code=f"p{number}")))
+                    report.created.append(
+                        add_registration(tournament, replace(row, code=f"p{number}"), consent=consent)
+                    )
                 except ServiceError as error:  # registered meanwhile, by someone at the desk
                     raise _RowRefusedError(
                         gettext("Row %(line)s: %(problem)s.") % {"line": line, "problem": error.message}

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0020_self_check_in_until'),
+        ('tournaments', '0022_consent'),
     ]
 
     operations = [
