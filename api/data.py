@@ -12,6 +12,7 @@ from scoring.services.queries import is_confirmed, tables_with_results
 from scoring.services.standings import session_result
 from scoring.standings_cache import EXPLAINED, cached_standings_rows
 from tournaments.models import WINDS, Round, Seat, Table, Tournament
+from tournaments.public_names import public_name, public_rows
 from tournaments.services import substitutions
 
 
@@ -56,7 +57,8 @@ def event_sessions(event: Tournament) -> list[dict[str, Any]]:
 
 
 def event_players(event: Tournament) -> list[dict[str, Any]]:
-    """The event's players, by name: no PIN, no email, no EMA number (the pages show none of them). As the
+    """The event's players, by their public names (``tournaments.public_names``: the event's policy and each
+    player's own choice): no PIN, no email, no EMA number (the pages show none of them). As the
     "find a player" page (``tournaments.views_public.find``): withdrawn players are left out, and a reserve is
     listed once a published seating seats them or they played a seat as a substitute."""
     seated = Q(seats__round__seating_published_at__isnull=False)
@@ -67,31 +69,37 @@ def event_players(event: Tournament) -> list[dict[str, Any]]:
         .distinct()
         .select_related("player")
     )
+    named = [(public_name(r, event), r) for r in registrations]
     return [
         {
             "code": r.code,
-            "name": r.player.name,
+            "name": name,
             "country": r.player.country,
             "team": r.team,
             "substitute": r.is_substitute,
         }
-        for r in sorted(registrations, key=lambda r: (r.player.name.lower(), r.code))
+        for name, r in sorted(named, key=lambda item: (item[0].lower(), item[1].code))
     ]
 
 
-def _substitutions(seat: Seat) -> list[dict[str, Any]]:
+def _substitutions(seat: Seat, event: Tournament) -> list[dict[str, Any]]:
     return [
-        {"from_hand": item.from_hand, "player": item.substitute.code, "name": item.substitute.player.name}
+        {
+            "from_hand": item.from_hand,
+            "player": item.substitute.code,
+            "name": public_name(item.substitute, event),
+        }
         for item in substitutions.of_seat(seat)
     ]
 
 
-def _seat(seat: Seat) -> dict[str, Any]:
+def _seat(seat: Seat, event: Tournament) -> dict[str, Any]:
+    """A seat with its player's public name (``tournaments.public_names``)."""
     return {
         "wind": seat.wind,
         "player": seat.registration.code,
-        "name": seat.registration.player.name,
-        "substitutions": _substitutions(seat),
+        "name": public_name(seat.registration, event),
+        "substitutions": _substitutions(seat, event),
     }
 
 
@@ -112,7 +120,10 @@ def session_seating(round_: Round) -> dict[str, Any]:
     )
     return {
         "session": round_.number,
-        "tables": [{"table": t.number, "seats": [_seat(s) for s in _seats_by_wind(t)]} for t in tables],
+        "tables": [
+            {"table": t.number, "seats": [_seat(s, round_.tournament) for s in _seats_by_wind(t)]}
+            for t in tables
+        ],
     }
 
 
@@ -126,7 +137,7 @@ def session_results(event: Tournament, round_: Round) -> dict[str, Any]:
         result = session_result(table)
         seats = []
         for seat in _seats_by_wind(table):
-            row = _seat(seat)
+            row = _seat(seat, event)
             row["score"] = result.scores[seat.wind]
             if result.table_points is not None:
                 row["table_points"] = float(result.table_points[seat.wind])
@@ -138,8 +149,9 @@ def session_results(event: Tournament, round_: Round) -> dict[str, Any]:
 def standings(event: Tournament) -> list[dict[str, Any]]:
     """The public standings: exactly the rows of ``manage.py standings --format json`` (the standings spec),
     from the cache the pages read (one computation per public version). The pages' rows also say what decided
-    each place (``EXPLAINED``); the spec's JSON, and so the API, leaves those keys out."""
+    each place (``EXPLAINED``); the spec's JSON, and so the API, leaves those keys out. Names are the public
+    names (``tournaments.public_names``), as on the standings page."""
     return [
         {key: value for key, value in row.items() if key not in EXPLAINED}
-        for row in cached_standings_rows(event)
+        for row in public_rows(event, cached_standings_rows(event))
     ]

@@ -14,6 +14,7 @@ from django.utils.translation import gettext
 from scoring.standings_cache import SessionProgress, cached_standings_rows, session_progress
 from tournaments import clock as session_clock
 from tournaments.models import Round, Seat, Table, Tournament
+from tournaments.public_names import public_name, public_rows
 from tournaments.release import counted_rounds
 from tournaments.views_clock import clock_context
 
@@ -85,7 +86,7 @@ def next_seating(tournament: Tournament, progress: list[SessionProgress]) -> dic
     )
     rows = sorted(
         (
-            {"name": seat.registration.player.name, "table": table.number, "wind": seat.wind}
+            {"name": public_name(seat.registration, tournament), "table": table.number, "wind": seat.wind}
             for table in tables
             for seat in table.seats.all()
         ),
@@ -101,7 +102,7 @@ def projector_context(tournament: Tournament) -> dict[str, Any]:
     clock = clock_context(current) if current is not None else None
     return {
         "tournament": tournament,
-        "rows": cached_standings_rows(tournament),
+        "rows": public_rows(tournament, cached_standings_rows(tournament)),
         "status": status(progress, counted_rounds(tournament)),
         "clock": clock if clock is not None and clock["reading"].started else None,
         "seating": next_seating(tournament, progress),

@@ -17,6 +17,7 @@ from scoring.services.standings import confirmed_tables
 from scoring.standings_cache import cached_standings_rows, standings_cache_key
 from tournaments.event_settings import team_best
 from tournaments.models import Seat, Table, Tournament
+from tournaments.public_names import public_rows
 from tournaments.public_read import computed_once
 from tournaments.release import counted_rounds
 
@@ -126,8 +127,9 @@ def event_side_rankings(tournament: Tournament) -> list[SideRanking]:
 
 
 def event_team_standings(tournament: Tournament, rows: list[dict[str, Any]] | None = None) -> list[TeamRow]:
-    """Teams ranked over the confirmed tables (the members' standings rows summed)."""
+    """Teams ranked over the confirmed tables (the members' standings rows summed), the members by their
+    public names (the public team page)."""
     if rows is None:
-        rows = cached_standings_rows(tournament)
+        rows = public_rows(tournament, cached_standings_rows(tournament))
     teams = dict(tournament.registrations.exclude(team="").values_list("code", "team"))
     return team_standings(rows, teams, tournament.uses_table_points, best=team_best(tournament))

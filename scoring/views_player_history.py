@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 
 from players.models import Player, PlayerMerge
 from scoring.player_history import event_lines, head_to_head, published_registrations
+from tournaments.public_names import history_names, noindex
 
 
 def _player(player_id: int) -> Player | HttpResponse:
@@ -28,8 +29,17 @@ def player_history(request: HttpRequest, player_id: int) -> HttpResponse:
     player = _player(player_id)
     if isinstance(player, HttpResponse):
         return player
-    context = {"player": player, "events": event_lines(player), "opponents": head_to_head(player)}
-    return render(request, "scoring/public/player_history.html", context)
+    opponents = head_to_head(player)
+    names = history_names([player.pk, *(pair.other.pk for pair in opponents)])
+    context = {
+        "player": player,
+        "name": names.get(player.pk, ""),
+        "full_name": names.get(player.pk) == player.name,  # the EMA id would name a hidden player
+        "events": event_lines(player),
+        "opponents": [(pair, names.get(pair.other.pk, "")) for pair in opponents],
+        "noindex": True,
+    }
+    return noindex(render(request, "scoring/public/player_history.html", context), indexable=False)
 
 
 def versus(request: HttpRequest, player_id: int, other_id: int) -> HttpResponse:
@@ -43,7 +53,16 @@ def versus(request: HttpRequest, player_id: int, other_id: int) -> HttpResponse:
         raise Http404("The same player")
     found = head_to_head(player, other)
     pair = found[0] if found else None
-    return render(request, "scoring/public/versus.html", {"player": player, "other": other, "pair": pair})
+    names = history_names([player.pk, other.pk])
+    context = {
+        "player": player,
+        "other": other,
+        "pair": pair,
+        "name": names.get(player.pk, ""),
+        "other_name": names.get(other.pk, ""),
+        "noindex": True,
+    }
+    return noindex(render(request, "scoring/public/versus.html", context), indexable=False)
 
 
 def _kept_id(player_id: int) -> int:

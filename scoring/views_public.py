@@ -49,6 +49,7 @@ from scoring.standings_cache import (
     why_nobody_is_ranked,
 )
 from scoring.tables import ScoreStandingsTable, StandingsTable
+from tournaments import public_names
 from tournaments.access import HtmxHttpRequest, has_role, public_event, public_round
 from tournaments.event_settings import team_best
 from tournaments.models import WINDS, Registration, Role, Round, Seat, Substitution, Table, Tournament
@@ -184,6 +185,8 @@ def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     can_preview = may_preview(request.user, tournament)
     provisional = clean.GET.get("provisional") == "1" and can_preview
     rows = [dict(row) for row in cached_standings_rows(tournament, include_provisional=provisional)]
+    if not provisional:  # the staff's preview keeps full names
+        rows = public_names.public_rows(tournament, rows)
     countries = {r.code: r.player.country for r in tournament.registrations.select_related("player")}
     for place, row in enumerate(rows):
         row["country"] = countries.get(row["player"], "")
@@ -247,12 +250,18 @@ def player(request: HtmxHttpRequest, slug: str, code: str) -> HttpResponse:
     if registration.is_substitute and not getattr(registration, "stood_in", False):
         # A reserve has a page once they took over a seat, to show what they played.
         raise Http404("No such player")
+    indexable = public_names.indexable(tournament)
     if request.htmx:
         return vary_on_htmx(
-            render(request, "scoring/public/_player_body.html", player_context(tournament, registration))
+            public_names.noindex(
+                render(request, "scoring/public/_player_body.html", player_context(tournament, registration)),
+                indexable=indexable,
+            )
         )
-    context = {**player_context(tournament, registration), "poll": poll_seconds()}
-    return vary_on_htmx(render(request, "scoring/public/player.html", context))
+    context = {**player_context(tournament, registration), "poll": poll_seconds(), "noindex": not indexable}
+    return vary_on_htmx(
+        public_names.noindex(render(request, "scoring/public/player.html", context), indexable=indexable)
+    )
 
 
 def player_context(tournament: Tournament, registration: Registration) -> dict[str, Any]:
@@ -306,7 +315,11 @@ def player_context(tournament: Tournament, registration: Registration) -> dict[s
         mine = seats.get(round_.pk) if round_.seating_published_at is not None else None
         mates = sorted(table_mates.get(mine.table_id, []) if mine else [], key=lambda s: WINDS.index(s.wind))
         opponents = [
-            {"wind": other.wind, "name": other.registration.player.name, "code": other.registration.code}
+            {
+                "wind": other.wind,
+                "name": public_names.public_name(other.registration, tournament),
+                "code": other.registration.code,
+            }
             for other in mates
         ]
         result = by_round.get(round_.number)
@@ -411,7 +424,7 @@ def side(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 
 
 def _side_context(tournament: Tournament) -> list[dict[str, Any]]:
-    names = dict(tournament.registrations.values_list("code", "player__name"))
+    names = public_names.public_names(tournament)
     rules = tournament.rule_set
     out = []
     for ranking in event_side_rankings(tournament):

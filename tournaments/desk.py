@@ -97,6 +97,7 @@ def _details(registration: Registration) -> dict[str, str]:
         "country": player.country,
         "ema_id": player.ema_id,
         "team": registration.team,
+        "public_name": registration.public_name,
     }
 
 
@@ -123,11 +124,12 @@ def edit(registration: Registration, row: PlayerRow, *, acting_user: User) -> Re
     player.family_name, player.given_name = cleaned.family_name, cleaned.given_name
     player.save(update_fields=["name", "family_name", "given_name", "country", "ema_id"])
     registration.team = cleaned.team
-    registration.save(update_fields=["team"])
+    registration.public_name = cleaned.public_name
+    registration.save(update_fields=["team", "public_name"])
     after = _details(registration)
     changed = {key: [before[key], after[key]] for key in before if before[key] != after[key]}
     if changed:
-        bump_standings(registration.tournament)  # names and teams show in the standings
+        bump_standings(registration.tournament)  # names, public names and teams show in the standings
         audit(
             registration.tournament,
             acting_user,

@@ -138,6 +138,33 @@ TEAM_SETTINGS: tuple[Setting, ...] = (
 )
 """Team standings (the public team page and the standings PDF): players with the same team name form
 a team; the team's total is the sum of its best N members' results, or of all of them."""
+PRIVACY = gettext_noop("Privacy")
+PUBLIC_NAMES = ("full", "initial", "code")
+"""The public name policies, widest first: a player's own choice may only move right (``public_names``)."""
+PRIVACY_SETTINGS: tuple[Setting, ...] = (
+    Setting(
+        key="public.names",
+        label=gettext_noop("How players appear on public pages, prints for the hall and downloads"),
+        kind="choice",
+        default="full",
+        choices=(
+            ("full", gettext_noop("Full name")),
+            ("initial", gettext_noop("Given name and family initial (María G.)")),
+            ("code", gettext_noop("Player id only (p7)")),
+        ),
+        help=gettext_noop("A player may choose to show less, never more; staff pages show full names"),
+        group=PRIVACY,
+    ),
+    Setting(
+        key="public.indexing",
+        label=gettext_noop("Let search engines index the players' pages"),
+        kind="bool",
+        default=False,
+        group=PRIVACY,
+    ),
+)
+"""Who sees a player's name: ``tournaments.public_names`` applies ``public.names`` and the
+players' pages say ``noindex`` unless ``public.indexing``."""
 APPEAL_FEE = Setting(
     key="appeals.fee",
     label=gettext_noop("Appeal fee (returned if the appeal is granted, forfeited if it is rejected)"),
@@ -167,6 +194,7 @@ def settings_fields(rules: str) -> tuple[Setting, ...]:
         *CLOCK_SETTINGS,
         *CONFIRMATION_SETTINGS,
         *TEAM_SETTINGS,
+        *PRIVACY_SETTINGS,
         *appeal_settings(rules),
     )
 

@@ -12,7 +12,7 @@ from players.models import Player
 from scoring.rules import registry
 from scoring.rules.settings import Setting
 from tournaments.field_limits import max_length
-from tournaments.models import Registration, Role, Tournament
+from tournaments.models import PUBLIC_NAME_CHOICES, Registration, Role, Tournament
 from tournaments.venue_time import default_time_zone, zone_names
 
 
@@ -124,6 +124,12 @@ class PlayerForm(forms.Form):
     ema_id = forms.CharField(label=gettext_lazy("EMA id"), max_length=8, required=False)
     team = forms.CharField(
         max_length=max_length(Registration, "team"), required=False, label=gettext_lazy("Team")
+    )
+    public_name = forms.ChoiceField(
+        choices=PUBLIC_NAME_CHOICES,
+        required=False,
+        label=gettext_lazy("Public name"),
+        help_text=gettext_lazy("The player may show less than the event does, never more"),
     )
 
 

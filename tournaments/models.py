@@ -121,6 +121,13 @@ class Tournament(models.Model):
         return self.rule_set.words
 
 
+PUBLIC_NAME_CHOICES = [
+    ("", gettext_lazy("As the event shows names")),
+    ("initial", gettext_lazy("Given name and family initial")),
+    ("code", gettext_lazy("Player id only")),
+]
+
+
 class Registration(models.Model):
     """A player entered in one event; ``code`` is the player's id in the event's JSON (e.g. "p1")."""
 
@@ -143,6 +150,12 @@ class Registration(models.Model):
     consent_version = models.CharField(max_length=20, blank=True)
     consent_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    public_name = models.CharField(
+        max_length=10,
+        blank=True,
+        choices=PUBLIC_NAME_CHOICES,
+        help_text="The player's own choice of public name: it only narrows the event's (tournaments.public_names)",
+    )
 
     class Meta:
         ordering = ["player__name"]

@@ -272,6 +272,7 @@ def edit_player(request: HttpRequest, slug: str, code: str) -> HttpResponse:
         "country": player.country,
         "ema_id": player.ema_id,
         "team": registration.team,
+        "public_name": registration.public_name,
     }
     form = PlayerForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():

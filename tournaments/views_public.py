@@ -11,6 +11,7 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from players.folding import MAX_QUERY, matches, query_words
+from tournaments import public_names
 from tournaments.access import has_role, public_event, public_round
 from tournaments.models import WINDS, EntryWindow, Registration, Role, Seat, Table, Tournament
 from tournaments.services import substitutions
@@ -64,7 +65,7 @@ def seating(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     )
     rows: list[dict[str, Any]] = [
         {
-            "name": s.registration.player.name,
+            "name": public_names.public_name(s.registration, tournament),
             "code": s.registration.code,
             "table": t.number,
             "wind": s.wind,  # named in the page's language by the template (wind_name)
@@ -76,7 +77,7 @@ def seating(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     # A substitute who came in at a seat mid-session finds themselves too, at the seat they played.
     rows += [
         {
-            "name": item.substitute.player.name,
+            "name": public_names.public_name(item.substitute, tournament),
             "code": item.substitute.code,
             "table": t.number,
             "wind": s.wind,
@@ -114,19 +115,29 @@ def find(request: HttpRequest, slug: str) -> HttpResponse:
     found: list[Registration] = []
     if words:
         # Plain values first (folding 200 names is quick; building 200 model objects is not), then the
-        # few players that match.
-        matched = [
-            pk
-            for pk, name, code in tournament.registrations.filter(
+        # few players that match. Only what the public may see is searched: a hidden full name finds
+        # nobody (tournaments.public_names).
+        policy = public_names.event_policy(tournament)
+        rows = [
+            (public_names.narrowest(policy, own), pk, code, name, given, family)
+            for pk, name, given, family, own, code in tournament.registrations.filter(
                 # a reserve is found once they played a seat as a substitute
                 Q(is_substitute=False) | Q(substitutions__isnull=False),
                 withdrawn_at=None,
             )
             .distinct()
             .order_by("player__name", "pk")
-            .values_list("pk", "player__name", "code")
-            if matches(words, name, code)
+            .values_list(
+                "pk", "player__name", "player__given_name", "player__family_name", "public_name", "code"
+            )
         ]
+        candidates = [
+            (public_names.shown_name(rule, code, *names), pk, code) for rule, pk, code, *names in rows
+        ]
+        if any(row[0] != public_names.FULL for row in rows):
+            # listed by what is shown, so the order tells nothing of a hidden name
+            candidates.sort(key=lambda item: item[0].casefold())
+        matched = [pk for text, pk, code in candidates if matches(words, text, code)]
         shown = {
             r.pk: r for r in Registration.objects.filter(pk__in=matched[:FIND_LIMIT]).select_related("player")
         }

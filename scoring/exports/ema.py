@@ -8,6 +8,10 @@ ranked player, and the players' scores must sum to what penalties and lateness t
 named as warnings and exported with the number left empty. Only rule sets with table points have an
 EMA results file; any other event gets a clear refusal.
 
+Full names whatever the event's public name policy (``public.names``, ``tournaments.public_names``): the
+federation rates players by name and EMA number, so the file is for the organiser to send, never a public
+download.
+
 Players out of the ranking by a ruling (loss of rank, MCR 77e; disqualification, 77f and 89: Sloper,
 seeds/003_2541481d343502a5.txt, lines 2358-2359 and 2392) are left out of the file and named in the
 check's warnings instead. Our reading of what the EMA expects: the MERS base rank of a player is worked

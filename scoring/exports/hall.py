@@ -23,6 +23,7 @@ from scoring.exports.data import check_seated, seated_tables
 from scoring.rules import vocabulary
 from scoring.services.pins import issue_pins
 from tournaments.models import WINDS, Round, Seat
+from tournaments.public_names import public_names
 
 
 def _wind(letter: str) -> str:
@@ -70,7 +71,8 @@ class SeatSlipsPDF(SessionPrint):
         pins = issue_pins(self.tournament, acting_user=None)
         tables = seated_tables(self.round)
         seated = [(table, seat) for table in tables for seat in table.seats.all()]
-        seated.sort(key=lambda item: (item[1].registration.player.name.casefold(), item[1].registration.code))
+        shown = public_names(self.tournament)  # shown to the hall: tournaments.public_names
+        seated.sort(key=lambda item: (shown[item[1].registration.code].casefold(), item[1].registration.code))
         plan: dict[int, list[tuple[int, int, str]]] = defaultdict(list)
         for registration_id, round_number, table_number, wind in (
             Seat.objects.filter(round__tournament=self.tournament)
@@ -118,7 +120,7 @@ class SeatSlipsPDF(SessionPrint):
             sessions.setStyle(grid_style(size=8))
             left = [
                 Paragraph(markup(self.tournament.name), styles.small),
-                Paragraph(markup(fit(reg.player.name, slip_w - 110, 16)), name_style),
+                Paragraph(markup(fit(shown[reg.code], slip_w - 110, 16)), name_style),
                 Paragraph(
                     gettext("Player code: <b>%(code)s</b>") % {"code": markup(reg.code)}, styles.normal
                 ),
@@ -195,13 +197,14 @@ class TableCardsPDF(SessionPrint):
         big = ParagraphStyle("big", fontName=font, fontSize=220, leading=200, alignment=1)
         line = ParagraphStyle("line", fontName=font, fontSize=18, leading=22, alignment=1)
         story: list[Any] = []
+        shown = public_names(self.tournament)  # shown to the hall: tournaments.public_names
         for index, table in enumerate(tables):
             if index:
                 story.append(PageBreak())
             seats = {seat.wind: seat.registration for seat in table.seats.all()}
             names = Grid(
                 [
-                    [_wind(w), cell(seats[w].player.name, doc.width - 210, 24), seats[w].code]
+                    [_wind(w), cell(shown[seats[w].code], doc.width - 210, 24), seats[w].code]
                     for w in WINDS
                     if w in seats
                 ],
@@ -261,13 +264,14 @@ class SeatingListsPDF(SessionPrint):
         name_w = (doc.width - 40) / 4
         by_table = [[gettext("Table"), *(_wind(w) for w in WINDS)]]
         everyone = []
+        shown = public_names(self.tournament)  # shown to the hall: tournaments.public_names
         for table in tables:
             seats = {seat.wind: seat.registration for seat in table.seats.all()}
             by_table.append(
                 [str(table.number)]
-                + [cell(seats[w].player.name, name_w - 6, 10) if w in seats else "" for w in WINDS]
+                + [cell(shown[seats[w].code], name_w - 6, 10) if w in seats else "" for w in WINDS]
             )
-            everyone += [(reg.player.name, reg.code, table.number, w) for w, reg in seats.items()]
+            everyone += [(shown[reg.code], reg.code, table.number, w) for w, reg in seats.items()]
         everyone.sort(key=lambda item: (item[0].casefold(), item[1]))
         first = Grid(by_table, colWidths=[40] + [name_w] * 4, repeatRows=1)
         first.setStyle(

@@ -28,6 +28,7 @@ from scoring.standings import rank_text
 from scoring.standings_cache import cached_standings_rows, decided_text
 from tournaments.event_settings import team_best
 from tournaments.models import Tournament
+from tournaments.public_names import public_names, public_rows
 
 
 class StandingsExport(Export):
@@ -37,7 +38,10 @@ class StandingsExport(Export):
     def __init__(self, tournament: Tournament, base_url: str = "", paper: str = "a4") -> None:
         self.tournament = tournament
         self.paper = paper
-        self.rows = cached_standings_rows(tournament)
+        # Public names (tournaments.public_names): these are the public page's downloads and the print
+        # posted in the hall.
+        self.names = public_names(tournament)
+        self.rows = public_rows(tournament, cached_standings_rows(tournament))
         self.table_points = tournament.uses_table_points
         self.rounds = sorted({s["round"] for row in self.rows for s in row["sessions"]})
 
@@ -170,7 +174,9 @@ class StandingsPDF(StandingsExport):
                 str(rank_text(row)),
                 self._name_cell(row, widths[1] - 4, styles),
                 person.player.country if person else "",
-                person.player.ema_id if person else "",
+                person.player.ema_id
+                if person and self.names.get(row["player"]) == person.player.name
+                else "",
             ]
             if self.table_points:
                 line.append(points_text(row["table_points"]))

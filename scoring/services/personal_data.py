@@ -289,6 +289,7 @@ def _registration(registration: Registration) -> dict[str, Any]:
         "event": _event(registration.tournament),
         "code": registration.code,
         "team": registration.team,
+        "public_name": registration.public_name,  # the player's own narrowing (tournaments.public_names)
         "checked_in": registration.checked_in,
         "is_substitute": registration.is_substitute,
         "fixed_table": registration.fixed_table,

@@ -19,7 +19,7 @@ from tournaments.audit import AuditAction, User, audit, bump_standings
 from tournaments.consent import Consent
 from tournaments.errors import ServiceError
 from tournaments.field_limits import check_length
-from tournaments.models import Registration, Tournament
+from tournaments.models import PUBLIC_NAME_CHOICES, Registration, Tournament
 from tournaments.spreadsheets import read_rows
 
 COUNTRY_RE = re.compile(r"^[A-Z]{2}$")
@@ -37,6 +37,8 @@ class PlayerRow:
     code: str = ""
     family_name: str = ""
     given_name: str = ""
+    public_name: str = ""
+    """The player's own narrowing of the event's public names ("", "initial", "code": tournaments.public_names)."""
 
 
 CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
@@ -69,6 +71,7 @@ def player_row_problems(
         "family_name": row.family_name,
         "given_name": row.given_name,
         "code": row.code,
+        "public_name": row.public_name,
     }
     labels = {
         "name": "name",
@@ -113,6 +116,10 @@ def _clean_field(key: str, value: str, *, country_names: bool) -> str:
         return text
     if key == "country":
         return _clean_country(value, country_names=country_names)
+    if key == "public_name":
+        if value not in dict(PUBLIC_NAME_CHOICES):
+            raise ServiceError(gettext("Unknown public name choice"), code="bad_public_name")
+        return value
     if key == "ema_id":
         ema_id = value.strip()
         if ema_id and not EMA_ID_RE.match(ema_id):
@@ -192,6 +199,7 @@ def add_registration(
         player=player,
         code=code,
         team=row.team,
+        public_name=row.public_name,
         consent_version=consent.version if consent else "",
         consent_at=consent.at if consent else None,
     )
