@@ -153,12 +153,12 @@ def main() -> None:
             stack.shell(
                 "import json\n"
                 "from django.contrib.auth import get_user_model\n"
-                "from tournaments import services\n"
+                "from tournaments.services import events\n"
                 "from tournaments.models import Role, Seat, Tournament\n"
                 f"t = Tournament.objects.get(slug={SLUG!r})\n"
                 "users = get_user_model().objects\n"
                 "for name, role in (('ref-a', Role.REFEREE), ('ref-b', Role.REFEREE), ('org', Role.ORGANISER)):\n"
-                f"    services.grant_role(t, users.create_user(name, password={PASSWORD!r}), role, acting_user=None)\n"
+                f"    events.grant_role(t, users.create_user(name, password={PASSWORD!r}), role, acting_user=None)\n"
                 "east = Seat.objects.get(round__tournament=t, round__number=2, table__number=1, wind='E')\n"
                 "print(json.dumps({'code': east.registration.code, 'name': east.registration.player.name}))\n"
             )
