@@ -39,7 +39,10 @@ def browser():
 
 @pytest.fixture
 def page(browser):
-    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    # No service worker here: the referee pages' worker fetches the table page in the background to keep it,
+    # and that answer's CSRF cookie would replace a login form's when a test switches users at once.
+    # tests/browser/test_offline_entry.py tries the worker in its own context.
+    context = browser.new_context(viewport={"width": 1100, "height": 900}, service_workers="block")
     page = context.new_page()
     page.on("dialog", lambda dialog: dialog.accept())  # the pages ask before final actions: say yes
     page.set_default_timeout(15000)

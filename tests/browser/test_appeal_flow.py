@@ -45,7 +45,7 @@ def log_in(page, base: str, username: str, password: str) -> None:
     page.fill("input[name=username]", username)
     page.fill("input[name=password]", password)
     page.click("button[type=submit]")
-    page.wait_for_url(f"{base}/**")
+    page.wait_for_url(lambda url: "/accounts/login/" not in url)  # the login answered, its cookie set
 
 
 def test_a_ruling_is_appealed_in_writing_and_decided_by_the_chief_referee(page, live_server, seated_event):
