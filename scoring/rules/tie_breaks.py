@@ -1,6 +1,6 @@
 """The tie-breaks an organiser may order after the rule book's own ranking (no Django here).
 
-MCR rule 73 (Sloper, seeds/003_2541481d343502a5.txt line 2321) ranks by table points, then score, and
+MCR rule 73 (Sloper, seeds/003_2541481d343502a5.txt line 2322) ranks by table points, then score, and
 lets players equal in both share the rank; other rule sets rank by score. An event may then name further
 tie-breaks, in its order, in the setting ``tie_break_order``; what is left equal after all of them still
 shares the rank. ``scoring.standings`` applies them; this module only names them and checks the setting.

@@ -39,7 +39,8 @@ def seats(*codes: str, first_id: int = 1) -> list[SeatFact]:
 
 
 def mcr_table(table_id: int = 1, **changes: object) -> TableFacts:
-    """East wins a self-drawn 8-fan hand (rule 67: 3 x (8 + 8) = 48 for East, -16 each), then South wins
+    """East wins a self-drawn 8-fan hand (MCR rule 67c, seeds/003_2541481d343502a5.txt line 2309: 3 x (8 + 8) = 48
+    for East, -16 each), then South wins
     10 fan from West's discard (10 + 8 from West, 8 from each of the others)."""
     values: dict[str, object] = {
         "table_id": table_id,
@@ -63,6 +64,8 @@ def test_a_ruling_counts_unless_an_appeal_overturned_it():
 
 
 def test_a_tables_session_by_rule_67_and_table_points_by_rule_71():
+    # Rule 67a-b (seeds/003 lines 2307-2308): the discarder pays basic + 8, the others 8; rule 71a-d (lines
+    # 2313-2317): 4-2-1-0 by the session's score.
     result = table_result(MCR, mcr_table())
     assert result.scores == {"E": 48 - 8, "S": -16 + 34, "W": -16 - 18, "N": -16 - 8}
     assert result.table_points == {"E": 4, "S": 2, "N": 1, "W": 0}

@@ -1,5 +1,5 @@
 """Tie-breaks explained (scoring/standings.py, scoring/rules/tie_breaks.py), pure: MCR rule 73 first (table
-points, then score, seeds/003_2541481d343502a5.txt line 2321), then the event's own order; each row says
+points, then score, seeds/003_2541481d343502a5.txt line 2322), then the event's own order; each row says
 what decided its place against its neighbours, and players equal in everything share the rank."""
 
 from __future__ import annotations
