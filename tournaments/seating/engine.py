@@ -23,6 +23,7 @@ from .models import (
     TableSeating,
 )
 from .quality import quality_report
+from .repair import repair_clashes
 from .search import (
     ANNEALING_MOVES_PER_SECOND,
     CLUB_WEIGHT,
@@ -420,6 +421,9 @@ def _start(
     relabelled = [greedy] + [
         [[[relabel[p] for p in table] for table in tables] for tables in cand] for cand in candidates
     ]
+    if problem.extra is not None:
+        # Players kept apart: mend each construction's clashes before comparing it with the greedy start.
+        relabelled[1:] = [repair_clashes(problem, g) for g in relabelled[1:]]
     return min(relabelled, key=lambda g: total_cost(problem, g)), share
 
 
