@@ -185,3 +185,21 @@ def test_an_uploaded_seating_and_a_re_seating_preview_count_the_pairs(client, ev
     proposal = reseating.propose(event, 2)
     assert proposal.quality.kept_apart_meetings == met_before
     assert reseating.from_token(event, proposal.token()).quality.kept_apart_meetings == met_before
+
+
+def test_the_page_in_chinese_shows_no_english_but_names_and_codes(client, twenty, organiser):
+    import re
+
+    from tests.visible_text import shown_texts
+
+    kept_apart.keep_apart(player(twenty, 1), player(twenty, 2), acting_user=organiser)
+    client.force_login(organiser)
+    html = client.get(reverse("manage:kept_apart", args=[twenty.slug]), **CHINESE).content.decode()
+    allowed = {"player", "family", "open", "olga", "mcr", "ema", "english"}  # names, the language switch
+    allowed |= {code.lower() for code in twenty.registrations.values_list("code", flat=True)}
+    english = [
+        text
+        for text in shown_texts(html)
+        if any(word.lower() not in allowed for word in re.findall(r"[A-Za-z]{2,}", text))
+    ]
+    assert english == []
