@@ -1,6 +1,14 @@
 from django.urls import path
 
-from tournaments import views_clock, views_desk, views_entries, views_players, views_release, views_reseat
+from tournaments import (
+    views_clock,
+    views_desk,
+    views_entries,
+    views_kept_apart,
+    views_players,
+    views_release,
+    views_reseat,
+)
 from tournaments import views_organiser as views
 
 urlpatterns = [
@@ -54,4 +62,8 @@ urlpatterns = [
     ),
     path("<slug:slug>/reseat/", views_reseat.reseat, name="reseat"),
     path("<slug:slug>/seating/upload/", views_reseat.upload_seating, name="upload_seating"),
+    path("<slug:slug>/seating/apart/", views_kept_apart.kept_apart_page, name="kept_apart"),
+    path(
+        "<slug:slug>/seating/apart/<int:pk>/remove/", views_kept_apart.remove_pair, name="remove_kept_apart"
+    ),
 ]
