@@ -18,6 +18,7 @@ from scoring.services import pins
 from tournaments import desk, kiosk
 from tournaments.errors import ServiceError
 from tournaments.models import Registration, Tournament
+from tournaments.services import player_seats
 from tournaments.venue_time import use_event_zone
 
 MOST_MATCHES = 12
@@ -81,7 +82,11 @@ def kiosk_player(request: HttpRequest, slug: str, code: str) -> HttpResponse:
         return _page(request, tournament, "withdrawn", status=403, registration=registration)
     if registration.checked_in:
         return _page(
-            request, tournament, "done", registration=registration, seat=desk.coming_seat(registration)
+            request,
+            tournament,
+            "done",
+            registration=registration,
+            seat=player_seats.seat_now(registration).coming,
         )
     form = PinForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -94,7 +99,11 @@ def kiosk_player(request: HttpRequest, slug: str, code: str) -> HttpResponse:
             form.add_error("pin", error.message)
         else:
             return _page(
-                request, tournament, "done", registration=registration, seat=desk.coming_seat(registration)
+                request,
+                tournament,
+                "done",
+                registration=registration,
+                seat=player_seats.seat_now(registration).coming,
             )
     status = 422 if request.method == "POST" else 200
     return _page(request, tournament, "pin", status=status, registration=registration, form=form)

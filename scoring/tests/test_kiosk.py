@@ -16,7 +16,7 @@ from tournaments import desk
 from tournaments.audit import AuditAction
 from tournaments.errors import ServiceError
 from tournaments.models import AuditEntry, Tournament
-from tournaments.services import registrations
+from tournaments.services import player_seats, registrations
 
 
 @pytest.fixture
@@ -66,7 +66,7 @@ def test_the_kiosk_lists_no_withdrawn_player(kiosk_client, event, maria, organis
 
 def test_the_right_pin_checks_in_and_tells_the_seat(kiosk_client, event):
     ana = event.registrations.get(player__name="Ana")
-    seat = desk.coming_seat(ana)
+    seat = player_seats.seat_now(ana).coming
     url = reverse("public:kiosk_player", args=[event.slug, ana.code])
     assert "Your PIN" in kiosk_client.get(url).content.decode()
     response = kiosk_client.post(url, {"pin": pin_of(ana)})
