@@ -25,6 +25,7 @@ urlpatterns = [
     path("e/<slug:slug>/me/sessions/<int:number>/sign/", views_player.sign, name="me_sign"),
     path("e/<slug:slug>/me/sessions/<int:number>/disagree/", views_player.disagree, name="me_disagree"),
     path("e/<slug:slug>/kiosk/", views_kiosk.kiosk_search, name="kiosk"),
+    path("e/<slug:slug>/kiosk-leave/", views_kiosk.kiosk_leave, name="kiosk_leave"),
     path("e/<slug:slug>/kiosk/<str:code>/", views_kiosk.kiosk_player, name="kiosk_player"),
     path(
         "e/<slug:slug>/standings.<str:fmt>",

@@ -95,6 +95,7 @@ class AuditAction(models.TextChoices):
     DRAW_LOTS = "draw_lots", "Lots drawn for ties"
     TIME_ZONE = "time_zone", "Time zone changed"
     ANONYMISE_PLAYER = "anonymise_player", "Player's data replaced by a pseudonym"
+    KIOSK_OFF = "kiosk_off", "Check-in kiosk turned off"
 
 
 def acting(user: User) -> Any:
