@@ -38,6 +38,7 @@ urlpatterns = [
         public_page(views_player_history.player_history, players=True),
         name="player_history",
     ),
+    path("players/<int:player_id>/vs/", views_player_history.versus_search, name="versus_search"),
     path(
         "players/<int:player_id>/vs/<int:other_id>/",
         public_page(views_player_history.versus, players=True),
