@@ -281,6 +281,17 @@ def _move_up(tournament: Tournament, window: EntryWindow | None = None) -> list[
     return moved
 
 
+@transaction.atomic
+def fill_places(tournament: Tournament) -> list[Entry]:
+    """Move the waiting list up into places the desk freed (a player it registered withdrawn), while
+    registration is open: after it closes, the organiser decides at the desk who else plays. Returns the
+    entries that moved up (to tell them, ``notify_moved_up``)."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if closed_reason(tournament):
+        return []
+    return _move_up(tournament)
+
+
 def _locked(entry: Entry) -> Entry:
     Tournament.objects.select_for_update().filter(pk=entry.tournament_id).first()
     entry = Entry.objects.select_related("tournament", "registration").get(pk=entry.pk)

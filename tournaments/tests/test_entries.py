@@ -83,6 +83,24 @@ def test_ten_entries_into_eight_places_leave_two_waiting(open_event):
     assert [entries.waiting_number(e) for e in made[8:]] == [1, 2]
 
 
+def test_a_player_the_desk_withdraws_frees_a_place_for_the_waiting_list(event, organiser, client):
+    """While registration is open; after it closes the organiser decides at the desk."""
+    entries.open_registration(
+        event, capacity=DESK_PLAYERS, closes_at=timezone.now() + timedelta(days=7), acting_user=organiser
+    )
+    waiting = [entries.submit_entry(event, details(n)) for n in (1, 2)]
+    assert {e.status for e in waiting} == {EntryStatus.WAITING}
+    client.force_login(organiser)
+    first, second = event.registrations.order_by("code")[:2]
+    client.post(reverse("manage:withdraw", args=[event.slug, first.code]), {"withdrawn": "on"})
+    assert Entry.objects.get(pk=waiting[0].pk).status == EntryStatus.APPLIED
+    assert Entry.objects.get(pk=waiting[1].pk).status == EntryStatus.WAITING
+    assert len(mail.outbox) == 1 and waiting[0].email in mail.outbox[0].to
+    entries.close_registration(event, acting_user=organiser)
+    client.post(reverse("manage:withdraw", args=[event.slug, second.code]), {"withdrawn": "on"})
+    assert Entry.objects.get(pk=waiting[1].pk).status == EntryStatus.WAITING
+
+
 def test_a_withdrawal_moves_the_first_waiting_up_and_is_logged(open_event):
     made = [entries.submit_entry(open_event, details(n)) for n in range(1, 11)]
     moved = entries.withdraw_entry(made[3])
