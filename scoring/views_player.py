@@ -37,6 +37,7 @@ from tournaments import player_session
 from tournaments.access import public_event
 from tournaments.errors import ServiceError
 from tournaments.models import WINDS, Registration, Seat, Substitution, Table, Tournament
+from tournaments.public_names import public_name
 from tournaments.services import player_seats
 from tournaments.views_clock import clock_context
 
@@ -177,13 +178,15 @@ def _table_of(registration: Registration, number: int) -> Table | None:
 
 
 def seat_line(seat: Seat) -> dict[str, Any]:
-    """A session's seat as the page shows it: session, table, wind, and the opponents with theirs."""
+    """A session's seat as the page shows it: session, table, wind, and the opponents with theirs, named
+    as the public sees them (``tournaments.public_names``: the page is the player's, not the staff's)."""
     others = sorted((s for s in seat.table.seats.all() if s.pk != seat.pk), key=lambda s: WINDS.index(s.wind))
+    tournament = seat.round.tournament
     return {
         "round": seat.round,
         "table": seat.table,
         "wind": seat.wind,
-        "opponents": [{"wind": s.wind, "name": s.registration.player.name} for s in others],
+        "opponents": [{"wind": s.wind, "name": public_name(s.registration, tournament)} for s in others],
     }
 
 
@@ -199,7 +202,9 @@ def table_panel(table: Table, registration: Registration) -> dict[str, Any]:
     seats = [
         {
             "wind": w,
-            "name": by_wind[w].registration.player.name,
+            "name": by_wind[w].registration.player.name
+            if by_wind[w].registration_id == registration.pk
+            else public_name(by_wind[w].registration, tournament),
             "mine": by_wind[w].registration_id == registration.pk,
             "total": result.scores[w],
             "table_points": float(result.table_points[w])
