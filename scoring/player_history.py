@@ -10,9 +10,14 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from players.folding import matches, query_words
 from players.models import Player
 from scoring.standings_cache import cached_standings_rows
+from tournaments import public_names
 from tournaments.models import Registration, Seat, Tournament
+
+FIND_LIMIT = 30
+"""At most this many players listed for one search of the head-to-head's other player."""
 
 
 @dataclass(frozen=True)
@@ -149,3 +154,46 @@ def head_to_head(player: Player, other: Player | None = None) -> list[HeadToHead
     for pair in found.values():
         pair.meetings.sort(key=lambda m: (m.tournament.start_date is None, m.tournament.pk, m.round_number))
     return sorted(found.values(), key=lambda pair: (-pair.met, pair.other.name))
+
+
+def find_players(query: str, *, exclude: int) -> tuple[list[tuple[int, str]], int]:
+    """Players of published events, but ``exclude`` (the page's own), whose public name across events
+    (``public_names.history_names``: the narrowest policy of their published events) or latest player id
+    has every word of ``query`` (case, accents and punctuation ignored), as (record, name shown) sorted by
+    the name shown, at most ``FIND_LIMIT``; and how many more matched. Only what the public may see is
+    searched: a hidden full name finds nobody. Two queries and plain values, whatever the number of
+    players."""
+    words = query_words(query)
+    if not words:
+        return [], 0
+    policies = {
+        event.pk: public_names.event_policy(event)
+        for event in Tournament.objects.filter(published_at__isnull=False).only("pk", "settings")
+    }
+    rows = (
+        Registration.objects.filter(tournament__published_at__isnull=False)
+        .exclude(player_id=exclude)
+        .order_by("-tournament__start_date", "-tournament__created_at")
+        .values_list(
+            "player_id",
+            "tournament_id",
+            "public_name",
+            "code",
+            "player__name",
+            "player__given_name",
+            "player__family_name",
+        )
+    )
+    rules: dict[int, str] = {}
+    latest: dict[int, tuple[str, str, str, str]] = {}
+    for player_id, event_id, own, code, name, given, family in rows:
+        latest.setdefault(player_id, (code, name, given, family))
+        rules[player_id] = public_names.narrowest(
+            public_names.narrowest(policies[event_id], own), rules.get(player_id, public_names.FULL)
+        )
+    shown = [(pk, public_names.shown_name(rules[pk], *latest[pk]), latest[pk][0]) for pk in latest]
+    found = sorted(
+        ((pk, text) for pk, text, code in shown if matches(words, text, code)),
+        key=lambda item: (item[1].casefold(), item[0]),
+    )
+    return found[:FIND_LIMIT], max(len(found) - FIND_LIMIT, 0)

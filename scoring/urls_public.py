@@ -25,6 +25,7 @@ urlpatterns = [
     path("e/<slug:slug>/me/sessions/<int:number>/sign/", views_player.sign, name="me_sign"),
     path("e/<slug:slug>/me/sessions/<int:number>/disagree/", views_player.disagree, name="me_disagree"),
     path("e/<slug:slug>/kiosk/", views_kiosk.kiosk_search, name="kiosk"),
+    path("e/<slug:slug>/kiosk-leave/", views_kiosk.kiosk_leave, name="kiosk_leave"),
     path("e/<slug:slug>/kiosk/<str:code>/", views_kiosk.kiosk_player, name="kiosk_player"),
     path(
         "e/<slug:slug>/standings.<str:fmt>",
@@ -37,6 +38,7 @@ urlpatterns = [
         public_page(views_player_history.player_history, players=True),
         name="player_history",
     ),
+    path("players/<int:player_id>/vs/", views_player_history.versus_search, name="versus_search"),
     path(
         "players/<int:player_id>/vs/<int:other_id>/",
         public_page(views_player_history.versus, players=True),

@@ -2,22 +2,28 @@
 ``tournaments.desk.find``), types their PIN (checked and throttled by ``scoring.services.pins``, hence this
 page lives in ``scoring``) and is checked in (``tournaments.desk.self_check_in``, logged as their own
 action); the page then clears itself for the next player. It answers only in a browser an organiser made
-the event's kiosk (``tournaments.kiosk``), and only while the organiser's self check-in window is open."""
+the event's kiosk (``tournaments.kiosk``), and only while the organiser's self check-in window is open.
+Names are searched and shown as the public sees them (``kiosk.find``): the tablet stands in the hall.
+"Leave kiosk mode" asks an organiser's login (``kiosk_leave``; why, ``tournaments.kiosk``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.forms import AuthenticationForm
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 
 from config.security import client_ip
 from scoring.forms import PinForm
 from scoring.services import pins
-from tournaments import desk, kiosk
+from tournaments import desk, kiosk, public_names
+from tournaments.access import has_role
 from tournaments.errors import ServiceError
-from tournaments.models import Registration, Tournament
+from tournaments.models import Registration, Role, Tournament
+from tournaments.services import player_seats
 from tournaments.venue_time import use_event_zone
 
 MOST_MATCHES = 12
@@ -34,7 +40,16 @@ def _page(
     request: HttpRequest, tournament: Tournament, state: str, status: int = 200, **extra: Any
 ) -> HttpResponse:
     # "event", not "tournament": the kiosk shows no event navigation (nothing to wander off to)
-    context = {"event": tournament, "state": state, "clear_after": CLEAR_AFTER_SECONDS, "idle": IDLE_SECONDS}
+    context = {
+        "event": tournament,
+        "state": state,
+        "clear_after": CLEAR_AFTER_SECONDS,
+        "idle": IDLE_SECONDS,
+        "names": public_names.event_policy(tournament),
+    }
+    registration = extra.get("registration")
+    if registration is not None:
+        context["shown"] = public_names.public_name(registration, tournament)
     return render(request, "scoring/kiosk/kiosk.html", {**context, **extra}, status=status)
 
 
@@ -55,7 +70,7 @@ def kiosk_search(request: HttpRequest, slug: str) -> HttpResponse:
     if refused is not None:
         return refused
     query = request.GET.get("q", "").strip()[:100]
-    found = [r for r in desk.find(tournament, query) if not r.withdrawn] if len(query) >= 2 else []
+    found = kiosk.find(tournament, query) if len(query) >= 2 else []
     return _page(
         request,
         tournament,
@@ -81,7 +96,11 @@ def kiosk_player(request: HttpRequest, slug: str, code: str) -> HttpResponse:
         return _page(request, tournament, "withdrawn", status=403, registration=registration)
     if registration.checked_in:
         return _page(
-            request, tournament, "done", registration=registration, seat=desk.coming_seat(registration)
+            request,
+            tournament,
+            "done",
+            registration=registration,
+            seat=player_seats.seat_now(registration).coming,
         )
     form = PinForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -94,7 +113,31 @@ def kiosk_player(request: HttpRequest, slug: str, code: str) -> HttpResponse:
             form.add_error("pin", error.message)
         else:
             return _page(
-                request, tournament, "done", registration=registration, seat=desk.coming_seat(registration)
+                request,
+                tournament,
+                "done",
+                registration=registration,
+                seat=player_seats.seat_now(registration).coming,
             )
     status = 422 if request.method == "POST" else 200
     return _page(request, tournament, "pin", status=status, registration=registration, form=form)
+
+
+@never_cache
+def kiosk_leave(request: HttpRequest, slug: str) -> HttpResponse:
+    """Leave kiosk mode: an organiser of the event logs in on the tablet (their username and password,
+    throttled as every login is); anyone else is refused and nothing changes. Then the organiser is at the
+    desk page, logged in on this browser."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    use_event_zone(tournament)  # the venue's clock (tournaments/venue_time.py)
+    if not kiosk.is_kiosk(request, tournament):
+        return _page(request, tournament, "off", status=403)
+    form = AuthenticationForm(request, data=request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.get_user()
+        if has_role(user, tournament, Role.ORGANISER):
+            kiosk.turn_off(request, tournament, user)
+            return redirect("manage:players", slug=slug)
+        form.add_error(None, gettext("Only an organiser of this event can leave kiosk mode."))
+    status = 422 if request.method == "POST" else 200
+    return _page(request, tournament, "leave", status=status, form=form)

@@ -30,11 +30,12 @@ from django.utils.text import capfirst
 from django.utils.translation import get_language, gettext, pgettext
 
 from scoring.services import confirmation
-from scoring.views_player import now_and_next, table_panel, table_poll_seconds
+from scoring.views_player import table_panel, table_poll_seconds
 from tournaments import clock as session_clock
 from tournaments import player_session
 from tournaments.access import public_event
 from tournaments.models import RefereeCall, Registration, Seat, SessionClock, Tournament
+from tournaments.services import player_seats
 from tournaments.services.calls import display_name
 
 CACHE_CONTROL = "no-cache, private"
@@ -148,7 +149,7 @@ def _signing_notice(registration: Registration) -> list[dict[str, str]]:
     """The player's table now, complete and waiting for their signature (``table_panel``'s signing)."""
     if not confirmation.players_sign(registration.tournament):
         return []
-    now, _ = now_and_next(registration)
+    now = player_seats.seat_now(registration).now
     if now is None:
         return []
     panel = table_panel(now.table, registration)

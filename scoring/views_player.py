@@ -19,7 +19,6 @@ from datetime import timedelta
 from typing import Any
 
 from django.contrib import messages
-from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -31,13 +30,15 @@ from django.views.decorators.http import require_POST
 from config.security import client_ip
 from scoring.forms import PlayerSignInForm
 from scoring.live import poll_seconds
-from scoring.models import Confirmation, LateArrival, Penalty
+from scoring.models import LateArrival, Penalty
 from scoring.services import appeals, confirmation, disputes, pins, queries, standings
 from scoring.views_public import player_context
 from tournaments import player_session
 from tournaments.access import public_event
 from tournaments.errors import ServiceError
 from tournaments.models import WINDS, Registration, Seat, Substitution, Table, Tournament
+from tournaments.public_names import public_name
+from tournaments.services import player_seats
 from tournaments.views_clock import clock_context
 
 PLAYER_POLL_SECONDS = 5
@@ -176,48 +177,17 @@ def _table_of(registration: Registration, number: int) -> Table | None:
     return item.seat.table if item is not None else None
 
 
-def _my_seats(registration: Registration) -> list[Seat]:
-    """The seats the player has (or took over) in sessions whose seating is published, in session order,
-    with their tables' seats."""
-    found = (
-        Seat.objects.filter(
-            Q(registration=registration) | Q(substitutions__substitute=registration),
-            round__tournament_id=registration.tournament_id,
-            round__seating_published_at__isnull=False,
-        )
-        .select_related("round", "table")
-        .prefetch_related("table__seats__registration__player")
-        .distinct()
-        .order_by("round__number")
-    )
-    return list(found)
-
-
 def seat_line(seat: Seat) -> dict[str, Any]:
-    """A session's seat as the page shows it: session, table, wind, and the opponents with theirs."""
+    """A session's seat as the page shows it: session, table, wind, and the opponents with theirs, named
+    as the public sees them (``tournaments.public_names``: the page is the player's, not the staff's)."""
     others = sorted((s for s in seat.table.seats.all() if s.pk != seat.pk), key=lambda s: WINDS.index(s.wind))
+    tournament = seat.round.tournament
     return {
         "round": seat.round,
         "table": seat.table,
         "wind": seat.wind,
-        "opponents": [{"wind": s.wind, "name": s.registration.player.name} for s in others],
+        "opponents": [{"wind": s.wind, "name": public_name(s.registration, tournament)} for s in others],
     }
-
-
-def now_and_next(registration: Registration) -> tuple[Seat | None, Seat | None]:
-    """The player's seat now (the first published session whose table is not confirmed yet, else the
-    last one, its result confirmed) and in the next published session after it."""
-    seats = _my_seats(registration)
-    confirmed = set(
-        Confirmation.objects.in_force()
-        .filter(table_id__in=[seat.table_id for seat in seats])
-        .values_list("table_id", flat=True)
-    )
-    now = next((seat for seat in seats if seat.table_id not in confirmed), seats[-1] if seats else None)
-    if now is None:
-        return None, None
-    later = [seat for seat in seats if seat.round.number > now.round.number]
-    return now, (later[0] if later else None)
 
 
 def table_panel(table: Table, registration: Registration) -> dict[str, Any]:
@@ -232,7 +202,9 @@ def table_panel(table: Table, registration: Registration) -> dict[str, Any]:
     seats = [
         {
             "wind": w,
-            "name": by_wind[w].registration.player.name,
+            "name": by_wind[w].registration.player.name
+            if by_wind[w].registration_id == registration.pk
+            else public_name(by_wind[w].registration, tournament),
             "mine": by_wind[w].registration_id == registration.pk,
             "total": result.scores[w],
             "table_points": float(result.table_points[w])
@@ -304,7 +276,8 @@ def my_rulings(registration: Registration) -> list[dict[str, Any]]:
 
 def my_event(request: HttpRequest, tournament: Tournament, registration: Registration) -> dict[str, Any]:
     """Everything "My event" shows."""
-    now, following = now_and_next(registration)
+    seats = player_seats.seat_now(registration)
+    now, following = seats.now, seats.next
     clock_round = now.round if now is not None else None
     return {
         **player_context(tournament, registration),

@@ -1,14 +1,17 @@
 """Public pages about a player across events: ``/players/<id>/`` and a head-to-head
 ``/players/<id>/vs/<other>/``, answered through the read path (``tournaments/public_read.py``, keyed on
-every published event of the players: ``players_stamp``)."""
+every published event of the players: ``players_stamp``); the other player is picked by a search of the
+public names (``/players/<id>/vs/?q=``, never stored: it answers each query)."""
 
 from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.cache import never_cache
 
+from players.folding import MAX_QUERY
 from players.models import Player, PlayerMerge
-from scoring.player_history import event_lines, head_to_head, published_registrations
+from scoring.player_history import event_lines, find_players, head_to_head, published_registrations
 from tournaments.public_names import history_names, noindex
 
 
@@ -63,6 +66,26 @@ def versus(request: HttpRequest, player_id: int, other_id: int) -> HttpResponse:
         "noindex": True,
     }
     return noindex(render(request, "scoring/public/versus.html", context), indexable=False)
+
+
+@never_cache
+def versus_search(request: HttpRequest, player_id: int) -> HttpResponse:
+    """Pick the other player of a head-to-head by name or player id, among the public names only."""
+    player = _player(player_id)
+    if isinstance(player, HttpResponse):
+        return redirect("public:versus_search", player_id=_kept_id(player_id))
+    # Shown back to the reader: control characters are dropped, never echoed (as find-a-player does).
+    query = "".join(char for char in request.GET.get("q", "")[:MAX_QUERY] if char.isprintable()).strip()
+    found, more = find_players(query, exclude=player.pk)
+    context = {
+        "player": player,
+        "name": history_names([player.pk]).get(player.pk, ""),
+        "query": query,
+        "found": found,
+        "more": more,
+        "noindex": True,
+    }
+    return noindex(render(request, "scoring/public/versus_search.html", context), indexable=False)
 
 
 def _kept_id(player_id: int) -> int:

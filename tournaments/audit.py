@@ -97,6 +97,7 @@ class AuditAction(models.TextChoices):
     ANONYMISE_PLAYER = "anonymise_player", "Player's data replaced by a pseudonym"
     KEEP_APART = "keep_apart", "Pair kept apart in the seating"
     UNKEEP_APART = "unkeep_apart", "Kept-apart pair removed"
+    KIOSK_OFF = "kiosk_off", "Check-in kiosk turned off"
 
 
 def acting(user: User) -> Any:

@@ -22,7 +22,7 @@ from tournaments import results
 from tournaments.archive import check_open
 from tournaments.audit import AuditAction, User, audit, bump_standings
 from tournaments.errors import ServiceError
-from tournaments.models import Registration, Seat, Tournament
+from tournaments.models import Registration, Tournament
 from tournaments.services.registrations import PlayerRow, clean_player_row, register_player, set_checked_in
 from tournaments.services.seating import round_has_results
 
@@ -307,15 +307,3 @@ def self_check_in(registration: Registration, *, by_player: str) -> Registration
     if not registration.checked_in:
         set_checked_in(registration, True, acting_user=None, by_player=by_player)
     return registration
-
-
-def coming_seat(registration: Registration) -> Seat | None:
-    """The player's seat in the first session whose seating is published and which has no results yet
-    (what a player checking in wants to know: "table 4, East"); None if not seated there."""
-    seats = Seat.objects.select_related("table", "round").filter(
-        registration=registration, round__seating_published_at__isnull=False
-    )
-    for seat in seats.order_by("round__number"):
-        if not round_has_results(seat.round):
-            return seat
-    return None

@@ -8,7 +8,7 @@ here ask :func:`source`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Protocol
@@ -25,12 +25,23 @@ class TableProgress:
     last_entry_at: datetime | None = None  # when a hand was last entered or corrected
 
 
+@dataclass(frozen=True)
+class TablesPlayed:
+    """Of some tables, those with anything entered (a hand or totals in force) and those whose result is
+    confirmed: what a player's seat now needs (``tournaments.services.player_seats``)."""
+
+    begun: frozenset[int]
+    confirmed: frozenset[int]
+
+
 class ResultsSource(Protocol):
     def round_has_results(self, round_: Round) -> bool: ...
 
     def swiss_scores(self, tournament: Tournament) -> dict[str, float]: ...
 
     def table_progress(self, tables: Sequence[Table]) -> dict[int, TableProgress]: ...
+
+    def tables_played(self, table_ids: Collection[int]) -> TablesPlayed: ...
 
     def disqualification(self, registration: Registration) -> str:
         """The rule and session of a disqualification in force against the player, or "" (the desk

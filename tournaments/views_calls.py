@@ -24,7 +24,7 @@ from tournaments.access import HtmxHttpRequest, event_for, table_of
 from tournaments.errors import ServiceError
 from tournaments.models import RefereeCall, Role, Tournament
 from tournaments.roles import roles_of
-from tournaments.services import calls
+from tournaments.services import calls, player_seats
 from tournaments.venue_time import use_event_zone
 
 CALL_BUTTON = "tournaments/_call_button.html"
@@ -58,7 +58,7 @@ def player_call(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         raise PermissionDenied(gettext("Sign in to your own page of this event first."))
     message = ""
     if request.method == "POST":
-        table = calls.players_table(registration)
+        table = player_seats.seat_now(registration).table
         if table is None:
             message = gettext("You have no table in play now.")
         else:

@@ -18,6 +18,7 @@ from tournaments import desk, player_session
 from tournaments.access import HtmxHttpRequest
 from tournaments.errors import ServiceError
 from tournaments.models import Tournament
+from tournaments.services import player_seats
 from tournaments.venue_time import use_event_zone
 
 
@@ -44,7 +45,7 @@ def me_check_in(request: HtmxHttpRequest, slug: str) -> HttpResponse:
                 "tournament": registration.tournament,
                 "registration": registration,
                 "check_in_error": error,
-                "check_in_seat": None if error else desk.coming_seat(registration),
+                "check_in_seat": None if error else player_seats.seat_now(registration).coming,
             },
             status=422 if error else 200,
         )

@@ -31,8 +31,9 @@ from tournaments.forms import (
     WithdrawForm,
 )
 from tournaments.models import Registration, Role, Tournament
-from tournaments.services import registrations, seating
+from tournaments.services import entries, registrations, seating
 from tournaments.venue_time import venue_time
+from tournaments.views_entries import entry_link
 
 
 def _message(error: ServiceError) -> str:
@@ -307,6 +308,9 @@ def withdraw(request: HttpRequest, slug: str, code: str) -> HttpResponse:
         messages.error(request, error.message)
         return redirect("manage:edit_player", slug=slug, code=code)
     if registration.withdrawn:
+        # a place the desk's player held goes to the waiting list (tournaments/services/entries.py)
+        moved = entries.fill_places(tournament)
+        entries.notify_moved_up(moved, lambda entry: entry_link(request, entry))
         later = desk.later_seatings(registration)
         text = gettext("%(name)s is withdrawn: kept in the history, no longer seated or ranked.") % {
             "name": registration.player.name

@@ -23,7 +23,8 @@ from tournaments.services import entries
 from tournaments.venue_time import venue_time
 
 
-def _link(request: HttpRequest, entry: Entry) -> str:
+def entry_link(request: HttpRequest, entry: Entry) -> str:
+    """The entry's private page, as the emails give it."""
     return request.build_absolute_uri(
         reverse("public:entry", args=[entry.tournament.slug, entries.entry_token(entry)])
     )
@@ -81,7 +82,7 @@ def register(request: HttpRequest, slug: str) -> HttpResponse:
     except ServiceError as error:
         form.add_error(None, error.message)
         return _render_register(request, tournament, form, 422)
-    link = _link(request, entry)
+    link = entry_link(request, entry)
     if not entries.send_entry_email(entry, link):
         messages.warning(
             request, gettext("The confirmation email could not be sent: keep this page's address.")
@@ -124,7 +125,7 @@ def withdraw_entry(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     except ServiceError as error:
         messages.error(request, error.message)
     else:
-        entries.notify_moved_up(moved, lambda other: _link(request, other))
+        entries.notify_moved_up(moved, lambda other: entry_link(request, other))
         messages.success(request, gettext("Your entry is withdrawn."))
     return redirect("public:entry", slug=slug, token=token)
 
@@ -200,7 +201,7 @@ def entry_action(request: HttpRequest, slug: str, pk: int, action: str) -> HttpR
             messages.success(request, gettext("%(name)s is approved and registered.") % {"name": entry.name})
         elif action == "refuse":
             moved = entries.refuse_entry(entry, acting_user=request.user)
-            entries.notify_moved_up(moved, lambda other: _link(request, other))
+            entries.notify_moved_up(moved, lambda other: entry_link(request, other))
             messages.success(request, gettext("%(name)s is refused.") % {"name": entry.name})
         elif action in ("paid", "unpaid"):
             entries.set_fee_paid(entry, action == "paid", acting_user=request.user)

@@ -4,10 +4,13 @@ that keeps the tournament (``anonymise_player``, article 17); docs/privacy.md.
 A player who asks to be forgotten (GDPR article 17) cannot be deleted: their hands, table points and seats
 are part of every other player's standings. ``anonymise_player`` keeps every row and replaces what names
 the person (name, family and given names, EMA number, the email address of their entries, the audit log's
-copies of these) by a pseudonym, ``Player 7F3A9C``, derived from the record's number with a keyed hash
+copies of these, and their name in the staff's free texts: penalty and ruling reasons, appeal statements and
+signatures, appeal decisions' reasons, substitutions' reasons) by a pseudonym, ``Player 7F3A9C``, derived from the record's number with a keyed hash
 (Django's ``salted_hmac`` on the ``SECRET_KEY``): the same record always gets the same pseudonym, and
 nobody without the key can tell which number it was. Their PINs are deleted (a PIN signs for a person).
-Scores, table points and ranks are untouched (``scoring/tests/test_erasure.py`` compares the standings).
+Scores, table points and ranks are untouched (``scoring/tests/test_personal_data.py`` compares the
+standings). A name is replaced where it stands as the person's own, never inside another person's longer
+name: erasing "Ana" leaves "Ana Lima", another player of the event, as she is.
 
 It lives in ``scoring`` because the PINs do (``scoring.models.PlayerPin``); the person's record is the
 ``players.Player`` and everything that points at it.
@@ -26,10 +29,19 @@ from django.db.models import Q
 from django.utils.crypto import salted_hmac
 
 from players.models import Player, PlayerMerge
-from scoring.models import PlayerPin
+from scoring.models import Appeal, AppealDecision, Penalty, PlayerPin
 from scoring.standings_cache import standings_rows
 from tournaments.audit import AuditAction, User, audit, bump_standings
-from tournaments.models import AuditEntry, Entry, EventRole, KeptApart, Registration, Role, Tournament
+from tournaments.models import (
+    AuditEntry,
+    Entry,
+    EventRole,
+    KeptApart,
+    Registration,
+    Role,
+    Substitution,
+    Tournament,
+)
 
 PSEUDONYM_SALT = "players.erasure.pseudonym"
 NAME_FIELDS = ("name", "family_name", "given_name", "ema_id", "email")
@@ -106,16 +118,19 @@ class ErasureReport:
     entries: int = 0
     pins: int = 0
     audit_entries: int = 0
+    free_texts: int = 0
 
 
 @dataclass
 class _Terms:
     """What names the person: ``texts`` are replaced wherever they occur in the log's texts (whole words),
     ``values`` only where a value of the log's data is exactly one of them (a family name alone, "Wei",
-    may be part of another player's name)."""
+    may be part of another player's name). ``others`` are other people's names in the same events that
+    hold one of the texts ("Ana Lima" when erasing "Ana"): left as they are."""
 
     texts: set[str] = field(default_factory=set)
     values: set[str] = field(default_factory=set)
+    others: set[str] = field(default_factory=set)
 
     def add_person(self, name: str, family: str, given: str, ema_id: str = "", email: str = "") -> None:
         for text in (name, f"{given} {family}", f"{family} {given}", f"{family}{given}", ema_id, email):
@@ -123,15 +138,38 @@ class _Terms:
                 self.texts.add(text.strip())
         self.values.update(value for value in (family, given) if value.strip())
 
+    def add_others(self, names: Iterable[str]) -> None:
+        """Keep the names of other people that hold one of the person's texts and are longer."""
+        own = _alternatives(self.texts)
+        if own is None:
+            return
+        texts = {text.casefold() for text in self.texts}
+        self.others.update(
+            name.strip()
+            for name in names
+            if name.strip().casefold() not in texts and own.search(name.strip())
+        )
+
     def pattern(self) -> re.Pattern[str] | None:
-        if not self.texts:
-            return None
-        alternatives = []
-        for text in sorted(self.texts, key=len, reverse=True):  # the longest first: "Ana Lima" before "Ana"
-            before = r"(?<!\w)" if text[0].isascii() and text[0].isalnum() else ""
-            after = r"(?!\w)" if text[-1].isascii() and text[-1].isalnum() else ""
-            alternatives.append(f"{before}{re.escape(text)}{after}")
-        return re.compile("|".join(alternatives), re.IGNORECASE)
+        return _alternatives(self.texts | self.others)
+
+    def replace(self, pattern: re.Pattern[str], text: str, replacement: str) -> str:
+        """``text`` with the person's own texts replaced, another person's name that holds one kept."""
+        others = {name.casefold() for name in self.others}
+        return pattern.sub(lambda m: m.group(0) if m.group(0).casefold() in others else replacement, text)
+
+
+def _alternatives(texts: set[str]) -> re.Pattern[str] | None:
+    """One pattern for whole-word occurrences of ``texts``, the longest tried first at each place ("Ana Lima"
+    before "Ana"), ignoring case."""
+    if not texts:
+        return None
+    alternatives = []
+    for text in sorted(texts, key=len, reverse=True):
+        before = r"(?<!\w)" if text[0].isascii() and text[0].isalnum() else ""
+        after = r"(?!\w)" if text[-1].isascii() and text[-1].isalnum() else ""
+        alternatives.append(f"{before}{re.escape(text)}{after}")
+    return re.compile("|".join(alternatives), re.IGNORECASE)
 
 
 def _terms_of(records: list[Player], entries: list[Entry], events: list[Tournament]) -> _Terms:
@@ -141,7 +179,28 @@ def _terms_of(records: list[Player], entries: list[Entry], events: list[Tourname
     for entry in entries:
         terms.add_person(entry.name, entry.family_name, entry.given_name, entry.ema_id, entry.email)
     _earlier_details(events, records, terms)
+    terms.add_others(_other_names(records, events))
     return terms
+
+
+def _other_names(records: list[Player], events: list[Tournament]) -> list[str]:
+    """The names of everyone else in the person's events: players, entries and staff."""
+    names = list(
+        Registration.objects.filter(tournament__in=events)
+        .exclude(player__in=records)
+        .values_list("player__name", flat=True)
+    )
+    for given, family in (
+        Entry.objects.filter(tournament__in=events)
+        .exclude(Q(player__in=records) | Q(registration__player__in=records))
+        .values_list("given_name", "family_name")
+    ):
+        names += [f"{given} {family}", f"{family} {given}"]
+    for first, last in EventRole.objects.filter(tournament__in=events).values_list(
+        "user__first_name", "user__last_name"
+    ):
+        names.append(f"{first} {last}")
+    return names
 
 
 def _earlier_details(events: list[Tournament], records: list[Player], terms: _Terms) -> None:
@@ -167,7 +226,7 @@ def _rewrite(value: Any, pattern: re.Pattern[str], terms: _Terms, replacement: s
     if isinstance(value, str):
         if value in terms.values:
             return replacement
-        return pattern.sub(replacement, value)
+        return terms.replace(pattern, value, replacement)
     if isinstance(value, list):
         return [_rewrite(item, pattern, terms, replacement) for item in value]
     if isinstance(value, dict):
@@ -190,6 +249,57 @@ def _rewrite_log(events: list[Tournament], terms: _Terms, replacement: str) -> i
             AuditEntry.objects.filter(pk=entry.pk).update(summary=summary[:300], data=data)
             changed += 1
     return changed
+
+
+def _free_texts(events: list[Tournament]) -> list[tuple[Any, tuple[str, ...]]]:
+    """The staff's free texts in the events, by the rows that hold them: rulings' and penalties' reasons
+    (every version), appeals' statements and signatures, decisions' reasons, substitutions' reasons. A
+    player's "I do not agree" and a call for a referee hold no text (a reason from a list)."""
+    at = {"table__round__tournament__in": events}
+    appeal_in = Q(table__round__tournament__in=events) | Q(appellant__tournament__in=events)
+    decision_in = Q(appeal__table__round__tournament__in=events) | Q(appeal__appellant__tournament__in=events)
+    return [
+        (Penalty.objects.filter(**at), ("reason",)),
+        (Appeal.objects.filter(appeal_in), ("signed_by", "statement")),
+        (AppealDecision.objects.filter(decision_in), ("reasons",)),
+        (Substitution.objects.filter(seat__round__tournament__in=events), ("reason",)),
+    ]
+
+
+def _rewrite_free_texts(events: list[Tournament], terms: _Terms, replacement: str) -> int:
+    """Replace the person's name in the staff's free texts (``_free_texts``), cut to the field's length."""
+    pattern = terms.pattern()
+    if pattern is None:
+        return 0
+    changed = 0
+    for rows, fields in _free_texts(events):
+        model = rows.model
+        limits = {name: model._meta.get_field(name).max_length for name in fields}
+        for pk, *texts in rows.distinct().values_list("pk", *fields).iterator(chunk_size=2000):
+            new = {}
+            for name, text in zip(fields, texts, strict=True):
+                rewritten = terms.replace(pattern, text, replacement)[: limits[name]]
+                if rewritten != text:
+                    new[name] = rewritten
+            if new:
+                model.objects.filter(pk=pk).update(**new)
+                changed += 1
+    return changed
+
+
+def _free_texts_naming(
+    events: list[Tournament], pattern: re.Pattern[str] | None, terms: _Terms
+) -> list[dict[str, Any]]:
+    """The staff's free texts (``_free_texts``) that name the person, for their copy."""
+    if pattern is None:
+        return []
+    found = []
+    for rows, fields in _free_texts(events):
+        for pk, *texts in rows.distinct().values_list("pk", *fields).order_by("pk"):
+            for name, text in zip(fields, texts, strict=True):
+                if text and terms.replace(pattern, text, "\x00") != text:
+                    found.append({"kind": rows.model._meta.model_name, "id": pk, "field": name, "text": text})
+    return found
 
 
 def _forget_merged_numbers(records: list[Player]) -> None:
@@ -234,6 +344,7 @@ def anonymise_player(player: Player, *, acting_user: User) -> ErasureReport:
         family_name=family, given_name=given, ema_id="", email=""
     )
     report.audit_entries = _rewrite_log(events, terms, name)
+    report.free_texts = _rewrite_free_texts(events, terms, name)
     for event in events:
         bump_standings(event)  # the names on every page and export of the event change
         audit(
@@ -244,6 +355,7 @@ def anonymise_player(player: Player, *, acting_user: User) -> ErasureReport:
             player=player.pk,
             records=[record.pk for record in records],
             audit_entries=report.audit_entries,
+            free_texts=report.free_texts,
         )
     return report
 
@@ -361,6 +473,7 @@ def player_data(player: Player) -> dict[str, Any]:
         "merged_records": [_record(record) for record in records[1:]],
         "registrations": [_registration(registration) for registration in registrations],
         "entries": [_entry(entry) for entry in entries],
+        "staff_texts": _free_texts_naming(events, pattern, terms),
         "audit_entries": [
             {
                 "event": entry.event_slug,

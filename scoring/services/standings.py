@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from django.db.models import Count, Exists, Max, OuterRef
 
@@ -28,7 +28,7 @@ from scoring.services.queries import event_rules, hand_record, played_hands
 from scoring.services.rulings import disqualification
 from scoring.standings import StandingRow
 from tournaments.models import Registration, Round, Seat, Substitution, Table, Tournament
-from tournaments.results import TableProgress
+from tournaments.results import TableProgress, TablesPlayed
 from tournaments.services import substitutions as seat_substitutions
 
 
@@ -228,6 +228,16 @@ class ScoringResults:
 
     def disqualification(self, registration: Registration) -> str:
         return disqualification(registration)
+
+    def tables_played(self, table_ids: Collection[int]) -> TablesPlayed:
+        """Which of the tables have a hand in force or totals, and which are confirmed (three queries)."""
+        ids = list(table_ids)
+        if not ids:
+            return TablesPlayed(begun=frozenset(), confirmed=frozenset())
+        with_hands = Hand.objects.in_force().filter(table__in=ids).values_list("table_id", flat=True)
+        with_totals = TableTotals.objects.current().filter(table__in=ids).values_list("table_id", flat=True)
+        confirmed = Confirmation.objects.in_force().filter(table__in=ids).values_list("table_id", flat=True)
+        return TablesPlayed(begun=frozenset([*with_hands, *with_totals]), confirmed=frozenset(confirmed))
 
     def table_progress(self, tables: Sequence[Table]) -> dict[int, TableProgress]:
         """Each table's state and hands as ``services.confirmation.table_state`` reads them, counted in the database

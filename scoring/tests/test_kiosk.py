@@ -16,7 +16,8 @@ from tournaments import desk
 from tournaments.audit import AuditAction
 from tournaments.errors import ServiceError
 from tournaments.models import AuditEntry, Tournament
-from tournaments.services import registrations
+from tournaments.services import events as event_services
+from tournaments.services import player_seats, registrations
 
 
 @pytest.fixture
@@ -66,7 +67,7 @@ def test_the_kiosk_lists_no_withdrawn_player(kiosk_client, event, maria, organis
 
 def test_the_right_pin_checks_in_and_tells_the_seat(kiosk_client, event):
     ana = event.registrations.get(player__name="Ana")
-    seat = desk.coming_seat(ana)
+    seat = player_seats.seat_now(ana).coming
     url = reverse("public:kiosk_player", args=[event.slug, ana.code])
     assert "Your PIN" in kiosk_client.get(url).content.decode()
     response = kiosk_client.post(url, {"pin": pin_of(ana)})
@@ -173,3 +174,86 @@ def test_the_kiosk_speaks_chinese(kiosk_client, event):
         HTTP_ACCEPT_LANGUAGE="zh-hans",
     )
     assert "已签到" in response.content.decode()
+
+
+# --- names by the public-name policy ------------------------------------------------------------------
+
+
+def test_the_kiosk_searches_and_shows_only_what_the_public_may_see(kiosk_client, event, maria, organiser):
+    """The kiosk stands in the hall: under "given name and family initial", "García" finds nobody and the
+    list, the PIN page and the answer show "María G."; under "player id", only the id finds and shows."""
+    event_services.update_settings(event, {"public.names": "initial"}, acting_user=organiser)
+    search = reverse("public:kiosk", args=[event.slug])
+    hidden = kiosk_client.get(search, {"q": "garcia"}).content.decode()
+    assert "García" not in hidden and "Nobody matches" in hidden
+    assert "given name or the player id" in hidden
+    text = kiosk_client.get(search, {"q": "maria"}).content.decode()
+    assert "María G." in text and "García" not in text
+    url = reverse("public:kiosk_player", args=[event.slug, maria.code])
+    assert "García" not in kiosk_client.get(url).content.decode()
+    done = kiosk_client.post(url, {"pin": pin_of(maria)}).content.decode()
+    assert "María G." in done and "García" not in done
+
+    event_services.update_settings(event, {"public.names": "code"}, acting_user=organiser)
+    assert "María" not in kiosk_client.get(search, {"q": "maria"}).content.decode()
+    by_code = kiosk_client.get(search, {"q": maria.code}).content.decode()
+    assert url in by_code and "María" not in by_code and "the id on your seat slip" in by_code
+
+
+def test_a_players_own_narrower_choice_hides_them_at_the_kiosk(kiosk_client, event, maria, organiser):
+    desk.edit(
+        maria,
+        registrations.PlayerRow(name="María García", country="ES", public_name="code"),
+        acting_user=organiser,
+    )
+    text = kiosk_client.get(reverse("public:kiosk", args=[event.slug]), {"q": "maria"}).content.decode()
+    assert "María" not in text and "Nobody matches" in text
+
+
+# --- leaving kiosk mode -------------------------------------------------------------------------------
+
+
+def test_an_organisers_login_leaves_kiosk_mode_logged_and_back_at_the_desk(kiosk_client, event, organiser):
+    search = reverse("public:kiosk", args=[event.slug])
+    leave = reverse("public:kiosk_leave", args=[event.slug])
+    assert f'href="{leave}"' in kiosk_client.get(search).content.decode()
+    assert 'name="password"' in kiosk_client.get(leave).content.decode()
+    response = kiosk_client.post(leave, {"username": "olga", "password": "pw-olga-123"})
+    assert response.status_code == 302 and response["Location"] == reverse(
+        "manage:players", args=[event.slug]
+    )
+    entry = AuditEntry.objects.get(tournament=event, action=AuditAction.KIOSK_OFF)
+    assert entry.actor == organiser and "olga" in entry.summary
+    assert kiosk_client.get(response["Location"]).status_code == 200  # the organiser is logged in
+    kiosk_client.logout()
+    assert kiosk_client.get(search).status_code == 403  # no kiosk left on this browser
+
+
+def test_nobody_else_leaves_kiosk_mode(kiosk_client, event, referee, stranger):
+    """A referee of the event, another account or a wrong password: refused, the kiosk stays."""
+    leave = reverse("public:kiosk_leave", args=[event.slug])
+    for username, password in (("rick", "pw-rick-123"), ("sam", "pw-sam-123"), ("olga", "wrong")):
+        response = kiosk_client.post(leave, {"username": username, "password": password})
+        assert response.status_code == 422
+    refused = kiosk_client.post(leave, {"username": "rick", "password": "pw-rick-123"}).content.decode()
+    assert "Only an organiser of this event can leave kiosk mode." in refused
+    assert "_auth_user_id" not in kiosk_client.session
+    assert not AuditEntry.objects.filter(action=AuditAction.KIOSK_OFF).exists()
+    assert kiosk_client.get(reverse("public:kiosk", args=[event.slug])).status_code == 200
+
+
+def test_leaving_kiosk_mode_is_throttled_like_every_login(kiosk_client, event, organiser, settings):
+    settings.AXES_ENABLED = True
+    leave = reverse("public:kiosk_leave", args=[event.slug])
+    for _ in range(5):
+        kiosk_client.post(leave, {"username": "olga", "password": "wrong"}, REMOTE_ADDR="192.0.2.20")
+    locked = kiosk_client.post(
+        leave, {"username": "olga", "password": "pw-olga-123"}, REMOTE_ADDR="192.0.2.20"
+    )
+    assert locked.status_code == 429
+    assert not AuditEntry.objects.filter(action=AuditAction.KIOSK_OFF).exists()
+
+
+def test_leaving_is_only_for_a_kiosk(client, event):
+    response = client.get(reverse("public:kiosk_leave", args=[event.slug]))
+    assert response.status_code == 403 and "not the check-in kiosk" in response.content.decode()

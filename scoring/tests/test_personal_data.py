@@ -19,7 +19,7 @@ from scoring.services import personal_data
 from tournaments.audit import AuditAction
 from tournaments.consent import CONSENT_VERSION
 from tournaments.desk import edit
-from tournaments.models import AuditEntry, Entry, Registration
+from tournaments.models import AuditEntry, Entry, Registration, Substitution
 from tournaments.services import entries, registrations
 
 
@@ -284,3 +284,80 @@ def test_a_kept_apart_pair_is_in_the_copy_and_its_log_entries_are_erased(event, 
     summaries = AuditEntry.objects.filter(action=AuditAction.KEEP_APART).values_list("summary", flat=True)
     assert [old_name in s for s in summaries] == [False]
     assert personal_data.pseudonym(first.player.pk) in summaries[0]
+
+
+def _erase_ana_beside_ana_lima(event, organiser):
+    """Ana (p1 of the fixture) is erased; Ana Lima, another player of the event, keeps her name."""
+    lima = registrations.register_player(
+        event, registrations.PlayerRow(name="Ana Lima"), acting_user=organiser
+    )
+    ana = event.registrations.select_related("player").get(player__name="Ana")
+    return ana, lima
+
+
+@pytest.mark.django_db
+def test_erasure_replaces_only_the_persons_own_name_not_a_longer_name_holding_it(event, organiser):
+    ana, lima = _erase_ana_beside_ana_lima(event, organiser)
+    hers = AuditEntry.objects.get(action=AuditAction.REGISTER, data__code=lima.code)
+    own = AuditEntry.objects.get(action=AuditAction.REGISTER, data__code=ana.code)
+    assert hers.summary.startswith("Registered Ana Lima") and own.summary.startswith("Registered Ana")
+    copy = personal_data.player_data(ana.player)
+    assert all("Ana Lima" not in entry["summary"] for entry in copy["audit_entries"])  # not hers
+
+    personal_data.anonymise_player(ana.player, acting_user=organiser)
+
+    name = personal_data.pseudonym(ana.player.pk)
+    assert AuditEntry.objects.get(pk=hers.pk).summary == hers.summary
+    assert AuditEntry.objects.get(pk=own.pk).summary == own.summary.replace("Ana", name)
+
+
+@pytest.mark.django_db
+def test_erasure_replaces_the_name_in_the_staffs_free_texts(event, organiser, referee):
+    from scoring.models import Appeal, AppealDecision, Penalty
+    from scoring.services import appeals, penalties, seat_changes
+
+    ana, lima = _erase_ana_beside_ana_lima(event, organiser)
+    seat = ana.seats.select_related("table").get(round__number=1)
+    table = seat.table
+    penalty = penalties.add_penalty(
+        table,
+        ana,
+        10,
+        paid_to="none",
+        reason="Ana claimed a false win; Ana Lima saw it",
+        acting_user=referee,
+    )
+    appeal = appeals.file_appeal(
+        penalty,
+        statement="I, Ana, did not claim: ask ANA LIMA.",
+        appellant=ana,
+        signed_by="Ana",
+        fee_received=True,
+        acting_user=referee,
+    )
+    appeals.decide_appeal(
+        appeal, "upheld", reasons="Ana's account stands (Ana Lima agrees).", acting_user=organiser
+    )
+    other = table.seats.exclude(registration=ana).select_related("registration").first().registration
+    seat_changes.substitute_seat(
+        table, other.code, lima, reason="Ill; Ana fetched Ana Lima", acting_user=organiser
+    )
+
+    copy = personal_data.player_data(ana.player)["staff_texts"]  # her copy lists them too
+    assert sorted((item["kind"], item["field"]) for item in copy) == [
+        ("appeal", "signed_by"),
+        ("appeal", "statement"),
+        ("appealdecision", "reasons"),
+        ("penalty", "reason"),
+        ("substitution", "reason"),
+    ]
+
+    report = personal_data.anonymise_player(ana.player, acting_user=organiser)
+
+    name = personal_data.pseudonym(ana.player.pk)
+    assert report.free_texts == 4  # rows: the appeal's two texts are one row
+    assert Penalty.objects.get(pk=penalty.pk).reason == f"{name} claimed a false win; Ana Lima saw it"
+    appeal = Appeal.objects.get(pk=appeal.pk)
+    assert appeal.statement == f"I, {name}, did not claim: ask ANA LIMA." and appeal.signed_by == name
+    assert AppealDecision.objects.get(appeal=appeal).reasons == f"{name}'s account stands (Ana Lima agrees)."
+    assert Substitution.objects.get(seat__table=table).reason == f"Ill; {name} fetched Ana Lima"

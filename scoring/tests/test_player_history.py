@@ -308,3 +308,25 @@ def test_the_players_stamp_follows_every_published_event_of_the_player_and_nothi
     for tournament in (first, second, draft):
         publish_event(tournament, False, acting_user=None)
     assert stamp() is None
+
+
+def test_the_head_to_head_picks_the_other_player_by_a_search_of_the_public_names(client, three_events):
+    _first, _second, draft = three_events
+    bruno, sofia = Player.objects.get(ema_id=BRUNO), Player.objects.get(ema_id=SOFIA)
+    search = reverse("public:versus_search", args=[bruno.pk])
+    for page in (
+        reverse("public:player_history", args=[bruno.pk]),
+        reverse("public:versus", args=[bruno.pk, sofia.pk]),
+    ):
+        assert f'action="{search}"' in client.get(page).content.decode()  # the form on both pages
+    found = client.get(search, {"q": "liu"}).content.decode()
+    assert reverse("public:versus", args=[bruno.pk, sofia.pk]) in found and "Liu Yang" in found
+    assert "Marta García" in client.get(search, {"q": "GARCIA"}).content.decode()  # accents ignored
+    # Ana Silva has no EMA number: a record per event, the draft's one not public.
+    anas = client.get(search, {"q": "ana silva"}).content.decode()
+    only_draft = Registration.objects.get(tournament=draft, code="p1").player_id
+    assert anas.count('class="player-link"') == 2 and f"/vs/{only_draft}/" not in anas
+    assert "Nobody matches" in client.get(search, {"q": "bruno"}).content.decode()  # not oneself
+    assert "Nobody matches" in client.get(search, {"q": "zzz"}).content.decode()
+    response = client.get(search, {"q": "liu"})
+    assert response["X-Robots-Tag"] == "noindex" and "no-cache" in response["Cache-Control"]

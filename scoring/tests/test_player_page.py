@@ -4,6 +4,8 @@ deadline), signing the result or disagreeing, the referee settling it, and both 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -202,3 +204,22 @@ def test_a_signed_in_player_calls_a_referee_to_their_table_from_their_page(clien
     call = RefereeCall.objects.get(table=table)
     assert call.closed_at is None
     assert f"Table {table.number} has called a referee." in client.get(me(event)).content.decode()
+
+
+def test_my_event_names_my_opponents_as_the_public_sees_them(client, event, organiser, referee):
+    """The page is the player's, not the staff's: under the "player id" policy the opponents are their ids
+    (their seats, the table's panel and a disagreement), the player themself their own name."""
+    event_services.update_settings(event, {"public.names": "code"}, acting_user=organiser)
+    event_services.update_settings(event, {"confirmation.by": "players"}, acting_user=organiser)
+    table = event.rounds.get(number=1).tables.get(number=1)
+    players = seated(table)
+    complete(table, referee)
+    sign_in(client, event, players["N"])
+    client.post(reverse("public:me_disagree", args=[event.slug, 1]))
+    sign_in(client, event, players["S"])
+    texts = " ".join(shown_texts(client.get(me(event)).content.decode()))
+    words = set(re.findall(r"\w+", texts))
+    assert players["S"].player.name in words
+    assert all(players[w].player.name not in words for w in "ENW")  # "Bo", "Cy": whole words
+    assert all(players[w].code in words for w in "ENW")
+    assert f"{players['N'].code} does not agree" in texts

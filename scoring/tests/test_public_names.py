@@ -72,6 +72,8 @@ def public_urls(tournament: Tournament) -> list[tuple[str, dict[str, str]]]:
         urls += [(f"{find}?q={registration.code}", {})]
     first, second = registered[0].player_id, registered[1].player_id
     urls.append((reverse("public:versus", args=[first, second]), {}))
+    versus_search = reverse("public:versus_search", args=[first])
+    urls += [(f"{versus_search}?q={registration.code}", {}) for registration in registered[1:]]
     for fmt in ("csv", "xlsx", "pdf"):
         urls.append((reverse("public:standings_download", args=[slug, fmt]), {}))
     # the public read API (api/data.py)
@@ -120,6 +122,15 @@ def test_searching_a_hidden_full_name_finds_nobody(client, coded):
     assert "Nobody matches" in client.get(find, {"q": "Ana Silva"}).content.decode()
     found = client.get(find, {"q": "p1"}).content.decode()
     assert "/players/p1/" in found and "Silva" not in found
+
+
+def test_the_head_to_heads_search_finds_no_hidden_full_name(client, coded):
+    first, second = coded.registrations.order_by("code").select_related("player")[:2]
+    search = reverse("public:versus_search", args=[first.player_id])
+    assert "Nobody matches" in client.get(search, {"q": second.player.name}).content.decode()
+    found = client.get(search, {"q": second.code}).content.decode()
+    assert reverse("public:versus", args=[first.player_id, second.player_id]) in found
+    assert not [word for word in name_words(second.player.name) if word in found]
 
 
 def test_staff_pages_and_the_ema_file_keep_full_names(client, coded, organiser):

@@ -68,12 +68,12 @@ def desk_phone(browser):
 
 def test_a_player_checks_in_at_the_kiosk_and_the_desk_sees_it(tablet, desk_phone, live_server, kiosk_event):
     from scoring.services.pins import pins_for
-    from tournaments import desk
     from tournaments.models import Registration
+    from tournaments.services import player_seats
 
     base = live_server.url
     maria = Registration.objects.get(player__name="María García")
-    seat = desk.coming_seat(maria)
+    seat = player_seats.seat_now(maria).coming
     wind = {"E": "East", "S": "South", "W": "West", "N": "North"}[seat.wind]
 
     # The desk on the organiser's phone: the list says nobody is checked in.

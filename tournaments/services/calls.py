@@ -20,7 +20,7 @@ from tournaments.access import has_role
 from tournaments.archive import check_open
 from tournaments.audit import AuditAction, User, acting, audit
 from tournaments.errors import ServiceError
-from tournaments.models import RefereeCall, Registration, Role, Round, Seat, Substitution, Table, Tournament
+from tournaments.models import RefereeCall, Registration, Role, Round, Substitution, Table, Tournament
 from tournaments.venue_time import venue_time
 
 
@@ -50,26 +50,6 @@ def open_calls(tournaments: Iterable[Tournament]) -> list[RefereeCall]:
         .select_related("table__round__tournament", "taken_by", "called_by_registration__player")
         .order_by("created_at", "id")
     )
-
-
-def players_table(registration: Registration) -> Table | None:
-    """The table ``registration`` plays at now: of the sessions whose seating is published, the first where
-    their table is not yet complete (else the last), as "My tables" picks the session in play; a substitute
-    brought in counts at the seat they took over."""
-    seats = {
-        seat.table_id: seat.table
-        for seat in Seat.objects.filter(registration=registration, round__seating_published_at__isnull=False)
-        .select_related("table__round__tournament")
-        .order_by("round__number")
-    }
-    for item in Substitution.objects.filter(
-        substitute=registration, seat__round__seating_published_at__isnull=False
-    ).select_related("seat__table__round__tournament"):
-        seats.setdefault(item.seat.table_id, item.seat.table)
-    tables = sorted(seats.values(), key=lambda t: t.round.number)
-    if not tables:
-        return None
-    return next((t for t in tables if t.finished_at is None), tables[-1])
 
 
 def _plays_at(table: Table, registration: Registration) -> bool:

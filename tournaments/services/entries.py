@@ -1,6 +1,6 @@
 """Registration by the players: the organiser opens it with a capacity and a closing time, players enter
 themselves at ``/e/<event>/register/``, entries beyond the capacity wait and move up, first come first
-served, when a place frees; the organiser approves (the entry becomes a ``Registration`` through
+served, when a place frees (the desk's own registrations use places too: ``places_taken``); the organiser approves (the entry becomes a ``Registration`` through
 ``tournaments.services.registrations.add_registration``, as at the desk), refuses, and marks fees paid.
 
 Every write is in a transaction and audited; a player's own writes are attributed to nobody. Bots and
@@ -213,7 +213,7 @@ def submit_entry(tournament: Tournament, details: EntryDetails, *, now: datetime
     _check_duplicates(tournament, row, email)
     consent = Consent.now()  # the entry form shows the notice (templates/tournaments/register.html)
     window = EntryWindow.objects.get(tournament=tournament)
-    taken = tournament.entries.filter(status__in=HOLDING).count()
+    taken = places_taken(tournament)
     last = tournament.entries.aggregate(last=Max("position"))["last"] or 0
     entry = Entry.objects.create(
         tournament=tournament,
@@ -242,6 +242,17 @@ def submit_entry(tournament: Tournament, details: EntryDetails, *, now: datetime
     return entry
 
 
+def places_taken(tournament: Tournament) -> int:
+    """The places in use: entries that hold one (``HOLDING``; an approved entry is its registration) and
+    the players the desk registered itself (not withdrawn, not a substitute). A capacity of 8 with 3 desk
+    registrations leaves 5 places for the players' own entries."""
+    entries = tournament.entries.filter(status__in=HOLDING).count()
+    at_desk = tournament.registrations.filter(
+        entry__isnull=True, withdrawn_at__isnull=True, is_substitute=False
+    ).count()
+    return entries + at_desk
+
+
 def waiting_number(entry: Entry) -> int | None:
     """The entry's place on the waiting list (1 is next), or None when it is not waiting."""
     if entry.status != EntryStatus.WAITING:
@@ -254,7 +265,7 @@ def _move_up(tournament: Tournament, window: EntryWindow | None = None) -> list[
     window = window or EntryWindow.objects.filter(tournament=tournament).first()
     if window is None:
         return []
-    free = window.capacity - tournament.entries.filter(status__in=HOLDING).count()
+    free = window.capacity - places_taken(tournament)
     moved = list(tournament.entries.filter(status=EntryStatus.WAITING).order_by("position")[: max(free, 0)])
     for entry in moved:
         entry.status = EntryStatus.APPLIED
@@ -268,6 +279,17 @@ def _move_up(tournament: Tournament, window: EntryWindow | None = None) -> list[
             entry=entry.pk,
         )
     return moved
+
+
+@transaction.atomic
+def fill_places(tournament: Tournament) -> list[Entry]:
+    """Move the waiting list up into places the desk freed (a player it registered withdrawn), while
+    registration is open: after it closes, the organiser decides at the desk who else plays. Returns the
+    entries that moved up (to tell them, ``notify_moved_up``)."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if closed_reason(tournament):
+        return []
+    return _move_up(tournament)
 
 
 def _locked(entry: Entry) -> Entry:

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from tournaments import live
 from tournaments.models import RefereeCall, Registration, Table
-from tournaments.services import calls
+from tournaments.services import calls, player_seats
 
 register = template.Library()
 
@@ -25,7 +25,7 @@ def open_call_at(table: Table) -> live.CallLine | None:
 @register.simple_tag
 def player_call(registration: Registration | None) -> dict[str, Any]:
     """The signed-in player's table now and its open call."""
-    table = calls.players_table(registration) if registration is not None else None
+    table = player_seats.seat_now(registration).table if registration is not None else None
     return {"table": table, "line": open_call_at(table) if table is not None else None}
 
 

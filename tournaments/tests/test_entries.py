@@ -35,18 +35,70 @@ def details(number: int, **changes: str) -> EntryDetails:
     return EntryDetails(**values)
 
 
+DESK_PLAYERS = 8
+"""The ``event`` fixture's players, registered at the desk: they use up places too (``places_taken``)."""
+
+
 @pytest.fixture
 def open_event(event, organiser):
+    """Registration open with 8 places left for the players' own entries."""
+    entries.open_registration(
+        event, capacity=DESK_PLAYERS + 8, closes_at=timezone.now() + timedelta(days=7), acting_user=organiser
+    )
+    return event
+
+
+def test_the_desks_registrations_use_up_places_too(organiser):
+    """A capacity of 8 with 3 desk registrations (a substitute and a withdrawn player do not count) leaves
+    5 places for the players' own entries; an approved entry is counted once."""
+    from tournaments import desk
+    from tournaments.services import events as event_services
+    from tournaments.services import registrations, seating
+
+    event = event_services.create_tournament(
+        event_services.EventDetails(name="Desk Open", slug="desk-open", num_sessions=1), acting_user=organiser
+    )
+    for name in ("Desk One", "Desk Two", "Desk Three"):
+        registrations.register_player(event, registrations.PlayerRow(name=name), acting_user=organiser)
+    gone = registrations.register_player(
+        event, registrations.PlayerRow(name="Desk Gone"), acting_user=organiser
+    )
+    desk.set_withdrawn(gone, True, acting_user=organiser)
+    seating.substitute(event, "sub-1")
     entries.open_registration(
         event, capacity=8, closes_at=timezone.now() + timedelta(days=7), acting_user=organiser
     )
-    return event
+    assert entries.places_taken(event) == 3
+    made = [entries.submit_entry(event, details(n)) for n in range(1, 8)]
+    assert [e.status for e in made] == [EntryStatus.APPLIED] * 5 + [EntryStatus.WAITING] * 2
+    entries.approve_entry(made[0], acting_user=organiser)
+    assert entries.places_taken(event) == 8
+    moved = entries.withdraw_entry(made[1])
+    assert [e.pk for e in moved] == [made[5].pk]
 
 
 def test_ten_entries_into_eight_places_leave_two_waiting(open_event):
     made = [entries.submit_entry(open_event, details(n)) for n in range(1, 11)]
     assert [e.status for e in made] == [EntryStatus.APPLIED] * 8 + [EntryStatus.WAITING] * 2
     assert [entries.waiting_number(e) for e in made[8:]] == [1, 2]
+
+
+def test_a_player_the_desk_withdraws_frees_a_place_for_the_waiting_list(event, organiser, client):
+    """While registration is open; after it closes the organiser decides at the desk."""
+    entries.open_registration(
+        event, capacity=DESK_PLAYERS, closes_at=timezone.now() + timedelta(days=7), acting_user=organiser
+    )
+    waiting = [entries.submit_entry(event, details(n)) for n in (1, 2)]
+    assert {e.status for e in waiting} == {EntryStatus.WAITING}
+    client.force_login(organiser)
+    first, second = event.registrations.order_by("code")[:2]
+    client.post(reverse("manage:withdraw", args=[event.slug, first.code]), {"withdrawn": "on"})
+    assert Entry.objects.get(pk=waiting[0].pk).status == EntryStatus.APPLIED
+    assert Entry.objects.get(pk=waiting[1].pk).status == EntryStatus.WAITING
+    assert len(mail.outbox) == 1 and waiting[0].email in mail.outbox[0].to
+    entries.close_registration(event, acting_user=organiser)
+    client.post(reverse("manage:withdraw", args=[event.slug, second.code]), {"withdrawn": "on"})
+    assert Entry.objects.get(pk=waiting[1].pk).status == EntryStatus.WAITING
 
 
 def test_a_withdrawal_moves_the_first_waiting_up_and_is_logged(open_event):
@@ -189,7 +241,7 @@ def test_the_closed_form_says_so(event, client):
 def test_the_organiser_opens_approves_and_marks_fees(event, organiser, client):
     client.force_login(organiser)
     closes = (timezone.localtime() + timedelta(days=3)).strftime("%Y-%m-%dT%H:%M")
-    client.post(reverse("manage:entry_window", args=[event.slug]), {"capacity": "8", "closes_at": closes})
+    client.post(reverse("manage:entry_window", args=[event.slug]), {"capacity": "16", "closes_at": closes})
     assert AuditEntry.objects.filter(tournament=event, action="entry_window").exists()
     entry = entries.submit_entry(event, details(1))
     page = client.get(reverse("manage:entries", args=[event.slug]))

@@ -15,7 +15,7 @@ from tournaments.archive import set_archived
 from tournaments.audit import AuditAction
 from tournaments.errors import ServiceError
 from tournaments.models import AuditEntry, RefereeCall, Registration, Role, Table
-from tournaments.services import calls
+from tournaments.services import calls, player_seats
 from tournaments.services import events as event_services
 
 pytestmark = pytest.mark.django_db
@@ -139,11 +139,11 @@ def test_an_archived_event_takes_no_call(event, table, organiser, referee):
 
 def test_a_players_table_is_their_table_in_the_session_in_play(event, table):
     ana = player_at(table)
-    assert calls.players_table(ana) == table
+    assert player_seats.seat_now(ana).table == table
     Table.objects.filter(pk=table.pk).update(finished_at=timezone.now())
-    assert calls.players_table(ana) == table  # the last one, when every table of theirs is complete
+    assert player_seats.seat_now(ana).table == table  # the last one, when every table of theirs is complete
     event.rounds.update(seating_published_at=None)
-    assert calls.players_table(ana) is None  # seating not out: no table to call to
+    assert player_seats.seat_now(ana).table is None  # seating not out: no table to call to
 
 
 # --- pages ------------------------------------------------------------------------------------------

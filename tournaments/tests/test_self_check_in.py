@@ -17,6 +17,7 @@ from tournaments.archive import set_archived
 from tournaments.audit import AuditAction
 from tournaments.errors import ServiceError
 from tournaments.models import AuditEntry, Registration, Tournament
+from tournaments.services import player_seats
 
 
 def _open(event, minutes=30):
@@ -122,10 +123,10 @@ def test_a_withdrawn_player_is_refused(event, organiser):
 
 def test_the_coming_seat_is_in_the_first_published_session_without_results(event):
     ana = event.registrations.get(player__name="Ana")
-    seat = desk.coming_seat(ana)
+    seat = player_seats.seat_now(ana).coming
     assert seat is not None and seat.round.number == 1 and seat.registration_id == ana.pk
     event.rounds.filter(number=1).update(seating_published_at=None)
-    assert desk.coming_seat(ana) is None  # a draft seating is not told
+    assert player_seats.seat_now(ana).coming is None  # a draft seating is not told
 
 
 # --- the player's page ------------------------------------------------------------------------------------
@@ -146,7 +147,7 @@ def test_the_player_checks_in_from_their_own_page(client, event):
 def test_the_check_in_box_answers_htmx_with_the_seat(client, event):
     _open(event)
     ana = event.registrations.get(player__name="Ana")
-    seat = desk.coming_seat(ana)
+    seat = player_seats.seat_now(ana).coming
     sign_in(client, ana)
     response = client.post(reverse("public:me_check_in", args=[event.slug]), HTTP_HX_REQUEST="true")
     assert response.status_code == 200

@@ -35,5 +35,5 @@ class Command(BaseCommand):
         self.stdout.write(
             f"#{player.pk} is now {report.pseudonym}: {report.registrations} registrations, "
             f"{report.entries} entries, {report.pins} PINs deleted, {report.audit_entries} audit entries "
-            f"rewritten, in {len(report.events)} events."
+            f"and {report.free_texts} staff texts rewritten, in {len(report.events)} events."
         )

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
 from scoring.interchange import export_event, export_warnings
+from scoring.management.output import add_output, json_text, write_text
 from tournaments.models import Tournament
 
 
@@ -16,17 +16,12 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("slug")
-        parser.add_argument("--output", "-o", help="file to write (default: standard output)")
+        add_output(parser)
 
     def handle(self, *args: Any, **options: Any) -> None:
         tournament = Tournament.objects.filter(slug=options["slug"]).first()
         if tournament is None:
             raise CommandError(f"No event with the slug {options['slug']!r}.")
-        text = json.dumps(export_event(tournament), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-        if options["output"]:
-            with open(options["output"], "w", encoding="utf-8") as handle:
-                handle.write(text)
-        else:
-            self.stdout.write(text, ending="")
+        write_text(self, json_text(export_event(tournament), sort_keys=True), options["output"])
         for warning in export_warnings(tournament):  # what the format cannot say (docs/seating.md)
             self.stderr.write(f"Warning: {warning}")

@@ -3,12 +3,12 @@ JSON, to answer their access request (docs/privacy.md)."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
 from players.models import Player
+from scoring.management.output import add_output, json_text, write_text
 from scoring.services.personal_data import player_data
 
 
@@ -19,15 +19,10 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("player_id", type=int, help="the record's number, as in /players/<number>/")
-        parser.add_argument("--output", "-o", help="file to write (default: standard output)")
+        add_output(parser)
 
     def handle(self, *args: Any, **options: Any) -> None:
         player = Player.objects.filter(pk=options["player_id"]).first()
         if player is None:
             raise CommandError(f"No player record #{options['player_id']}.")
-        content = json.dumps(player_data(player), indent=2, ensure_ascii=False, default=str) + "\n"
-        if options["output"]:
-            with open(options["output"], "w", encoding="utf-8") as handle:
-                handle.write(content)
-        else:
-            self.stdout.write(content, ending="")
+        write_text(self, json_text(player_data(player), default=str), options["output"])

@@ -13,6 +13,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from scoring.exports import EVENT_PRINTS, STANDINGS_EXPORTS, PrintError, ema_check
+from scoring.management.output import add_output
 from scoring.standings_cache import standings_rows
 from tournaments.models import Tournament
 
@@ -26,7 +27,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("slug")
         parser.add_argument("--format", default="json", choices=["json", *STANDINGS_EXPORTS, *PRINTS])
-        parser.add_argument("--output", "-o", help="file to write (default: standard output)")
+        add_output(parser)
         parser.add_argument(
             "--include-provisional",
             action="store_true",
