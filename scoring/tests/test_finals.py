@@ -183,15 +183,33 @@ def test_the_cut_is_undone_until_a_final_hand_is_entered(organiser, referee):
 
 
 @pytest.mark.django_db
-def test_the_organisers_cut_page(client, organiser, referee):
-    event = cut_event(organiser, referee)
+def test_the_organiser_sets_the_finals_and_makes_the_cut_on_their_pages(client, organiser, referee):
+    doc = document()
+    del doc["tournament"]["settings"]["finals"]
+    event = import_event(doc)
+    EventRole.objects.create(tournament=event, user=organiser, role=Role.ORGANISER)
     client.force_login(organiser)
+    assert "This event has no finals" in client.get(reverse("manage:finals", args=[event.slug])).content.decode()
+    url = reverse("manage:save_settings", args=[event.slug, "finals"])
+    fields = {"finals-finals__size": "4", "finals-finals__after": "3", "finals-finals__carry_over": "half"}
+    assert client.post(url, fields).status_code == 302
+    event.refresh_from_db()
+    assert event.settings["finals"] == {"size": 4, "after": 3, "carry_over": "half"}
+    publish_session(event.rounds.get(number=3), "results", False, acting_user=organiser)
+    refused = client.post(reverse("manage:finals_cut", args=[event.slug]), follow=True).content.decode()
+    assert "The results of session 3 are not published yet; publish them first." in refused
+    assert not Seat.objects.filter(round__tournament=event, round__number=4).exists()
+    publish_session(event.rounds.get(number=3), "results", True, acting_user=organiser)
     page = client.get(reverse("manage:finals", args=[event.slug])).content.decode()
-    assert "Make the cut" in page
-    response = client.post(reverse("manage:finals_cut", args=[event.slug]), follow=True)
-    assert "p01" in response.content.decode() or "Player 1" in response.content.decode()
+    assert "Make the cut" in page and "Player 5" in page  # p05 would go through
+    made = client.post(reverse("manage:finals_cut", args=[event.slug]), follow=True).content.decode()
+    assert "4 players go through to the final" in made and "Undo the cut" in made
     assert Seat.objects.filter(round__tournament=event, round__number=4).count() == 4
-    response = client.post(reverse("manage:finals_undo", args=[event.slug]), follow=True)
+    # Saving the finals settings again keeps the cut.
+    assert client.post(url, {**fields, "finals-finals__carry_over": "zero"}).status_code == 302
+    event.refresh_from_db()
+    assert event.settings["finals"]["made"] == {"after": 3, "finalists": ["p01", "p02", "p03", "p05"]}
+    client.post(reverse("manage:finals_undo", args=[event.slug]), follow=True)
     assert not Seat.objects.filter(round__tournament=event, round__number=4).exists()
 
 
