@@ -15,7 +15,7 @@ from django.urls import reverse
 from scoring.interchange import import_event
 from scoring.services import confirmation, entry
 from scoring.services.entry import HandEntry
-from scoring.standings_cache import standings_rows
+from scoring.standings_cache import public_standings_and_places, standings_rows
 from tournaments.audit import AuditAction
 from tournaments.errors import ServiceError
 from tournaments.models import AuditEntry, EventRole, Role, Seat, Tournament
@@ -149,6 +149,12 @@ def test_a_final_ranks_the_stages_by_the_carry_over(organiser, referee, second, 
     # A finalist's row lists every session played; the spec's JSON keys are kept.
     assert [s["round"] for s in rows[0]["sessions"]] == [1, 2, 3, 4]
     assert all(set(row) <= {"rank", "player", "name", "table_points", "score", "sessions"} for row in rows)
+    # The player pages' "place after session 4" is the final's place.
+    places = public_standings_and_places(event)[1]
+    assert [places[player][4] for player, rank, _, score in expected] == [
+        (rank, score) for _, rank, _, score in expected
+    ]
+    assert places["p05"][3] == (4, 52)
 
 
 @pytest.mark.django_db
@@ -189,7 +195,9 @@ def test_the_organiser_sets_the_finals_and_makes_the_cut_on_their_pages(client, 
     event = import_event(doc)
     EventRole.objects.create(tournament=event, user=organiser, role=Role.ORGANISER)
     client.force_login(organiser)
-    assert "This event has no finals" in client.get(reverse("manage:finals", args=[event.slug])).content.decode()
+    assert (
+        "This event has no finals" in client.get(reverse("manage:finals", args=[event.slug])).content.decode()
+    )
     url = reverse("manage:save_settings", args=[event.slug, "finals"])
     fields = {"finals-finals__size": "4", "finals-finals__after": "3", "finals-finals__carry_over": "half"}
     assert client.post(url, fields).status_code == 302
