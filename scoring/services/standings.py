@@ -240,7 +240,11 @@ class ScoringResults:
 
     def qualifying_order(self, tournament: Tournament, after: int) -> list[tuple[str, int]]:
         facts = load_event_facts(tournament)
-        qualifying = replace(facts, tables=[t for t in facts.tables if t.round_number <= after], cut=None)
+        # The public standings may be frozen earlier (until the prize-giving); the cut reads every
+        # qualifying session.
+        qualifying = replace(
+            facts, tables=[t for t in facts.tables if t.round_number <= after], cut=None, frozen_after=None
+        )
         rows = standings_from_facts(event_rules(tournament), qualifying)
         return [(row.player, row.rank) for row in rows if row.rank is not None]
 

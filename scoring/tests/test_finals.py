@@ -16,10 +16,11 @@ from scoring.interchange import import_event
 from scoring.services import confirmation, entry
 from scoring.services.entry import HandEntry
 from scoring.standings_cache import public_standings_and_places, standings_rows
+from tournaments import results
 from tournaments.audit import AuditAction
 from tournaments.errors import ServiceError
 from tournaments.models import AuditEntry, EventRole, Role, Seat, Tournament
-from tournaments.release import publish_session
+from tournaments.release import freeze_standings, publish_session
 from tournaments.seating.finals import final_groups
 from tournaments.services import finals, reseating
 
@@ -170,6 +171,26 @@ def test_the_cut_is_refused_before_the_qualifying_results_are_confirmed_and_publ
         finals.make_cut(unconfirmed, acting_user=organiser)
     assert not_confirmed.value.code == "not_confirmed"
     assert not Seat.objects.filter(round__tournament=unconfirmed, round__number=4).exists()
+
+
+@pytest.mark.django_db
+def test_the_cut_is_refused_when_a_tie_straddles_it_and_reads_past_a_freeze(organiser, referee, monkeypatch):
+    event = cut_event(organiser, referee)
+    freeze_standings(event, 2, acting_user=organiser)
+    source = results.source()
+    assert source.qualifying_order(event, 3)[:5] == [
+        ("p01", 1),
+        ("p02", 2),
+        ("p03", 3),
+        ("p05", 4),
+        ("p04", 5),
+    ]
+    tied = [("p01", 1), ("p02", 2), ("p03", 3), ("p05", 4), ("p04", 4)]
+    monkeypatch.setattr(type(source), "qualifying_order", lambda self, tournament, after: tied)
+    with pytest.raises(ServiceError) as refused:
+        finals.make_cut(event, acting_user=organiser)
+    assert refused.value.code == "tied_at_cut"
+    assert "p05 and p04 share place 4" in refused.value.message
 
 
 @pytest.mark.django_db
