@@ -8,7 +8,7 @@ from typing import Any
 
 from django.db.models import Prefetch, Q
 
-from scoring.services.queries import is_confirmed, tables_with_results
+from scoring.services.queries import is_confirmed, running_scores, tables_with_results
 from scoring.services.standings import session_result
 from scoring.standings_cache import EXPLAINED, cached_standings_rows
 from tournaments.models import WINDS, Round, Seat, Table, Tournament
@@ -142,8 +142,25 @@ def session_results(event: Tournament, round_: Round) -> dict[str, Any]:
             if result.table_points is not None:
                 row["table_points"] = float(result.table_points[seat.wind])
             seats.append(row)
-        tables.append({"table": table.number, "seats": seats})
+        tables.append({"table": table.number, "seats": seats, "hands": _hands(event, table)})
     return {"session": round_.number, "tables": tables}
+
+
+def _hands(event: Tournament, table: Table) -> list[dict[str, Any]]:
+    """A confirmed table's hands as the results page lists them: the rule set's words (in English, the API's
+    one language), each seat's points and running total by starting wind, and the fans when the hand was
+    entered with its tiles (MCR). Players are named by wind: the seats above say who sat where."""
+    rules = event.rule_set
+    return [
+        {
+            "number": row["hand"].number,
+            "description": rules.describe(row["record"]),
+            "points": {wind: row["delta"][wind] for wind in WINDS},
+            "totals": {wind: row["totals"][wind] for wind in WINDS},
+            "fans": [{"name": name, "points": points} for name, points in rules.fans(row["hand"].tiles)],
+        }
+        for row in running_scores(table)
+    ]
 
 
 def standings(event: Tournament) -> list[dict[str, Any]]:

@@ -70,9 +70,30 @@ class ResultSeat(Seat):
     table_points = serializers.FloatField(required=False, help_text="Absent when the rules have none (NMJL)")
 
 
+class Fan(serializers.Serializer[Any]):
+    name = serializers.CharField()
+    points = serializers.IntegerField()
+
+
+class WindPoints(serializers.Serializer[Any]):
+    E = serializers.IntegerField()
+    S = serializers.IntegerField()
+    W = serializers.IntegerField()
+    N = serializers.IntegerField()
+
+
+class ResultHand(serializers.Serializer[Any]):
+    number = serializers.IntegerField(min_value=1)
+    description = serializers.CharField(help_text="The rule set's words for the hand, as the results page")
+    points = WindPoints(help_text="Each starting seat's points for this hand (the seats say who sat where)")
+    totals = WindPoints(help_text="Each starting seat's running total after this hand")
+    fans = Fan(many=True, help_text="The fans, when the hand was entered with its tiles (MCR); else empty")
+
+
 class ResultTable(serializers.Serializer[Any]):
     table = serializers.IntegerField(min_value=1)
     seats = ResultSeat(many=True)
+    hands = ResultHand(many=True, help_text="In the order played")
 
 
 class Results(serializers.Serializer[Any]):

@@ -19,10 +19,15 @@ deploy/serve runs them behind nginx (deploy/nginx.conf routes /referee/ to the s
 3. entry with readers: the same, while ``--readers`` connections (4 wrk processes, a quarter each) read the
    standings, a session's results (all sessions in turn), players' pages (all players in turn) and the event
    page: p50/p95 and errors per page, the referees' saves beside step 2's, and the share of a core each
-   part of the stack used meanwhile. By default each reader connection asks again the moment it is
-   answered (a closed loop: the readers take every cycle the machine has, whatever serves them);
-   ``--reader-think MS`` gives each a pause of about MS milliseconds between pages, as a phone's owner
-   reading it (64 readers at 1000 ms: 64 pages a second, five times a 400-player hall polling every 30 s).
+   part of the stack used meanwhile. The readers behave as phones: each connection pauses about
+   ``--reader-think`` ms (default 1000, 0.5-1.5 x) between pages, as the open standings page polls every
+   second (64 readers: 64 pages a second, a 400-player hall's phones at one poll every 6 s each);
+   ``--reader-think 0`` is the stress run: each asks again the moment it is answered (a closed loop: the
+   readers take every cycle the machine has, whatever serves them);
+4. confirmations with readers (10 s): a chief referee withdraws and gives back confirmations at tables of
+   the played sessions while the referees save and the readers read, and a phone left open on the standings
+   page (polling every second with the ETag it holds, as the page does) says when it shows each change:
+   p50/p95/max from the referee's answer (target 2 s, as the projector's).
 
 ``--kill N`` (the fault run) instead kills the referees' gunicorn with SIGKILL (master and workers) N times
 during entry and starts it again; referees retry what was not answered. At the end every acknowledged hand
@@ -37,6 +42,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import hashlib
 import json
 import os
 import random
@@ -79,7 +85,7 @@ SAVE_WORDS = {
     "full-page": ", each save the post and the page it loads after it (no JavaScript)",
     "post-only": ", the post alone",
 }
-READER_THINK_MS = 0  # --reader-think: each reader's pause between two pages (0: none, a closed loop)
+READER_THINK_MS = 1000  # --reader-think: each reader's pause between two pages (0: none, a closed loop)
 PUBLIC_CPUS: str | None = None  # --cpus split: "1" (taskset), the public side's core
 STAFF_CPUS: str | None = None  # and the referees' core: "0"
 PASSWORD = REFEREE_PASSWORD
@@ -217,6 +223,95 @@ def referee(
                     number += 1
         if stop.is_set():
             return
+
+
+@dataclass
+class Watch:
+    """What a phone polling the public standings saw: when each different page arrived."""
+
+    changes: list[tuple[float, float, str]] = field(default_factory=list)  # asked at, answered at, digest
+    polls: int = 0
+    errors: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def seen_after(self, moment: float, digest: str) -> float | None:
+        """When the first answer asked after ``moment`` that differs from ``digest`` arrived, if one has."""
+        with self.lock:
+            return next((at for asked, at, seen in self.changes if asked >= moment and seen != digest), None)
+
+    def latest(self) -> str:
+        with self.lock:
+            return self.changes[-1][2] if self.changes else ""
+
+
+def watch_standings(port: int, path: str, watch: Watch, stop: threading.Event, every: float) -> None:
+    """A phone left open on the public standings: the page asks for its table every ``every`` seconds
+    (``scoring.live.standings_poll_seconds``), as htmx does, holding the ETag of what it shows (a 304
+    keeps it), whatever serves it (nginx's copy, the stored answer, the view)."""
+    browser = Browser(port)
+    shown, etag = "", ""
+    while not stop.is_set():
+        asked = time.perf_counter()
+        try:
+            status, _, text = browser.request("GET", path, htmx=True, etag=etag)
+        except OSError:
+            with watch.lock:
+                watch.errors += 1
+            time.sleep(every)
+            continue
+        answered = time.perf_counter()
+        if status == 200:
+            shown, etag = hashlib.sha256(text.encode()).hexdigest(), browser.headers.get("ETag", "")
+        elif status != 304:
+            with watch.lock:
+                watch.errors += 1
+        with watch.lock:
+            watch.polls += 1
+            if not watch.changes or watch.changes[-1][2] != shown:
+                watch.changes.append((asked, answered, shown))
+        time.sleep(max(0.0, every - (answered - asked)))
+
+
+def confirmations(
+    port: int,
+    slug: str,
+    played: int,
+    tables: int,
+    watch: Watch,
+    stop: threading.Event,
+    lags: list[float],
+    refused: list[str],
+) -> None:
+    """A chief referee withdrawing and giving back confirmations at tables of the played sessions (marking
+    a table complete is a change that withdraws its confirmation, then confirming gives it back, then
+    reopening leaves it as imported: the first two change the public standings) while the hall reads;
+    each lag is from the referee's answer to the first standings page that shows the change, 10 s at most
+    (then counted as 10 s: a missed target, never a hidden one)."""
+    browser = Browser(port)
+    browser.login("bench-ref0", PASSWORD)
+    rng = random.Random(7)
+    while not stop.is_set():
+        session, table = rng.randint(1, played), rng.randint(1, tables)
+        base = f"/referee/{slug}/sessions/{session}/tables/{table}/"
+        for action in ("finish", "confirm", "reopen"):
+            before = watch.latest()
+            status, location, _ = browser.request("POST", base + f"{action}/", {})
+            answered = time.perf_counter()
+            if status != 302 or action == "reopen":
+                continue
+            _, _, page = browser.request("GET", urlsplit(location).path)  # as the browser: the message
+            if 'class="error"' in page:  # refused (said on the page): nothing changed, nothing to see
+                refused.append(action)
+                continue
+            deadline = answered + 10
+            seen = None
+            while seen is None and time.perf_counter() < deadline and not stop.is_set():
+                seen = watch.seen_after(answered, before)
+                time.sleep(0.02)
+            if seen is None and stop.is_set():
+                return  # the step ended while waiting: neither seen nor missed
+            lags.append((seen - answered) if seen is not None else 10.0)
+            time.sleep(rng.uniform(0.2, 0.8))  # the next change comes after this one is seen, or not
 
 
 CPU_NAMES = (
@@ -406,6 +501,9 @@ def run(db: str, args: argparse.Namespace, port: int) -> bool:
         figures = {name: wrk_result(process) for name, process in readers.items()}
         entry.phase = "after"
         readers_to = staff_log.stat().st_size
+        lags, watch = confirmation_lags(
+            front, staff_front, slug, played, tables, pages, share, args, stack.work
+        )
         stop.set()
         for thread in threads:
             thread.join(timeout=60)
@@ -455,9 +553,62 @@ def run(db: str, args: argparse.Namespace, port: int) -> bool:
         print(
             f"  saves within 20 % of unloaded (p50) and p95 <= 200 ms, 0 errors: {'ok' if within else 'MISSED'}"
         )
+        fresh = bool(lags) and max(lags) <= 2.0 and watch.errors == 0
+        ok &= fresh
+        print(
+            f"\n{len(lags)} confirmations withdrawn or given at tables of played sessions while the referees save "
+            f"and the readers read ({CONFIRM_SECONDS:g} s), a phone left open on the standings page (its poll "
+            f"every {STANDINGS_POLL_SECONDS:g} s with the ETag it holds: {watch.polls} answers, {watch.errors} "
+            f"errors):\n  from the referee's answer to the phone showing it: p50 {percentile(lags, 50):.2f} s  p95 {percentile(lags, 95):.2f} s  max "
+            f"{max(lags, default=float('nan')):.2f} s (target <= 2 s: {'ok' if fresh else 'MISSED'})"
+        )
         return ok
     finally:
         stack.stop()
+
+
+CONFIRM_SECONDS = 10.0
+STANDINGS_POLL_SECONDS = 1.0  # as the page polls (scoring/live.py STANDINGS_POLL_SECONDS)
+
+
+def confirmation_lags(
+    front: int,
+    staff_front: int,
+    slug: str,
+    played: int,
+    tables: int,
+    pages: dict[str, list[str]],
+    share: int,
+    args: argparse.Namespace,
+    work: Path,
+) -> tuple[list[float], Watch]:
+    """Step 4: how soon a confirmation reaches the public standings with the hall reading and the referees
+    saving (the projector's own poll is measured in the browser: scoring/tests/test_projector.py)."""
+    watch, lags, refused, stop = Watch(), [], [], threading.Event()
+    path = f"/e/{slug}/standings/"
+    watcher = threading.Thread(
+        target=watch_standings, args=(front, path, watch, stop, STANDINGS_POLL_SECONDS), daemon=True
+    )
+    watcher.start()
+    readers = [
+        wrk(front, paths, share, CONFIRM_SECONDS, work, f"confirm-{name}", think_ms=READER_THINK_MS)
+        for name, paths in pages.items()
+    ]
+    confirmer = threading.Thread(
+        target=confirmations,
+        args=(staff_front, slug, played, tables, watch, stop, lags, refused),
+        daemon=True,
+    )
+    confirmer.start()
+    time.sleep(CONFIRM_SECONDS)
+    stop.set()
+    confirmer.join(timeout=15)
+    watcher.join(timeout=5)
+    for process in readers:
+        process.communicate()
+    if refused:
+        print(f"  (refused, so not measured: {', '.join(refused)})")
+    return lags, watch
 
 
 def fault_run(
@@ -570,10 +721,10 @@ def main() -> None:
     parser.add_argument(
         "--reader-think",
         type=int,
-        default=0,
+        default=1000,
         metavar="MS",
         help="each reader connection pauses about MS milliseconds (0.5-1.5 x) between pages, as a phone "
-        "whose owner reads the page; 0 (default): none, every connection asks again the moment it is "
+        "polling the standings page (default 1000); 0: none, every connection asks again the moment it is "
         "answered (a closed loop that keeps both cores busy, the stress run)",
     )
     parser.add_argument(

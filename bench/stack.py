@@ -364,13 +364,22 @@ class Browser:
         self.conn: http.client.HTTPConnection | None = None
 
     def request(
-        self, method: str, path: str, body: dict[str, str] | None = None, *, htmx: bool = False
+        self,
+        method: str,
+        path: str,
+        body: dict[str, str] | None = None,
+        *,
+        htmx: bool = False,
+        etag: str = "",
     ) -> tuple[int, str, str]:
         """Status, Location and body (the answer's headers in ``self.headers``); ``htmx``: as htmx asks
-        (``HX-Request: true``). A broken connection raises OSError (the caller decides to retry)."""
+        (``HX-Request: true``); ``etag``: the copy the browser holds (``If-None-Match``). A broken
+        connection raises OSError (the caller decides to retry)."""
         headers = {"Host": HOST, "Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
         if htmx:
             headers["HX-Request"] = "true"
+        if etag:
+            headers["If-None-Match"] = etag
         data = None
         if body is not None:
             data = urlencode({**body, "csrfmiddlewaretoken": self.cookies.get("csrftoken", "")})

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import Any
 
 # A worker thread rendering a page hands the interpreter over every 0.5 ms instead of 5 ms, so its other
 # thread serving a stored page (tournaments/public_read.py) never waits long.
@@ -36,3 +37,11 @@ loglevel = os.environ.get("GUNICORN_LOG_LEVEL", "info")
 proc_name = os.environ.get("GUNICORN_NAME", "mahjong")
 control_socket_disable = True  # gunicorn 27's control socket (one path per user): not used, would clash
 wsgi_app = "config.wsgi:application"
+
+
+def post_worker_init(worker: Any) -> None:
+    """Warm a new worker before it takes a connection (config/warmup.py: its first pages cost 3-30 times
+    more). Imported here: gunicorn reads this file before the worker loads Django."""
+    from config.warmup import warm
+
+    worker.log.info("worker warmed in %.0f ms", warm() * 1000)

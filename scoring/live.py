@@ -18,6 +18,20 @@ def poll_seconds() -> int:
     return int(getattr(settings, "PUBLIC_POLL_SECONDS", POLL_SECONDS))
 
 
+STANDINGS_POLL_SECONDS = 1
+"""How often the public standings page asks for its table: a confirmation is on a phone left open on the
+standings within about 2 s, as on the projector (bench/entry_load.py measures it). A poll when nothing
+changed is a 304 from the stored answer's ETag (tournaments/public_read.py), or from nginx's copy."""
+
+
+def standings_poll_seconds() -> int:
+    """``settings.STANDINGS_POLL_SECONDS`` when set, else :data:`STANDINGS_POLL_SECONDS`, never slower than
+    the other pages (:func:`poll_seconds`)."""
+    from django.conf import settings
+
+    return min(poll_seconds(), int(getattr(settings, "STANDINGS_POLL_SECONDS", STANDINGS_POLL_SECONDS)))
+
+
 def vary_on_htmx(response: HttpResponse) -> HttpResponse:
     """The page and its fragment share a URL: tell caches (the browser's too) they differ, so going
     back never shows a bare fragment. ``no-cache``: the browser keeps its copy but asks each time."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import hashlib
 import logging
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -23,7 +24,7 @@ from scoring import substitutions
 from scoring.charts import ChartPoint, progress_chart
 from scoring.exports import STANDINGS_EXPORTS
 from scoring.history import place_at_table
-from scoring.live import poll_seconds, vary_on_htmx
+from scoring.live import poll_seconds, standings_poll_seconds, vary_on_htmx
 from scoring.models import Penalty
 from scoring.projector import projector_context, projector_poll_seconds
 from scoring.rules.side import BEST_HAND, BestHandRow
@@ -184,6 +185,12 @@ def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     clean = _standings_request(request)
     can_preview = may_preview(request.user, tournament)
     provisional = clean.GET.get("provisional") == "1" and can_preview
+    if request.htmx:  # the poll (every second): unchanged versions answer 304 before anything is drawn
+        etag = _standings_etag(tournament, clean, provisional)
+        if _held(request, etag):
+            unchanged: HttpResponse = HttpResponseNotModified()
+            unchanged["ETag"] = etag
+            return vary_on_htmx(unchanged)
     rows = [dict(row) for row in cached_standings_rows(tournament, include_provisional=provisional)]
     if not provisional:  # the staff's preview keeps full names
         rows = public_names.public_rows(tournament, rows)
@@ -205,8 +212,10 @@ def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         },
         request=clean,
     )
-    if request.htmx:
-        return vary_on_htmx(HttpResponse(table_html))
+    if request.htmx:  # the poll: fresher than nginx's copy would keep it (scoring/live.py)
+        fragment = HttpResponse(table_html)
+        fragment["ETag"] = _standings_etag(tournament, clean, provisional)
+        return _not_kept_by_nginx(vary_on_htmx(fragment))
     return vary_on_htmx(
         render(
             request,
@@ -218,10 +227,27 @@ def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
                 "provisional": provisional,
                 "can_preview": can_preview,
                 "poll_url": clean.get_full_path(),
-                "poll": poll_seconds(),
+                "poll": standings_poll_seconds(),
             },
         )
     )
+
+
+def _standings_etag(tournament: Tournament, clean: HttpRequest, provisional: bool) -> str:
+    """What the standings' table depends on: the event, its ``public_version`` (bumped by every change the
+    public standings show, in the writing transaction: docs/public-pages.md), for the staff's provisional
+    view also ``standings_version`` (every entered result), the language and the sort asked for. Anonymous
+    polls are answered before this by the stored answer's ETag (tournaments/public_read.py); this spares
+    the staff's polls, which are never stored, a drawing per second."""
+    versions = f"{tournament.public_version}.{tournament.standings_version if provisional else '-'}"
+    query = hashlib.sha256(clean.GET.urlencode().encode()).hexdigest()[:12]
+    return f'"s{tournament.pk}.{int(tournament.created_at.timestamp())}.{versions}.{get_language()}.{query}"'
+
+
+def _held(request: HttpRequest, etag: str) -> bool:
+    """Whether the poll holds ``etag``, compared weakly as HTTP says for If-None-Match: GZipMiddleware
+    marks the ETag of what it compresses weak (W/), and the browser sends it back so."""
+    return etag in {tag.removeprefix("W/") for tag in parse_etags(request.headers.get("If-None-Match", ""))}
 
 
 def standings_download(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
@@ -490,10 +516,7 @@ def projector(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = public_event(slug)
     if request.htmx:
         etag = projector_etag(tournament)
-        # Compared weakly, as HTTP says for If-None-Match: GZipMiddleware marks the ETag of what it
-        # compresses weak (W/), and the browser sends it back so.
-        held = {tag.removeprefix("W/") for tag in parse_etags(request.headers.get("If-None-Match", ""))}
-        if etag in held:
+        if _held(request, etag):
             response: HttpResponse = HttpResponseNotModified()
         else:
             response = render(request, "scoring/public/_projector_slides.html", projector_context(tournament))
@@ -516,7 +539,9 @@ def projector_etag(tournament: Tournament) -> str:
 
 def _not_kept_by_nginx(response: HttpResponse) -> HttpResponse:
     """nginx's one-second copy of public answers (deploy/nginx-public-cache.conf) would add up to 2 s to
-    the projector's polls, which already cost one query when nothing changed: ``X-Accel-Expires: 0`` keeps
-    them out of it (nginx reads it even with ``proxy_ignore_headers Cache-Control``)."""
+    the projector's and the standings' polls (every second), which cost a 304 when nothing changed (the
+    projector: one query; the standings: the stored answer's ETag, kept in the worker's memory):
+    ``X-Accel-Expires: 0`` keeps them out of it (nginx reads it even with ``proxy_ignore_headers
+    Cache-Control``). The whole pages still come from nginx's copy."""
     response["X-Accel-Expires"] = "0"
     return response

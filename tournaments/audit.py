@@ -95,6 +95,8 @@ class AuditAction(models.TextChoices):
     DRAW_LOTS = "draw_lots", "Lots drawn for ties"
     TIME_ZONE = "time_zone", "Time zone changed"
     ANONYMISE_PLAYER = "anonymise_player", "Player's data replaced by a pseudonym"
+    KEEP_APART = "keep_apart", "Pair kept apart in the seating"
+    UNKEEP_APART = "unkeep_apart", "Kept-apart pair removed"
     FINALS_CUT = "finals_cut", "Cut to the final made"
     FINALS_UNDONE = "finals_undone", "Cut to the final undone"
 

@@ -184,8 +184,9 @@ def appeal_settings(rules: str) -> tuple[Setting, ...]:
     return (replace(APPEAL_FEE, default=rule_set.appeal_fee, help=rule_set.appeal_fee_help),)
 
 
-STRUCTURAL = ("sessions", "hands_per_session", "session_minutes")
-"""Keys the event JSON puts in ``settings`` for the event's own columns."""
+STRUCTURAL = ("sessions", "hands_per_session", "session_minutes", "time_zone")
+"""Keys the event JSON puts in ``settings`` for the event's own columns (the venue's time zone among what the
+organiser set: shared/specs/event-json.md, "settings holds what the organiser set")."""
 
 
 def settings_fields(rules: str) -> tuple[Setting, ...]:

@@ -286,6 +286,29 @@ class Substitution(models.Model):
         return f"{self.substitute} for {self.seat.registration} from hand {self.from_hand}"
 
 
+class KeptApart(models.Model):
+    """Two players of one event the seating keeps apart (family, couples), like teammates but as a pair:
+    ``first`` is the registration with the lower key, so a pair is stored once whichever way it is named
+    (``tournaments.services.kept_apart``)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="kept_apart")
+    first = models.ForeignKey(Registration, on_delete=models.CASCADE, related_name="+")
+    second = models.ForeignKey(Registration, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["first", "second"], name="one_kept_apart_pair"),
+            models.CheckConstraint(
+                condition=models.Q(first__lt=models.F("second")), name="kept_apart_pair_ordered"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.first} apart from {self.second}"
+
+
 class AuditEntry(models.Model):
     """Who changed what, when: one row per service write."""
 

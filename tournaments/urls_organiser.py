@@ -5,6 +5,7 @@ from tournaments import (
     views_desk,
     views_entries,
     views_finals,
+    views_kept_apart,
     views_players,
     views_release,
     views_reseat,
@@ -65,4 +66,8 @@ urlpatterns = [
     ),
     path("<slug:slug>/reseat/", views_reseat.reseat, name="reseat"),
     path("<slug:slug>/seating/upload/", views_reseat.upload_seating, name="upload_seating"),
+    path("<slug:slug>/seating/apart/", views_kept_apart.kept_apart_page, name="kept_apart"),
+    path(
+        "<slug:slug>/seating/apart/<int:pk>/remove/", views_kept_apart.remove_pair, name="remove_kept_apart"
+    ),
 ]

@@ -347,6 +347,8 @@ class SeatingReport(TypedDict):
     bound: LowerBound | None
     repeated: list[tuple[str, str, int]]
     winds: list[dict[str, Any]]
+    teammates: int
+    kept_apart_met: list[tuple[str, str, int]]
 
 
 def seating_report(tournament: Tournament) -> SeatingReport | None:
@@ -368,6 +370,11 @@ def seating_report(tournament: Tournament) -> SeatingReport | None:
         "bound": bound,
         "repeated": [(names.get(p.a, p.a), names.get(p.b, p.b), p.meetings) for p in report.repeated[:50]],
         "winds": winds,
+        # conflicts counts teammates and kept-apart pairs together (tournaments/seating/quality.py)
+        "teammates": report.conflicts - report.kept_apart_meetings,
+        "kept_apart_met": [
+            (names.get(p.a, p.a), names.get(p.b, p.b), p.meetings) for p in report.kept_apart_met
+        ],
     }
 
 

@@ -275,3 +275,19 @@ def test_the_schema_and_its_page(client, played):
     assert "/api/v1/events/{slug}/standings/" in html
     assert 'id="schema-Standing"' in html
     assert "<script>" not in html and "cdn" not in html.lower()  # our own origin only (CSP)
+
+
+def test_a_confirmed_tables_results_list_its_hands_as_the_results_page(client, played):
+    results = client.get("/api/v1/events/test-open/sessions/1/results/").json()
+    table = results["tables"][0]
+    hands = table["hands"]
+    assert [h["number"] for h in hands] == list(range(1, len(hands) + 1)) and hands
+    # Each hand the rule set's words and points: a discard win at 8 (MCR rule 67: the discarder pays
+    # 8 + 8, the other two 8 each), so every hand sums to nought and the totals run on.
+    first = hands[0]
+    assert first["points"] == {"E": 32, "S": -16, "W": -8, "N": -8}
+    assert all(sum(h["points"].values()) == 0 for h in hands)
+    assert hands[-1]["totals"] == {
+        seat["wind"]: seat["score"] for seat in table["seats"]
+    }  # no penalty here: the seats' scores are the hands' totals
+    assert first["description"] and first["fans"] == []  # entered without tiles: no fans to list

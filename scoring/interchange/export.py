@@ -14,6 +14,7 @@ from scoring.services.queries import hand_record, played_hands, tables_with_resu
 from scoring.substitutions import DEFAULT_POLICY, policy
 from tournaments.models import WINDS, Substitution, Table, Tournament
 from tournaments.services import substitutions as seat_substitutions
+from tournaments.venue_time import default_time_zone
 
 
 def export_warnings(tournament: Tournament) -> list[str]:
@@ -87,6 +88,8 @@ def _settings_doc(tournament: Tournament) -> dict[str, Any]:
     """The event's settings with its length (the model's own columns, which the document keeps there)."""
     settings: dict[str, Any] = dict(tournament.settings)
     settings["sessions"] = tournament.num_sessions
+    if tournament.time_zone != default_time_zone():  # absent keys take the defaults (event-json.md)
+        settings["time_zone"] = tournament.time_zone  # the venue's clock, as the organiser set it
     if tournament.hands_per_session is not None:
         settings["hands_per_session"] = tournament.hands_per_session
     if tournament.session_minutes is not None:

@@ -28,6 +28,7 @@ from tournaments.audit import AuditAction, User, audit, bump_standings
 from tournaments.models import WINDS, Registration, Round, Seat, Table, Tournament
 from tournaments.release import publish_everything
 from tournaments.services.registrations import add_registration, clean_player_row
+from tournaments.venue_time import default_time_zone
 
 
 @transaction.atomic
@@ -94,7 +95,9 @@ def _create_tournament(info: Mapping[str, Any], rounds_doc: list[Mapping[str, An
     if hands_per_session is None and session_minutes is None:
         hands_per_session = 16
     sessions = settings.pop("sessions", max([r["number"] for r in rounds_doc], default=1))
+    time_zone = settings.pop("time_zone", None) or default_time_zone()
     return Tournament.objects.create(
+        time_zone=time_zone,
         name=info["name"].strip(),
         slug=info["slug"],
         rules=info["rules"],

@@ -40,6 +40,7 @@ from tournaments.errors import ServiceError
 from tournaments.event_settings import settings_problems
 from tournaments.models import WINDS, Tournament
 from tournaments.services.registrations import clean_player_row
+from tournaments.venue_time import zone_problem
 
 
 @dataclass
@@ -135,6 +136,11 @@ def _check_tournament(check: Checker, tournament: Any) -> int | None:
     for key in ("hands_per_session", "session_minutes", "sessions"):
         if key in settings and not (is_int(settings[key]) and 1 <= settings[key] <= 1000):
             check.add(f"tournament.settings.{key}", "must be a positive whole number")
+    if "time_zone" in settings:
+        zone = settings["time_zone"]
+        problem = zone_problem(zone) if isinstance(zone, str) else "must be a time zone name"
+        if problem:
+            check.add("tournament.settings.time_zone", problem)
     if "hands_per_session" not in settings and "session_minutes" not in settings:
         return 16  # rule 74: a complete game is sixteen hands
     return settings.get("hands_per_session") if is_int(settings.get("hands_per_session")) else None

@@ -29,7 +29,7 @@ from players.models import Player, PlayerMerge
 from scoring.models import PlayerPin
 from scoring.standings_cache import standings_rows
 from tournaments.audit import AuditAction, User, audit, bump_standings
-from tournaments.models import AuditEntry, Entry, EventRole, Registration, Role, Tournament
+from tournaments.models import AuditEntry, Entry, EventRole, KeptApart, Registration, Role, Tournament
 
 PSEUDONYM_SALT = "players.erasure.pseudonym"
 NAME_FIELDS = ("name", "family_name", "given_name", "ema_id", "email")
@@ -293,12 +293,22 @@ def _registration(registration: Registration) -> dict[str, Any]:
         "checked_in": registration.checked_in,
         "is_substitute": registration.is_substitute,
         "fixed_table": registration.fixed_table,
+        "kept_apart_from": kept_apart_from(registration),
         "withdrawn_at": _when(registration.withdrawn_at),
         "consent_version": registration.consent_version,
         "consent_at": _when(registration.consent_at),
         "created_at": _when(registration.created_at),
         "results": _results(registration),
     }
+
+
+def kept_apart_from(registration: Registration) -> list[str]:
+    """The codes of the players the seating keeps this one apart from (``tournaments.services.kept_apart``):
+    the organiser recorded a relation (family, a couple), which is the person's data too."""
+    pairs = KeptApart.objects.filter(Q(first=registration) | Q(second=registration)).values_list(
+        "first__code", "second__code"
+    )
+    return sorted(b if a == registration.code else a for a, b in pairs)
 
 
 def _entry(entry: Entry) -> dict[str, Any]:

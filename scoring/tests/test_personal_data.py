@@ -268,3 +268,19 @@ def test_the_command_asks_for_the_number_and_refuses_an_unknown_record(event, mo
         _command("player_data", "987654")
     with pytest.raises(CommandError):
         _command("anonymise_player", "987654", "--yes")
+
+
+@pytest.mark.django_db
+def test_a_kept_apart_pair_is_in_the_copy_and_its_log_entries_are_erased(event, organiser):
+    from tournaments.services import kept_apart
+
+    first, second = list(event.registrations.select_related("player").order_by("pk")[:2])
+    kept_apart.keep_apart(first, second, acting_user=organiser)
+    held = personal_data.player_data(first.player)
+    assert [r["kept_apart_from"] for r in held["registrations"]] == [[second.code]]
+    assert any("kept apart" in row["summary"] for row in held["audit_entries"])
+    old_name = first.player.name
+    personal_data.anonymise_player(first.player, acting_user=organiser)
+    summaries = AuditEntry.objects.filter(action=AuditAction.KEEP_APART).values_list("summary", flat=True)
+    assert [old_name in s for s in summaries] == [False]
+    assert personal_data.pseudonym(first.player.pk) in summaries[0]

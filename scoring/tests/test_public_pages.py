@@ -450,3 +450,49 @@ def test_the_team_page_marks_an_incomplete_team_and_says_why(client, table, refe
 
     text = pdf_text(StandingsPDF(tournament).render()[2])
     assert text.count("incomplete: 1 of 2 members played") == 2
+
+
+# --- the standings page, polled every second ---------------------------------------------------------------
+
+
+def test_the_standings_page_polls_every_second(client, table):
+    url = reverse("public:standings", args=[table.round.tournament.slug])
+    page = client.get(url).content.decode()
+    assert 'hx-get="' + url + '"' in page and 'hx-trigger="every 1s"' in page
+
+
+def test_a_staff_poll_of_the_standings_is_304_before_anything_is_drawn_until_a_confirmation(
+    client, table, referee, organiser, django_assert_max_num_queries
+):
+    # The staff's polls are never stored (a session cookie): without the versions' ETag each would draw
+    # the whole table every second (docs/public-pages.md, "Live without reloading").
+    client.force_login(referee)
+    url = reverse("public:standings", args=[table.round.tournament.slug])
+    first = client.get(url, headers=HTMX)
+    assert first.status_code == 200 and first["ETag"]
+    with mock.patch.object(views_public, "cached_standings_rows") as rows:
+        with django_assert_max_num_queries(8):
+            again = client.get(url, headers={**HTMX, "If-None-Match": first["ETag"]})
+        rows.assert_not_called()
+    assert again.status_code == 304 and not again.content
+    finish(table, referee, organiser, [HandEntry(winner="S", fan=88)])
+    changed = client.get(url, headers={**HTMX, "If-None-Match": first["ETag"]})
+    assert changed.status_code == 200 and changed["ETag"] != first["ETag"]
+    assert ">288<" in changed.content.decode().replace(" ", "")  # 3 x (88 + 8), MCR rule 67
+
+
+def test_the_staff_provisional_poll_changes_with_a_hand_entered(client, table, referee):
+    client.force_login(referee)
+    url = reverse("public:standings", args=[table.round.tournament.slug]) + "?provisional=1"
+    first = client.get(url, headers=HTMX)
+    record_hand(table, HandEntry(winner="N", discarder="W", fan=8), acting_user=referee)
+    changed = client.get(url, headers={**HTMX, "If-None-Match": first["ETag"]})
+    assert changed.status_code == 200 and changed["ETag"] != first["ETag"]
+
+
+def test_the_standings_poll_skips_nginx_s_copy_and_the_page_does_not(client, table):
+    # nginx's one-second copy lives 1 to 2 s: the poll every second would show a confirmation up to 3 s late
+    url = reverse("public:standings", args=[table.round.tournament.slug])
+    assert client.get(url, headers=HTMX)["X-Accel-Expires"] == "0"
+    assert client.get(url, headers=HTMX)["X-Accel-Expires"] == "0"  # the stored answer too
+    assert "X-Accel-Expires" not in client.get(url)

@@ -3,12 +3,14 @@
 Public API (frozen dataclasses in ``models``; every refusal is ``SeatingError(message, code)``):
 
 - ``plan_seating(players, rounds, *, seed=0, time_limit=10.0, history=(), substitute_policy="none",
-  fixed_tables=None, swiss_scores=None, avoid_same_club=False) -> SeatingPlan``: ``plan.rounds[r].tables``
+  fixed_tables=None, swiss_scores=None, avoid_same_club=False, kept_apart=()) -> SeatingPlan``:
+  ``kept_apart`` pairs of ids (family, couples) are held apart like teammates; ``plan.rounds[r].tables``
   are ``TableSeating(number, seats)`` with seats in order E, S, W, N; ``plan.rounds[r].sit_outs``;
   ``plan.quality`` covers history and plan together; ``plan.substitutes`` names added substitute seats.
 - ``reseat_from(plan, from_round, players, ...)``: late arrivals and drops; earlier rounds kept as history.
 - ``swap_players(plan, round_index, a, b)``: a checked manual swap, re-scored.
-- ``quality_report(plan_or_rounds)`` (with ``indirect_meetings``: pairs with a common opponent) and
+- ``quality_report(plan_or_rounds)`` (with ``indirect_meetings``: pairs with a common opponent, and
+  ``kept_apart_meetings``/``kept_apart_met``: the kept-apart pairs who met) and
   ``lower_bound(players, rounds)``.
 - ``designs``: stored resolvable designs (28, 40, 52 players: every pair once) with ``designs.verify``;
   ``constructions``: the exact constructions the engine starts from (see docs/seating.md).

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from . import constructions, designs
@@ -23,6 +23,7 @@ from .models import (
     TableSeating,
 )
 from .quality import quality_report
+from .repair import repair_clashes
 from .search import (
     ANNEALING_MOVES_PER_SECOND,
     CLUB_WEIGHT,
@@ -53,6 +54,7 @@ def plan_seating(
     fixed_tables: Mapping[str, int] | None = None,
     swiss_scores: Mapping[str, float] | None = None,
     avoid_same_club: bool = False,
+    kept_apart: Iterable[Collection[str]] = (),
 ) -> SeatingPlan:
     """Seat ``players`` for ``rounds`` more rounds after ``history``; same arguments, same plan.
 
@@ -61,12 +63,14 @@ def plan_seating(
     - ``swiss_scores``: player id -> current score; tables are then filled by standing (top four together
       and so on) as far as that does not repeat a pair.
     - teammates (and with ``avoid_same_club`` same-club players) are kept apart whenever possible.
+    - ``kept_apart``: pairs of player ids the organiser keeps apart (family, couples), held as firmly as
+      teammates; unlike a team, "A apart from B and from C" leaves B free to meet C.
 
     The search stops at the counting lower bound, at its work budget (``time_limit`` seconds of evaluations
     at ``search.EVALUATIONS_PER_SECOND``) or at ``time_limit`` on the clock, whichever comes first.
     Raises ``SeatingError`` (codes: ``invalid_rounds``, ``no_players``, ``duplicate_player``,
     ``not_multiple_of_four``, ``too_few_players``, ``fixed_table_out_of_range``, ``fixed_table_full``,
-    ``too_many_fixed``, ``unknown_player``, ``invalid_time_limit``).
+    ``too_many_fixed``, ``unknown_player``, ``invalid_time_limit``, ``invalid_pair``).
     """
     started = time.perf_counter()
     if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
@@ -132,6 +136,7 @@ def plan_seating(
         if missing:
             raise SeatingError(f"Scores for unknown players: {', '.join(missing)}.", "unknown_player")
 
+    pairs = _kept_apart_pairs(kept_apart, index)
     rng = random.Random(seed)  # noqa: S311 -- a seeded, reproducible search, not cryptography
     # Sit-outs: fewest sit-outs so far first (history included), never a player with a fixed table if avoidable.
     sit_counts = {p.id: 0 for p in roster}
@@ -181,6 +186,11 @@ def plan_seating(
             elif avoid_same_club and p.club is not None and p.club == q.club:
                 weigh(i, j, CLUB_WEIGHT)
                 apart.add(frozenset((p.id, q.id)))
+    for pair in sorted(pairs, key=sorted):
+        a, b = (index[pid] for pid in sorted(pair))
+        if roster[a].team is None or roster[a].team != roster[b].team:
+            weigh(a, b, TEAM_WEIGHT)
+    apart |= pairs
     swiss_floor = 0
     if swiss_scores is not None:
         ranked = sorted(roster, key=lambda p: (-float(swiss_scores.get(p.id, 0.0)), ids_key(p.id)))
@@ -201,9 +211,9 @@ def plan_seating(
         for past in history
         for table in past.tables
     ) + sum(6 * (len(a) // 4) for a in active)
-    pairs = n * (n - 1) // 2
-    per_pair, rem = divmod(meetings, pairs)
-    lower = rem * pair_cost(per_pair + 1) + (pairs - rem) * pair_cost(per_pair) + swiss_floor
+    all_pairs = n * (n - 1) // 2
+    per_pair, rem = divmod(meetings, all_pairs)
+    lower = rem * pair_cost(per_pair + 1) + (all_pairs - rem) * pair_cost(per_pair) + swiss_floor
 
     history_pairs = (
         tuple(a * n + b for a in range(n) for b in range(a + 1, n) if base[a * n + b]) if history else ()
@@ -305,11 +315,11 @@ def plan_seating(
             key=lambda t: t.number,
         )
         planned.append(RoundSeating(tables=tuple(seated), sit_outs=tuple(sit_outs[r])))
-    constraints = SeatingConstraints(fixed_tables=dict(fixed), apart=frozenset(apart))
+    constraints = SeatingConstraints(fixed_tables=dict(fixed), apart=frozenset(apart), kept_apart=pairs)
     plan = SeatingPlan(
         players=tuple(p.id for p in roster),
         rounds=tuple(planned),
-        quality=quality_report([*history, *planned], apart=apart),
+        quality=quality_report([*history, *planned], apart=apart, kept_apart=pairs),
         history=tuple(history),
         substitutes=tuple(substitutes),
         seed=seed,
@@ -317,6 +327,23 @@ def plan_seating(
         constraints=constraints,
     )
     return plan
+
+
+def _kept_apart_pairs(
+    kept_apart: Iterable[Collection[str]], index: Mapping[str, int]
+) -> frozenset[frozenset[str]]:
+    """The organiser's pairs as unordered pairs of seated ids; a pair naming someone not in this plan is
+    refused (the caller leaves out withdrawn players), as is a player paired with themself."""
+    pairs: set[frozenset[str]] = set()
+    for pair in kept_apart:
+        ids = list(pair)
+        if len(ids) != 2 or ids[0] == ids[1]:
+            raise SeatingError(f"A kept-apart pair needs two different players: {ids}.", "invalid_pair")
+        for pid in ids:
+            if pid not in index:
+                raise SeatingError(f"Unknown player {pid!r} in a kept-apart pair.", "unknown_player")
+        pairs.add(frozenset(ids))
+    return frozenset(pairs)
 
 
 def _returns(
@@ -394,6 +421,9 @@ def _start(
     relabelled = [greedy] + [
         [[[relabel[p] for p in table] for table in tables] for tables in cand] for cand in candidates
     ]
+    if problem.extra is not None:
+        # Players kept apart: mend each construction's clashes before comparing it with the greedy start.
+        relabelled[1:] = [repair_clashes(problem, g) for g in relabelled[1:]]
     return min(relabelled, key=lambda g: total_cost(problem, g)), share
 
 
@@ -442,13 +472,17 @@ def swap_players(plan: SeatingPlan, round_index: int, a: str, b: str) -> Seating
 
     if clashes(new_round) > clashes(seating):
         raise SeatingError(
-            "This swap seats teammates (or club mates) together, which the plan keeps apart.", "breaks_apart"
+            "This swap seats teammates (or club mates, or a kept-apart pair) together, which the plan keeps "
+            "apart.",
+            "breaks_apart",
         )
     rounds = (*plan.rounds[:round_index], new_round, *plan.rounds[round_index + 1 :])
     return replace(
         plan,
         rounds=rounds,
-        quality=quality_report([*plan.history, *rounds], apart=constraints.apart),
+        quality=quality_report(
+            [*plan.history, *rounds], apart=constraints.apart, kept_apart=constraints.kept_apart
+        ),
         optimal=False,
     )
 
@@ -464,6 +498,7 @@ def reseat_from(
     fixed_tables: Mapping[str, int] | None = None,
     swiss_scores: Mapping[str, float] | None = None,
     avoid_same_club: bool = False,
+    kept_apart: Iterable[Collection[str]] = (),
 ) -> SeatingPlan:
     """Re-seat rounds ``from_round``.. of ``plan`` for a new list of ``players`` (late arrivals, drops).
 
@@ -486,6 +521,7 @@ def reseat_from(
         fixed_tables=fixed_tables,
         swiss_scores=swiss_scores,
         avoid_same_club=avoid_same_club,
+        kept_apart=kept_apart,
     )
     rounds = (*kept, *fresh.rounds)
     constraints = fresh.constraints or SeatingConstraints()
@@ -493,5 +529,7 @@ def reseat_from(
         fresh,
         rounds=rounds,
         history=plan.history,
-        quality=quality_report([*plan.history, *rounds], apart=constraints.apart),
+        quality=quality_report(
+            [*plan.history, *rounds], apart=constraints.apart, kept_apart=constraints.kept_apart
+        ),
     )

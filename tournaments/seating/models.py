@@ -80,6 +80,10 @@ class QualityReport:
     not they met each other: a figure for how well the field is mixed, not part of ``key``."""
     most_common_opponents: int = 0
     """The most opponents any two players have in common."""
+    kept_apart_meetings: int = 0
+    """Meetings of the pairs the organiser keeps apart (family, couples), also counted in ``conflicts``."""
+    kept_apart_met: tuple[RepeatedPair, ...] = ()
+    """Those pairs that met, with how often: the organiser sees who was seated together anyway."""
 
     def key(self) -> tuple[int, int, int, int, int]:
         """Sort key, smaller is better: conflicts, repeated pairs, worst pair, winds, table returns."""
@@ -113,7 +117,9 @@ class SeatingPlan:
 
 @dataclass(frozen=True)
 class SeatingConstraints:
-    """What a plan must keep when it is edited later (swaps): pinned tables and who may not meet."""
+    """What a plan must keep when it is edited later (swaps): pinned tables and who may not meet
+    (``apart``: teammates, club mates and the organiser's pairs; ``kept_apart``: those pairs alone)."""
 
     fixed_tables: dict[str, int] = field(default_factory=dict)
     apart: frozenset[frozenset[str]] = frozenset()
+    kept_apart: frozenset[frozenset[str]] = frozenset()

@@ -67,15 +67,19 @@ def quality_report(
     plan_or_rounds: SeatingPlan | Sequence[RoundSeating],
     *,
     apart: Iterable[frozenset[str]] = (),
+    kept_apart: Iterable[frozenset[str]] = (),
 ) -> QualityReport:
     """Measure a plan (its history and rounds together) or a bare list of rounds.
 
-    ``apart`` lists pairs that should never meet (teammates); their meetings are counted as ``conflicts``.
+    ``apart`` lists pairs that should never meet (teammates); ``kept_apart`` the pairs the organiser keeps
+    apart (family, couples). Meetings of either are ``conflicts``; those of ``kept_apart`` are also
+    counted and listed on their own (``kept_apart_meetings``, ``kept_apart_met``).
     """
     if isinstance(plan_or_rounds, SeatingPlan):
         rounds = (*plan_or_rounds.history, *plan_or_rounds.rounds)
-        if plan_or_rounds.constraints is not None and not apart:
+        if plan_or_rounds.constraints is not None and not apart and not kept_apart:
             apart = plan_or_rounds.constraints.apart
+            kept_apart = plan_or_rounds.constraints.kept_apart
     else:
         rounds = tuple(plan_or_rounds)
     counts = pair_counts(rounds)
@@ -97,8 +101,10 @@ def quality_report(
         for player in seating.sit_outs:
             sit_outs[player] = sit_outs.get(player, 0) + 1
     indirect, most_common = common_opponents(counts)
-    apart_set = {tuple(sorted(pair)) for pair in apart}
+    kept_set = {tuple(sorted(pair)) for pair in kept_apart}
+    apart_set = {tuple(sorted(pair)) for pair in apart} | kept_set
     conflicts = sum(m for pair, m in counts.items() if pair in apart_set)
+    kept_met = tuple(RepeatedPair(a, b, m) for (a, b), m in sorted(counts.items()) if (a, b) in kept_set)
     return QualityReport(
         rounds=len(rounds),
         repeated_pairs=sum(m - 1 for m in counts.values() if m > 1),
@@ -111,6 +117,8 @@ def quality_report(
         sit_out_counts=dict(sorted(sit_outs.items())),
         indirect_meetings=indirect,
         most_common_opponents=most_common,
+        kept_apart_meetings=sum(pair.meetings for pair in kept_met),
+        kept_apart_met=kept_met,
     )
 
 

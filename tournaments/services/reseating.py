@@ -45,6 +45,7 @@ from tournaments.seating import (
 )
 from tournaments.services import seating_bridge
 from tournaments.services.finals import check_not_final
+from tournaments.services.kept_apart import code_pairs
 from tournaments.services.seating import (
     check_replaceable,
     engine_error,
@@ -133,7 +134,7 @@ def from_token(tournament: Tournament, token: str) -> Proposal:
         substitutes=tuple(data["s"]),
         history_key=data["h"],
         players_key=data["p"],
-        quality=quality_report([*history, *rounds]),
+        quality=quality_report([*history, *rounds], kept_apart=code_pairs(tournament)),
         bound=bound(players, len(history) + len(rounds)),
         tables_before=data["tb"],
         players=players,

@@ -21,6 +21,7 @@ from tournaments.audit import AuditAction, User, audit, bump_standings
 from tournaments.errors import ServiceError
 from tournaments.models import WINDS, Registration, Round, Seat, Table, Tournament
 from tournaments.seating import RoundSeating, SeatingError
+from tournaments.services.kept_apart import code_pairs
 
 
 def round_has_results(round_: Round) -> bool:
@@ -105,7 +106,7 @@ def swap_seats(round_: Round, code_a: str, code_b: str, *, acting_user: User) ->
             code="not_seated",
         )
     first, second = seats[code_a], seats[code_b]
-    _check_swap(first, second, seats.values())
+    _check_swap(first, second, seats.values(), code_pairs(round_.tournament))
     # Each takes the other's seat; delete then re-create, as one player may hold one seat per session.
     Seat.objects.filter(pk__in=[first.pk, second.pk]).delete()
     Seat.objects.bulk_create(
@@ -125,8 +126,11 @@ def swap_seats(round_: Round, code_a: str, code_b: str, *, acting_user: User) ->
     )
 
 
-def _check_swap(first: Seat, second: Seat, seats: Iterable[Seat]) -> None:
-    """A swap may not move a player off their fixed table nor put teammates at one table."""
+def _check_swap(
+    first: Seat, second: Seat, seats: Iterable[Seat], pairs: frozenset[frozenset[str]] = frozenset()
+) -> None:
+    """A swap may not move a player off their fixed table nor put teammates, or a kept-apart pair
+    (``tournaments.services.kept_apart``), at one table."""
     tables = {first.table_id: first.table, second.table_id: second.table}
     for moving, target in ((first, second), (second, first)):
         fixed = moving.registration.fixed_table
@@ -151,6 +155,17 @@ def _check_swap(first: Seat, second: Seat, seats: Iterable[Seat]) -> None:
             raise ServiceError(
                 gettext("%(registration)s would sit with teammate %(mates)s (%(team)s).")
                 % {"registration": moving.registration, "mates": mates[0], "team": team},
+                code="breaks_apart",
+            )
+    for moving, target in ((first, second), (second, first)):
+        others = [s.registration for s in seats if s.table_id == target.table_id and s.pk != target.pk]
+        kept = [r for r in others if frozenset((moving.registration.code, r.code)) in pairs]
+        if kept:
+            raise ServiceError(
+                gettext(
+                    "%(registration)s and %(other)s are kept apart: the swap would seat them at one table."
+                )
+                % {"registration": moving.registration, "other": kept[0]},
                 code="breaks_apart",
             )
 

@@ -20,6 +20,7 @@ from tournaments.seating import (
     plan_seating,
     quality_report,
 )
+from tournaments.services.kept_apart import code_pairs
 
 
 def engine_players(registrations: Sequence[Registration]) -> list[SeatingPlayer]:
@@ -75,19 +76,28 @@ def plan_rounds(
     """Plan ``count`` sessions from ``first`` on, after the sessions seated before it."""
     settings = settings_of(tournament)
     history = tuple(seated_rounds(tournament, before=first.number).values())
+    players = engine_players(registrations)
     return plan_seating(
-        engine_players(registrations),
+        players,
         count,
         seed=seed,
         time_limit=time_limit or settings["time_limit"],
         history=history,
         substitute_policy=settings["substitute_policy"],
         swiss_scores=swiss_scores,
+        kept_apart=seated_pairs(tournament, {p.id for p in players}),
     )
 
 
+def seated_pairs(tournament: Tournament, codes: set[str]) -> list[frozenset[str]]:
+    """The event's kept-apart pairs among the players being seated (a withdrawn player's pair has nobody
+    to keep apart)."""
+    return [pair for pair in code_pairs(tournament) if pair <= codes]
+
+
 def event_quality(tournament: Tournament) -> QualityReport | None:
-    """The quality report over every seated session, with teammates counted as conflicts."""
+    """The quality report over every seated session, with teammates and kept-apart pairs counted as
+    conflicts (the pairs also on their own)."""
     rounds = list(seated_rounds(tournament).values())
     if not rounds:
         return None
@@ -95,4 +105,4 @@ def event_quality(tournament: Tournament) -> QualityReport | None:
     for registration in tournament.registrations.filter(is_substitute=False).exclude(team=""):
         teams.setdefault(registration.team, []).append(registration.code)
     apart = {frozenset((a, b)) for members in teams.values() for a in members for b in members if a < b}
-    return quality_report(rounds, apart=apart)
+    return quality_report(rounds, apart=apart, kept_apart=code_pairs(tournament))

@@ -26,6 +26,7 @@ from tournaments.errors import ServiceError
 from tournaments.models import WINDS, Registration, Table, Tournament
 from tournaments.seating import LowerBound, QualityReport, RoundSeating, TableSeating, quality_report
 from tournaments.services import reseating, seating_bridge
+from tournaments.services.kept_apart import code_pairs
 from tournaments.services.seating import check_replaceable, entered_at, seating_players, store_round
 from tournaments.spreadsheets import read_rows
 
@@ -217,7 +218,7 @@ def _score(tournament: Tournament, report: UploadReport) -> None:
     later = {n: r for n, r in seated.items() if n >= first}
     later.update(report.rounds)
     every = [*history, *(later[n] for n in sorted(later))]
-    report.quality = quality_report(every)
+    report.quality = quality_report(every, kept_apart=code_pairs(tournament))
     players = len({code for r in every for t in r.tables for code in t.seats})
     report.bound = reseating.bound(players, len(every))
 
