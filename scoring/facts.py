@@ -17,9 +17,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from functools import partial
 
 from scoring import substitutions
+from scoring.rules.finals import Cut
 from scoring.rules.ruleset import HandRecord, PenaltyItem, RuleSet, SessionTotals
 from scoring.rules.rulings import UNRANKED
 from scoring.standings import SessionLine, StandingRow, TieBreaking, compute_standings
@@ -105,6 +107,8 @@ class EventFacts:
     substitution_rule: str = substitutions.DEFAULT_POLICY
     frozen_after: int | None = None
     """The standings are frozen after this session (``tournaments.release``)."""
+    cut: Cut | None = None
+    """The cut to the final made (``scoring.rules.finals``): the standings combine the two stages."""
 
 
 def counts(item: PenaltyFact | LateFact) -> bool:
@@ -289,11 +293,72 @@ def standings_from_facts(
     for table in facts.tables:
         if counted(table, include_provisional=include_provisional, frozen_after=facts.frozen_after):
             lines.extend(_table_lines(rules, table, substitution_rule=facts.substitution_rule, hidden=hidden))
+    players = [code for code in unranked if code not in substitutes]
+    if facts.cut is not None:
+        return _with_final(rules, facts.cut, lines, players, unranked)
+    return _ranked(rules, lines, players, unranked)
+
+
+def _ranked(
+    rules: RuleSet,
+    lines: Sequence[SessionLine],
+    players: Sequence[str] | Mapping[str, tuple[Fraction, int]],
+    unranked: Mapping[str, str],
+) -> list[StandingRow]:
     return compute_standings(
         lines,
-        [code for code in unranked if code not in substitutes],
+        players,
         use_table_points=rules.uses_table_points,
         tie_break=rules.tie_break,
         unranked=unranked,
         tie_breaks=TieBreaking(rules.tie_break_order, rules.tie_break_lots),
     )
+
+
+def _with_final(
+    rules: RuleSet,
+    cut: Cut,
+    lines: Sequence[SessionLine],
+    players: Sequence[str],
+    unranked: Mapping[str, str],
+) -> list[StandingRow]:
+    """The two stages combined: the finalists first, ranked by what they carry over from the qualifying
+    sessions plus their final sessions (MCR rule 73 on those totals; the tie-breaks read the final
+    sessions only), then everyone else in their qualifying order (rule 73 over the qualifying sessions).
+    The finalists' rows list every session they played."""
+    qualifying = _ranked(rules, [line for line in lines if line.round_number <= cut.after], players, unranked)
+    by_player = {row.player: row for row in qualifying}
+    finalists = [code for code in cut.finalists if code in by_player]
+    carried = {
+        code: (
+            cut.carried_points(by_player[code].table_points or Fraction(0)),
+            cut.carried_score(by_player[code].score),
+        )
+        for code in finalists
+    }
+    final = _ranked(
+        rules,
+        [line for line in lines if line.round_number > cut.after and line.player in carried],
+        carried,
+        {code: status for code, status in unranked.items() if code in carried},
+    )
+    for row in final:
+        row.finalist = True
+        row.sessions = sorted([*by_player[row.player].sessions, *row.sessions], key=lambda s: s.round_number)
+    head = [row for row in final if row.rank is not None]
+    rest = [row for row in qualifying if row.player not in carried and row.rank is not None]
+    _rank_after(head, rest)
+    bottom = [row for row in qualifying if row.player not in carried and row.rank is None]
+    return head + rest + bottom + [row for row in final if row.rank is None]
+
+
+def _rank_after(head: Sequence[StandingRow], rest: Sequence[StandingRow]) -> None:
+    """Rank the players out of the final after the finalists, keeping their qualifying order and ties
+    ("1, 1, 3" competition ranking, rule 73); the stage, not a tie-break, separates the two groups."""
+    if head and rest:
+        head[-1].below_by = rest[0].above_by = ""
+    previous: tuple[int | None, int | None] = (None, None)  # (qualifying rank, rank given)
+    for position, row in enumerate(rest, start=len(head) + 1):
+        rank = previous[1] if row.rank == previous[0] else position
+        previous = (row.rank, rank)
+        row.rank = rank

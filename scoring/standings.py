@@ -72,6 +72,8 @@ class StandingRow:
     73's second key), a tie-break of ``scoring.rules.tie_breaks``, or "shared" (equal in everything)."""
     below_by: str = ""
     """The same against the player just below."""
+    finalist: bool = False
+    """Went through the cut to the final (``scoring.rules.finals``): ranked by carry-over and final."""
     """"loss_of_rank" or "disqualification" when a ruling took the player out of the ranking."""
 
     def sort_key(self) -> tuple[Fraction, int, int]:
@@ -90,7 +92,7 @@ class TieBreaking:
 
 def compute_standings(
     lines: Iterable[SessionLine],
-    players: Iterable[str] = (),
+    players: Iterable[str] | Mapping[str, tuple[Fraction, int]] = (),
     *,
     use_table_points: bool = True,
     tie_break: str = "shared",
@@ -105,7 +107,10 @@ def compute_standings(
 
     ``unranked`` maps players to a ruling that takes them out of the ranking (loss of rank, MCR 77e;
     disqualification, 77f and 89): they are listed after everyone else without a rank, and the others
-    close up."""
+    close up.
+
+    ``players`` as a mapping gives the table points and score each starts from (a finalist's carry-over,
+    ``scoring.rules.finals``); they count in the main keys, not in the tie-breaks that read sessions."""
     if tie_break not in TIE_BREAKS:
         raise ValueError(f"tie_break must be one of {TIE_BREAKS}")
     tie_breaks = tie_breaks or TieBreaking()
@@ -117,6 +122,8 @@ def compute_standings(
         rows[player] = StandingRow(
             player=player, table_points=Fraction(0) if use_table_points else None, tie_break=tie_break
         )
+    if isinstance(players, Mapping):
+        _carry(rows, players, use_table_points=use_table_points, tie_break=tie_break)
     for line in lines:
         row = rows.setdefault(
             line.player,
@@ -156,6 +163,26 @@ def compute_standings(
         row.sessions.sort(key=lambda s: s.round_number)
         row.rank, row.status = None, unranked[row.player]
     return ordered
+
+
+def _carry(
+    rows: dict[str, StandingRow],
+    carried: Mapping[str, tuple[Fraction, int]],
+    *,
+    use_table_points: bool,
+    tie_break: str,
+) -> None:
+    """Start each carried player's totals from what they bring."""
+    for player, (points, score) in carried.items():
+        row = rows.setdefault(
+            player,
+            StandingRow(
+                player=player, table_points=Fraction(0) if use_table_points else None, tie_break=tie_break
+            ),
+        )
+        row.score += score
+        if use_table_points:
+            row.table_points = (row.table_points or Fraction(0)) + points
 
 
 class _Keys:

@@ -11,6 +11,7 @@ from django.utils.translation import gettext
 
 from scoring.history import places_after_each_session
 from scoring.models import Confirmation, Hand, TableTotals
+from scoring.rules.finals import cut_of
 from scoring.rules.tie_breaks import TIE_BREAK_CHOICES
 from scoring.services.standings import event_standings
 from scoring.standings import SHARED, StandingRow, decided_by
@@ -200,7 +201,9 @@ def public_standings_and_places(
     rows = _rows_at(tournament, version, include_provisional=False)
     places = computed_once(
         f"places:{standings_cache_key(tournament)}:{version}",
-        lambda: places_after_each_session(rows, use_table_points=tournament.uses_table_points),
+        lambda: places_after_each_session(
+            rows, use_table_points=tournament.uses_table_points, cut=cut_of(tournament.settings)
+        ),
     )
     return rows, places
 

@@ -98,6 +98,8 @@ class AuditAction(models.TextChoices):
     KEEP_APART = "keep_apart", "Pair kept apart in the seating"
     UNKEEP_APART = "unkeep_apart", "Kept-apart pair removed"
     KIOSK_OFF = "kiosk_off", "Check-in kiosk turned off"
+    FINALS_CUT = "finals_cut", "Cut to the final made"
+    FINALS_UNDONE = "finals_undone", "Cut to the final undone"
 
 
 def acting(user: User) -> Any:

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_noop
 
 from scoring.rules import registry
 from scoring.rules.errors import HandInputError, Text
+from scoring.rules.finals import FINALS_SETTINGS
 from scoring.rules.settings import Setting, check_settings, lookup, value_of
 
 SEATING = gettext_noop("Seating")
@@ -195,6 +196,7 @@ def settings_fields(rules: str) -> tuple[Setting, ...]:
         *CLOCK_SETTINGS,
         *CONFIRMATION_SETTINGS,
         *TEAM_SETTINGS,
+        *FINALS_SETTINGS,
         *PRIVACY_SETTINGS,
         *appeal_settings(rules),
     )

@@ -43,6 +43,15 @@ class ResultsSource(Protocol):
 
     def tables_played(self, table_ids: Collection[int]) -> TablesPlayed: ...
 
+    def unconfirmed_tables(self, round_: Round) -> int:
+        """How many of the session's tables have no confirmed result (not started counts too)."""
+        ...
+
+    def qualifying_order(self, tournament: Tournament, after: int) -> list[tuple[str, int]]:
+        """The ranked players (id, rank) best first over the confirmed, published tables of sessions 1 to
+        ``after`` (MCR rule 73 and the event's tie-breaks): the order a cut to the final takes."""
+        ...
+
     def disqualification(self, registration: Registration) -> str:
         """The rule and session of a disqualification in force against the player, or "" (the desk
         does not reinstate a disqualified player: only an upheld appeal does)."""

@@ -4,6 +4,7 @@ from tournaments import (
     views_clock,
     views_desk,
     views_entries,
+    views_finals,
     views_kept_apart,
     views_players,
     views_release,
@@ -28,6 +29,9 @@ urlpatterns = [
     path("<slug:slug>/staff/<int:pk>/new-link/", views.new_staff_link, name="new_staff_link"),
     path("<slug:slug>/archive/", views.archive_event, name="archive_event"),
     path("<slug:slug>/publish/", views_release.publish_event, name="publish_event"),
+    path("<slug:slug>/finals/", views_finals.finals_page, name="finals"),
+    path("<slug:slug>/finals/cut/", views_finals.make_cut, name="finals_cut"),
+    path("<slug:slug>/finals/undo/", views_finals.undo_cut, name="finals_undo"),
     path("<slug:slug>/freeze/", views_release.freeze_standings, name="freeze_standings"),
     path(
         "<slug:slug>/sessions/<int:number>/publish/<slug:part>/",

@@ -54,6 +54,7 @@ class StandingsExport(Export):
             if self.table_points:
                 head.append(f"S{number} TP")
             head.append(f"S{number} score")
+        head.append("Tie-break")
         return head
 
     def body(self) -> list[list[Any]]:
@@ -69,6 +70,9 @@ class StandingsExport(Export):
                 if self.table_points:
                     line.append(session["table_points"] if session else "")
                 line.append(session["score"] if session else "")
+            # What decided the place against its neighbours ("ahead on head-to-head"), as the page and
+            # the PDF say it (scoring.standings_cache.decided_text); empty when the main ranking did.
+            line.append(decided_text(row))
             lines.append(line)
         return lines
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Collection, Sequence
+from dataclasses import replace
 
 from django.db.models import Count, Exists, Max, OuterRef
 
@@ -23,6 +24,7 @@ from scoring.facts import (
     table_result,
 )
 from scoring.models import AppealDecision, AppealStatus, Confirmation, Hand, LateArrival, Penalty, TableTotals
+from scoring.rules.finals import cut_of
 from scoring.rules.ruleset import HandRecord, SessionTotals
 from scoring.services.queries import event_rules, hand_record, played_hands
 from scoring.services.rulings import disqualification
@@ -149,6 +151,7 @@ def load_event_facts(tournament: Tournament) -> EventFacts:
         ],
         substitution_rule=substitutions.policy(tournament.settings),
         frozen_after=tournament.standings_frozen_after,
+        cut=cut_of(tournament.settings),
     )
 
 
@@ -238,6 +241,22 @@ class ScoringResults:
         with_totals = TableTotals.objects.current().filter(table__in=ids).values_list("table_id", flat=True)
         confirmed = Confirmation.objects.in_force().filter(table__in=ids).values_list("table_id", flat=True)
         return TablesPlayed(begun=frozenset([*with_hands, *with_totals]), confirmed=frozenset(confirmed))
+
+    def unconfirmed_tables(self, round_: Round) -> int:
+        confirmed = (
+            Confirmation.objects.in_force().filter(table__round=round_).values_list("table_id", flat=True)
+        )
+        return Table.objects.filter(round=round_).exclude(pk__in=set(confirmed)).count()
+
+    def qualifying_order(self, tournament: Tournament, after: int) -> list[tuple[str, int]]:
+        facts = load_event_facts(tournament)
+        # The public standings may be frozen earlier (until the prize-giving); the cut reads every
+        # qualifying session.
+        qualifying = replace(
+            facts, tables=[t for t in facts.tables if t.round_number <= after], cut=None, frozen_after=None
+        )
+        rows = standings_from_facts(event_rules(tournament), qualifying)
+        return [(row.player, row.rank) for row in rows if row.rank is not None]
 
     def table_progress(self, tables: Sequence[Table]) -> dict[int, TableProgress]:
         """Each table's state and hands as ``services.confirmation.table_state`` reads them, counted in the database

@@ -4,6 +4,7 @@ lots is made once, recorded and audited (scoring/rules/tie_breaks.py, tournament
 
 from __future__ import annotations
 
+import csv
 import io
 import json
 
@@ -138,3 +139,22 @@ def test_the_organiser_orders_the_tie_breaks_on_the_settings_page(client, organi
     assert client.post(url, {field: ""}).status_code == 302  # empty: rule 73, then shared
     event.refresh_from_db()
     assert "tie_break_order" not in event.settings
+
+
+@pytest.mark.django_db
+def test_the_csv_and_xlsx_downloads_carry_the_tie_break_reason():
+    from openpyxl import load_workbook
+
+    from scoring.exports import StandingsCSV, StandingsXLSX
+
+    event = import_event(document(tie_break_order=["head_to_head"]))
+    lines = list(csv.reader(io.StringIO(StandingsCSV(event).render()[2].decode())))
+    assert lines[0][-1] == "Tie-break"
+    by_player = {line[1]: line[-1] for line in lines[1:]}
+    assert by_player["A"] == "ahead on head-to-head"
+    assert by_player["B"] == "behind on head-to-head"
+    assert by_player["R"] == ""  # the main ranking decided
+    sheet = load_workbook(io.BytesIO(StandingsXLSX(event).render()[2]), read_only=True).active
+    rows = list(sheet.iter_rows(values_only=True))
+    assert rows[0][-1] == "Tie-break"
+    assert {row[1]: row[-1] for row in rows[1:]}["A"] == "ahead on head-to-head"

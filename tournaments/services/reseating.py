@@ -44,6 +44,7 @@ from tournaments.seating import (
     quality_report,
 )
 from tournaments.services import seating_bridge
+from tournaments.services.finals import check_not_final
 from tournaments.services.kept_apart import code_pairs
 from tournaments.services.seating import (
     check_replaceable,
@@ -202,6 +203,7 @@ def propose(
     if not rounds or rounds[0].number != first:
         raise ServiceError(gettext("There is no session %(first)s.") % {"first": first}, code="no_round")
     check_replaceable(rounds)
+    check_not_final(tournament, rounds)
     registrations = seating_players(tournament)
     if not registrations:
         raise ServiceError(gettext("Register players before seating a session."), code="no_players")
@@ -258,6 +260,7 @@ def store(proposal: Proposal, *, acting_user: User) -> list[Table]:
             raise ServiceError(gettext("The event's sessions changed; preview the plan again."), code="stale")
         list(Table.objects.select_for_update().filter(round__in=rounds).values_list("pk", flat=True))
         check_replaceable(rounds)
+        check_not_final(tournament, rounds)
         if _history_key(tournament, proposal.first) != proposal.history_key:
             raise ServiceError(
                 gettext(

@@ -1,0 +1,81 @@
+"""The organiser's finals page: the cut to the top N after the qualifying sessions, made with one action
+and undone while the final has not begun (``tournaments.services.finals``)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext
+from django.views.decorators.http import require_POST
+
+from scoring.rules.finals import CARRY_CHOICES, carry_over_of, cut_of, planned
+from tournaments import results
+from tournaments.access import event_for
+from tournaments.errors import ServiceError
+from tournaments.models import Role, Seat
+from tournaments.services import finals
+
+
+@login_required
+def finals_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """What the cut is set to, who went through and where they sit, or who would go through now."""
+    tournament = event_for(request, slug, Role.ORGANISER, archived_ok=True)
+    size, after = planned(tournament.settings)
+    cut = cut_of(tournament.settings)
+    names = {r.code: r.player.name for r in tournament.registrations.select_related("player")}
+    seats = []
+    preview: list[tuple[str, int]] = []
+    if cut is not None:
+        seats = list(
+            Seat.objects.filter(round__tournament=tournament, round__number__gt=cut.after)
+            .select_related("round", "table", "registration__player")
+            .order_by("round__number", "table__number", "wind")
+        )
+    elif size:
+        preview = results.source().qualifying_order(tournament, after)[: size + 1]
+    return render(
+        request,
+        "tournaments/organiser/finals.html",
+        {
+            "tournament": tournament,
+            "size": size,
+            "after": after,
+            "carry_over": gettext(dict(CARRY_CHOICES)[carry_over_of(tournament.settings)]),
+            "cut": cut,
+            "finalists": [(code, names.get(code, code)) for code in cut.finalists] if cut else [],
+            "seats": seats,
+            "preview": [(code, names.get(code, code), rank) for code, rank in preview],
+        },
+    )
+
+
+@login_required
+@require_POST
+def make_cut(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = event_for(request, slug, Role.ORGANISER)
+    try:
+        finalists = finals.make_cut(tournament, acting_user=request.user)
+    except ServiceError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(
+            request,
+            gettext("The cut is made: %(count)s players go through to the final, seated by rank.")
+            % {"count": len(finalists)},
+        )
+    return redirect("manage:finals", slug=slug)
+
+
+@login_required
+@require_POST
+def undo_cut(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = event_for(request, slug, Role.ORGANISER)
+    try:
+        finals.undo_cut(tournament, acting_user=request.user)
+    except ServiceError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, gettext("The cut is undone: the final sessions are no longer seated."))
+    return redirect("manage:finals", slug=slug)
