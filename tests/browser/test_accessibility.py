@@ -89,6 +89,7 @@ class Visit:
     who: str
     path: str
     hall_screen: bool = False  # the projector: nobody taps it, and it has no language switch
+    press: str = ""  # a button to press once the page is loaded (what it opens is checked too)
 
 
 @pytest.fixture
@@ -131,6 +132,9 @@ def walk() -> list[Visit]:
         Visit("referee", "/referee/"),  # My tables, with the call
         Visit("referee", "/referee/demo-mcr/"),
         Visit("referee", "/referee/demo-mcr/sessions/3/tables/1/"),  # in play: the MCR hand form
+        Visit(
+            "referee", "/referee/demo-mcr/sessions/3/tables/1/", press="Enter the tiles"
+        ),  # the tile picker
         Visit("referee", "/referee/demo-mcr/sessions/2/tables/4/"),  # disputed
         Visit("referee", "/referee/demo-mcr/sessions/2/tables/1/hands/3/correct/"),
         Visit("referee", "/referee/demo-nmjl/sessions/3/tables/1/"),  # the NMJL hand form
@@ -185,6 +189,9 @@ def pages(browser, live_server) -> Iterator[Callable[[int, list[Visit]], Iterato
                     page.wait_for_url(lambda url: "/accounts/login/" not in url)
             response = page.goto(live_server.url + visit.path)
             assert response is not None and response.status == 200, visit
+            if visit.press:
+                page.get_by_role("button", name=visit.press, exact=True).click()
+                page.wait_for_selector("#tp-palette button")
             yield visit, page
 
     yield visit_all
