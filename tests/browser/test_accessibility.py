@@ -120,6 +120,9 @@ def walk() -> list[Visit]:
         "/e/demo-mcr/seating/3/",
         "/e/demo-mcr/find/?q=a",
         "/e/demo-mcr/players/p1/",
+        "/e/demo-mcr/teams/",  # a wide table that scrolls on a phone: a tab stop (static/js/site.js)
+        "/e/demo-mcr/side-rankings/",
+        "/e/demo-mcr/register/",
         "/e/demo-nmjl/standings/",
         "/e/demo-babcock/results/1/",
         "/e/demo-mcr/me/",  # the player's sign-in form
@@ -142,6 +145,8 @@ def walk() -> list[Visit]:
         Visit("organiser", "/manage/demo-mcr/"),  # the live view: tables in play, the call
         Visit("organiser", "/manage/demo-mcr/players/"),  # the desk
         Visit("organiser", "/manage/demo-mcr/sessions/3/"),
+        Visit("organiser", "/manage/demo-mcr/appeals/"),
+        Visit("organiser", "/manage/demo-mcr/entries/"),
     ]
 
 
