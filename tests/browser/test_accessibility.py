@@ -89,7 +89,7 @@ class Visit:
     who: str
     path: str
     hall_screen: bool = False  # the projector: nobody taps it, and it has no language switch
-    press: str = ""  # a button to press once the page is loaded (what it opens is checked too)
+    press: str = ""  # a button (CSS selector) to press once the page is loaded: what it opens is checked too
 
 
 @pytest.fixture
@@ -135,9 +135,7 @@ def walk() -> list[Visit]:
         Visit("referee", "/referee/"),  # My tables, with the call
         Visit("referee", "/referee/demo-mcr/"),
         Visit("referee", "/referee/demo-mcr/sessions/3/tables/1/"),  # in play: the MCR hand form
-        Visit(
-            "referee", "/referee/demo-mcr/sessions/3/tables/1/", press="Enter the tiles"
-        ),  # the tile picker
+        Visit("referee", "/referee/demo-mcr/sessions/3/tables/1/", press="#tp-toggle"),  # the tile picker
         Visit("referee", "/referee/demo-mcr/sessions/2/tables/4/"),  # disputed
         Visit("referee", "/referee/demo-mcr/sessions/2/tables/1/hands/3/correct/"),
         Visit("referee", "/referee/demo-nmjl/sessions/3/tables/1/"),  # the NMJL hand form
@@ -170,10 +168,13 @@ PASSWORDS = {"referee": "referee-demo", "organiser": "organiser-demo"}
 
 @pytest.fixture
 def pages(browser, live_server) -> Iterator[Callable[[int, list[Visit]], Iterator[tuple[Visit, Any]]]]:
-    """``pages(width, visits)`` yields each visit with its page loaded, a fresh browser per person."""
+    """``pages(width, visits, language)`` yields each visit with its page loaded, a fresh browser per
+    person, the page's language chosen as the switch does (its cookie)."""
+    from django.conf import settings
+
     contexts = []
 
-    def visit_all(width: int, visits: list[Visit]) -> Iterator[tuple[Visit, Any]]:
+    def visit_all(width: int, visits: list[Visit], language: str = "en") -> Iterator[tuple[Visit, Any]]:
         page, who = None, None
         for visit in visits:
             if page is None or visit.who != who:
@@ -185,6 +186,9 @@ def pages(browser, live_server) -> Iterator[Callable[[int, list[Visit]], Iterato
                     service_workers="block",
                 )
                 contexts.append(context)
+                context.add_cookies(
+                    [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
+                )
                 page, who = context.new_page(), visit.who
                 page.set_default_timeout(15000)
                 if who == "player":
@@ -195,7 +199,7 @@ def pages(browser, live_server) -> Iterator[Callable[[int, list[Visit]], Iterato
             response = page.goto(live_server.url + visit.path)
             assert response is not None and response.status == 200, visit
             if visit.press:
-                page.get_by_role("button", name=visit.press, exact=True).click()
+                page.click(visit.press)
                 page.wait_for_selector("#tp-palette button")
             yield visit, page
 
@@ -230,9 +234,10 @@ def test_axe_finds_no_serious_or_critical_violation(walk, pages, width):
     assert not found, "\n" + _report(found)
 
 
-def test_every_control_is_44_px_on_a_360_px_phone(walk, pages):
+@pytest.mark.parametrize("language", ["en", "zh-hans"])  # a Chinese link may be two characters wide
+def test_every_control_is_44_px_on_a_360_px_phone(walk, pages, language):
     small = {}
-    for visit, page in pages(PHONE, [v for v in walk if not v.hall_screen]):
+    for visit, page in pages(PHONE, [v for v in walk if not v.hall_screen], language):
         found = page.evaluate(SMALL_TARGETS, MIN_TARGET)
         if found:
             small[f"{visit.path} ({visit.who or 'public'})"] = found[:8]
