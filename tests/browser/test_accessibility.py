@@ -82,6 +82,10 @@ LANGUAGE_SWITCH = """() => {
 }"""
 
 
+# The pages' polls (htmx "every Ns") stop, so that nothing is swapped while a page is being measured.
+HOLD_STILL = "document.addEventListener('htmx:beforeRequest', event => event.preventDefault(), true)"
+
+
 @dataclass(frozen=True)
 class Visit:
     """One page of the walk: ``who`` is signed in (``""`` nobody, ``player`` by PIN, else a username)."""
@@ -201,6 +205,7 @@ def pages(browser, live_server) -> Iterator[Callable[[int, list[Visit]], Iterato
             if visit.press:
                 page.click(visit.press)
                 page.wait_for_selector("#tp-palette button")
+            page.evaluate(HOLD_STILL)
             yield visit, page
 
     yield visit_all
