@@ -90,3 +90,22 @@ def test_radio_buttons_and_links_in_tables_are_big_enough_to_touch_on_a_phone():
         link = phone[selector]
         assert link["display"] in {"inline-block", "inline-flex"}, selector  # min sizes apply to a box
         assert _px(link["min-height"]) >= 44 and _px(link["min-width"]) >= 44, selector
+
+
+def test_every_control_on_a_phone_is_44_px_high_and_buttons_44_px_wide():
+    """The rules behind tests/browser/test_accessibility.py's measurement (WCAG 2.5.5, 44 x 44 px)."""
+    phone = rules("(max-width: 600px)")
+    for selector in (
+        "button",
+        ".button",
+        'input:not([type="checkbox"]):not([type="radio"])',
+        "select",
+        "textarea",
+    ):
+        assert _px(phone[selector]["min-height"]) >= 44, selector
+    for selector in ("button", ".button", ".tabs a", "th a.sort-link"):
+        assert _px(phone[selector]["min-width"]) >= 44, selector
+    for selector in ("header.top nav a", ".event-nav a", "main li > a", "button.link", ".tabs a", "summary"):
+        assert _px(phone[selector]["min-height"]) >= 44, selector
+    box = phone['input[type="checkbox"]']
+    assert _px(box["width"]) + 2 * _px(box["margin"]) >= 44

@@ -6,7 +6,9 @@
    - in a form with data-shown-by="field", an element with data-shown-for="a b" is shown only while that
      select's value is one of a, b (the penalty form: points only for "other"); without script, all show;
    - an element with data-go-after="seconds" and data-go-to="url" opens that url after so many seconds (the
-     check-in kiosk clears itself for the next player). */
+     check-in kiosk clears itself for the next player);
+   - a table that scrolls sideways (a wide one on a phone) with nothing inside to tab to becomes a tab stop,
+     so that a keyboard can scroll it (WCAG 2.1.1; tests/browser/test_accessibility.py). */
 (function () {
   "use strict";
 
@@ -102,7 +104,24 @@
     var form = event.target && event.target.form;
     if (form && form.hasAttribute("data-shown-by")) applyShown(form);
   });
+  var TAB_STOPS = "a[href], button, input, select, textarea, [tabindex]:not([data-scroll-stop])";
+  function scrollStops() {
+    document.querySelectorAll("main table, main .table-wrap").forEach(function (box) {
+      var scrolls = box.scrollWidth > box.clientWidth + 1 && /auto|scroll/.test(getComputedStyle(box).overflowX);
+      if (scrolls && !box.querySelector(TAB_STOPS)) {
+        box.setAttribute("tabindex", "0");
+        box.setAttribute("data-scroll-stop", "");
+      } else if (!scrolls && box.hasAttribute("data-scroll-stop")) {
+        box.removeAttribute("tabindex");
+        box.removeAttribute("data-scroll-stop");
+      }
+    });
+  }
+  document.addEventListener("htmx:afterSettle", scrollStops);
+  window.addEventListener("resize", scrollStops);
+
   document.addEventListener("DOMContentLoaded", function () {
+    scrollStops();
     document.querySelectorAll("form[data-shown-by]").forEach(applyShown);
     var go = document.querySelector("[data-go-after][data-go-to]");
     if (go) {
