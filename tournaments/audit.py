@@ -95,6 +95,9 @@ class AuditAction(models.TextChoices):
     DRAW_LOTS = "draw_lots", "Lots drawn for ties"
     TIME_ZONE = "time_zone", "Time zone changed"
     ANONYMISE_PLAYER = "anonymise_player", "Player's data replaced by a pseudonym"
+    REHEARSAL_COPY = "rehearsal_copy", "Rehearsal copy made"
+    REHEARSAL_PLAYED = "rehearsal_played", "Rehearsal played by simulated referees"
+    REHEARSAL_DELETE = "rehearsal_delete", "Rehearsal copy thrown away"
 
 
 def acting(user: User) -> Any:

@@ -1,6 +1,14 @@
 from django.urls import path
 
-from tournaments import views_clock, views_desk, views_entries, views_players, views_release, views_reseat
+from tournaments import (
+    views_clock,
+    views_desk,
+    views_entries,
+    views_players,
+    views_rehearsal,
+    views_release,
+    views_reseat,
+)
 from tournaments import views_organiser as views
 
 urlpatterns = [
@@ -19,6 +27,8 @@ urlpatterns = [
     path("<slug:slug>/staff/<int:pk>/revoke/", views.revoke_role, name="revoke_role"),
     path("<slug:slug>/staff/<int:pk>/new-link/", views.new_staff_link, name="new_staff_link"),
     path("<slug:slug>/archive/", views.archive_event, name="archive_event"),
+    path("<slug:slug>/rehearsal/", views_rehearsal.copy_as_rehearsal, name="copy_as_rehearsal"),
+    path("<slug:slug>/rehearsal/throw-away/", views_rehearsal.throw_away, name="throw_away_rehearsal"),
     path("<slug:slug>/publish/", views_release.publish_event, name="publish_event"),
     path("<slug:slug>/freeze/", views_release.freeze_standings, name="freeze_standings"),
     path(
