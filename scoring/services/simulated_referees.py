@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Protocol
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
@@ -78,14 +79,15 @@ def _scores(rng: random.Random, winner: str | None) -> dict[str, int]:
     return scores
 
 
+def _record(entry: HandEntry) -> HandRecord:
+    return HandRecord(winner=entry.winner, discarder=entry.discarder, fan=entry.fan, data=entry.data or {})
+
+
 def plausible_hand(rules: RuleSet, rng: random.Random, previous: list[HandRecord]) -> HandEntry:
     """A hand the rule set accepts, as a referee would type it."""
     for entry in _shapes(rules, rng, previous):
-        record = HandRecord(
-            winner=entry.winner, discarder=entry.discarder, fan=entry.fan, data=entry.data or {}
-        )
         try:
-            check_hand(rules, record)
+            check_hand(rules, _record(entry))
         except HandInputError:
             continue
         return entry
@@ -116,24 +118,57 @@ def _seat(round_: Round, seed: int, acting_user: User) -> None:
         raise ServiceError(f"Session {round_.number} could not be seated: {job.message}", code="not_seated")
 
 
-def _enter_hands(table: Table, rules: RuleSet, rng: random.Random, referee: User) -> int:
+class Referees(Protocol):
+    """How the simulated referees reach the site: the services in this process (:class:`InProcess`), or
+    the pages of a running server with the load benchmark's browser (``scoring.simulated_browsers``)."""
+
+    def add_hand(
+        self, table: Table, entry: HandEntry, record: HandRecord, number: int, referee: AbstractBaseUser
+    ) -> None:
+        """Enter hand ``number`` (``record`` is ``entry`` as the rule set checked it)."""
+
+    def finish(self, table: Table, referee: AbstractBaseUser) -> None:
+        """Mark the table complete (a session without a hand limit)."""
+
+    def confirm(self, table: Table, referee: AbstractBaseUser) -> None:
+        """Confirm the table's result as a second referee."""
+
+
+class InProcess:
+    """The referees' own services, called here (what the pages call)."""
+
+    def add_hand(
+        self, table: Table, entry: HandEntry, record: HandRecord, number: int, referee: AbstractBaseUser
+    ) -> None:
+        record_hand(table, entry, acting_user=referee, expected_number=number)
+
+    def finish(self, table: Table, referee: AbstractBaseUser) -> None:
+        set_table_finished(table, True, acting_user=referee)
+
+    def confirm(self, table: Table, referee: AbstractBaseUser) -> None:
+        confirmation.confirm(table, acting_user=referee)
+
+
+def _enter_hands(table: Table, rng: random.Random, referee: AbstractBaseUser, referees: Referees) -> int:
     """Hands until the session's limit (or a few, then marked complete); returns how many were entered."""
     tournament = table.round.tournament
+    rules = tournament.rule_set
     limit = rules.hands_allowed(tournament.hands_per_session)
     previous = [hand_record(hand) for hand in played_hands(table_with_results(table))]
     wanted = limit if limit is not None else HANDS_WITHOUT_LIMIT
     entered = 0
     while len(previous) < wanted:
         entry = plausible_hand(rules, rng, previous)
-        hand = record_hand(table, entry, acting_user=referee, expected_number=len(previous) + 1)
-        previous.append(hand_record(hand))
+        record = check_hand(rules, _record(entry))
+        referees.add_hand(table, entry, record, len(previous) + 1, referee)
+        previous.append(record)
         entered += 1
     if limit is None or len(previous) < limit:
-        set_table_finished(table, True, acting_user=referee)
+        referees.finish(table, referee)
     return entered
 
 
-def _confirm(table: Table, referee: User) -> None:
+def _confirm(table: Table, referee: AbstractBaseUser, referees: Referees) -> None:
     """As the event asks: the players sign (rule 72), a blind second entry agrees, or a second referee."""
     tournament = table.round.tournament
     if confirmation.players_sign(tournament) and not confirmation.referees_confirm(tournament):
@@ -145,23 +180,27 @@ def _confirm(table: Table, referee: User) -> None:
         rows, totals = confirmation.first_entry(table_with_results(table))
         confirmation.record_blind_entry(table, totals, rows, acting_user=referee)
         return
-    confirmation.confirm(table, acting_user=referee)
+    referees.confirm(table, referee)
 
 
 def play_session(
-    round_: Round, rng: random.Random, referees: list[AbstractBaseUser], *, acting_user: User
+    round_: Round,
+    rng: random.Random,
+    people: list[AbstractBaseUser],
+    *,
+    acting_user: User,
+    referees: Referees | None = None,
 ) -> tuple[int, int]:
     """Seat, play, confirm and publish one session; returns (tables played, hands entered)."""
-    tournament = round_.tournament
+    referees = referees or InProcess()
     _seat(round_, rng.randrange(1 << 16), acting_user)
-    rules = tournament.rule_set
     tables = played = 0
     for table in Table.objects.filter(round=round_).select_related("round__tournament").order_by("number"):
         if is_confirmed(table, fresh=True):
             continue
-        first, second = rng.sample(referees, 2)
-        played += _enter_hands(table, rules, rng, first)
-        _confirm(table, second)
+        first, second = rng.sample(people, 2)
+        played += _enter_hands(table, rng, first, referees)
+        _confirm(table, second, referees)
         tables += 1
     for part in ("seating", "results"):
         publish_session(round_, part, True, acting_user=acting_user)
@@ -175,11 +214,12 @@ def play_rehearsal(
     seed: int = 0,
     acting_user: User = None,
     progress: Callable[[str], None] | None = None,
+    referees: Referees | None = None,
 ) -> Played:
     """Play the rehearsal's next ``sessions`` sessions not yet published (all of them by default)."""
     rehearsals.refuse_real(rehearsal, gettext("playing with simulated referees"))
     rng = random.Random(seed)  # noqa: S311 -- seeded, reproducible simulated hands, not cryptography
-    referees = simulated_referees(rehearsal, acting_user=acting_user)
+    people = simulated_referees(rehearsal, acting_user=acting_user)
     waiting = [
         round_
         for round_ in Round.objects.filter(tournament=rehearsal).order_by("number")
@@ -187,7 +227,7 @@ def play_rehearsal(
     ]
     played = Played(sessions=[])
     for round_ in waiting[:sessions] if sessions is not None else waiting:
-        tables, hands = play_session(round_, rng, referees, acting_user=acting_user)
+        tables, hands = play_session(round_, rng, people, acting_user=acting_user, referees=referees)
         played.sessions.append(round_.number)
         played.tables += tables
         played.hands += hands

@@ -24,7 +24,9 @@ from scoring.models import Hand
 from scoring.player_history import head_to_head, published_registrations
 from scoring.rules import registry
 from scoring.services import standings
+from scoring.services.queries import is_confirmed
 from scoring.services.simulated_referees import play_rehearsal
+from scoring.simulated_browsers import OverHttp
 from scoring.tests.test_public_names import public_urls
 from tournaments import desk
 from tournaments.errors import ServiceError
@@ -276,3 +278,29 @@ def test_a_rehearsal_changes_no_persons_details_of_the_real_event(quick_demo, or
         desk.edit(registration, renamed, acting_user=organiser)
     assert refused.value.code == "rehearsal_person"
     assert Player.objects.get(pk=player.pk).name == player.name
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_benchmarks_browsers_play_a_rehearsal_through_the_pages(live_server, settings, organiser):
+    """``--server``: the load benchmark's browser (bench/stack.py) posts the real hand form and the confirm
+    button of a running server, signed in as the simulated referees."""
+    settings.ALLOWED_HOSTS = ["*"]
+    tournament = event_services.create_tournament(
+        event_services.EventDetails(name="Club night", num_sessions=1, hands_per_session=4),
+        acting_user=organiser,
+    )
+    event_services.set_seating_options(
+        tournament, substitute_policy="none", swiss=False, time_limit=0.5, acting_user=organiser
+    )
+    for name in ["Ann", "Bea", "Cat", "Dot"]:
+        registrations.register_player(tournament, registrations.PlayerRow(name=name), acting_user=organiser)
+    copy = rehearsals.copy_as_rehearsal(tournament, acting_user=organiser)
+    port = int(live_server.url.rsplit(":", 1)[1])
+    referees = OverHttp(port)
+    played = play_rehearsal(copy, acting_user=organiser, referees=referees)
+    assert (played.tables, played.hands) == (1, 4) and referees.requests == 2 * (4 + 1)
+    table = copy.rounds.get(number=1).tables.get()
+    hands = Hand.objects.filter(table=table, is_current=True).order_by("number")
+    assert [hand.number for hand in hands] == [1, 2, 3, 4]
+    assert {hand.entered_by.username for hand in hands} <= set(rehearsals.simulated_referee_names(copy))
+    assert is_confirmed(table, fresh=True)

@@ -1,7 +1,8 @@
 """python manage.py play_rehearsal EVENT_SLUG [--sessions N] [--seed S] [--copy]: simulated referees play a
 rehearsal copy through (``scoring.services.simulated_referees``): each session seated, its tables given plausible
 hands through the referees' own service, confirmed and published. Only a rehearsal may be played: a real event is
-refused (``--copy`` first makes a rehearsal copy of the real event and plays that)."""
+refused (``--copy`` first makes a rehearsal copy of the real event and plays that). ``--server PORT``: the
+referees are the load benchmark's browsers posting the pages of a running server (``scoring.simulated_browsers``)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from scoring.services.simulated_referees import play_rehearsal
+from scoring.simulated_browsers import OverHttp
 from tournaments.errors import ServiceError
 from tournaments.models import Tournament
 from tournaments.services.rehearsals import copy_as_rehearsal
@@ -25,6 +27,13 @@ class Command(BaseCommand):
         parser.add_argument(
             "--copy", action="store_true", help="make a rehearsal copy of this real event first"
         )
+        parser.add_argument(
+            "--server",
+            type=int,
+            metavar="PORT",
+            help="post the hands and confirmations to the pages of a server on 127.0.0.1:PORT (same database), "
+            "with the load benchmark's browser, instead of calling the services here",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         tournament = Tournament.objects.filter(slug=options["slug"]).first()
@@ -36,11 +45,13 @@ class Command(BaseCommand):
             if options["copy"]:
                 tournament = copy_as_rehearsal(tournament, acting_user=None)
                 self.stdout.write(f"Rehearsal copy made: {tournament.slug}")
+            referees = OverHttp(options["server"]) if options["server"] else None
             played = play_rehearsal(
                 tournament,
                 sessions=options["sessions"],
                 seed=options["seed"],
                 progress=self.stdout.write,
+                referees=referees,
             )
         except ServiceError as error:
             raise CommandError(error.message) from None
