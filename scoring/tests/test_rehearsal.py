@@ -180,6 +180,7 @@ def test_every_staff_page_of_a_rehearsal_shows_the_banner(client, played, quick_
     client.force_login(organiser)
     table = played.rounds.get(number=1).tables.get(number=1)
     pages = [
+        reverse("manage:dashboard"),
         reverse("manage:event", args=[played.slug]),
         reverse("manage:players", args=[played.slug]),
         reverse("manage:settings", args=[played.slug]),
