@@ -23,7 +23,7 @@ from scoring.interchange import export_event
 from scoring.models import Hand
 from scoring.player_history import head_to_head, published_registrations
 from scoring.rules import registry
-from scoring.services import standings
+from scoring.services import penalties, standings
 from scoring.services.queries import is_confirmed
 from scoring.services.simulated_referees import play_rehearsal
 from scoring.simulated_browsers import OverHttp
@@ -102,8 +102,15 @@ def test_the_copy_has_the_players_sessions_settings_and_seating_and_no_results(q
 
 def test_a_rehearsal_played_through_leaves_the_real_events_export_byte_identical(quick_demo, organiser):
     before = snapshot(quick_demo)
+    version = Tournament.objects.get(pk=quick_demo.pk).public_version
     copy = rehearsals.copy_as_rehearsal(quick_demo, acting_user=organiser)
     played = play_rehearsal(copy, acting_user=organiser, seed=1)
+    # A penalty in the rehearsal too (its rows are thrown away with it).
+    table = copy.rounds.get(number=1).tables.get(number=1)
+    seat = table.seats.get(wind="E")
+    penalties.add_penalty(
+        table, seat.registration, 10, paid_to="none", reason="rehearsed", acting_user=organiser
+    )
     sessions = quick_demo.rounds.count()
     assert played.sessions == list(range(1, sessions + 1))
     tables = copy.rounds.get(number=1).tables.count() * sessions
@@ -118,6 +125,8 @@ def test_a_rehearsal_played_through_leaves_the_real_events_export_byte_identical
     # Thrown away, the real event is still the same.
     rehearsals.throw_away(copy, acting_user=organiser)
     assert snapshot(quick_demo) == before
+    # Its public pages were never redrawn: nothing of them changed.
+    assert Tournament.objects.get(pk=quick_demo.pk).public_version == version
 
 
 def test_a_rehearsal_is_404_on_every_public_url_and_the_api(client, played, quick_demo):
