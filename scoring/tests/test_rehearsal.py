@@ -314,3 +314,21 @@ def test_the_benchmarks_browsers_play_a_rehearsal_through_the_pages(live_server,
     assert [hand.number for hand in hands] == [1, 2, 3, 4]
     assert {hand.entered_by.username for hand in hands} <= set(rehearsals.simulated_referee_names(copy))
     assert is_confirmed(table, fresh=True)
+
+
+def test_the_organiser_plays_the_next_session_from_the_rehearsals_page(client, quick_demo, organiser):
+    copy = rehearsals.copy_as_rehearsal(quick_demo, acting_user=organiser)
+    client.force_login(organiser)
+    page = client.get(reverse("manage:event", args=[copy.slug])).content.decode()
+    play = reverse("manage:play_rehearsal", args=[copy.slug])
+    assert f'action="{play}"' in page
+    response = client.post(play, follow=True)
+    assert "Session 1 played by simulated referees: 4 tables, 64 hands" in response.content.decode()
+    assert list(copy.rounds.filter(results_published_at__isnull=False).values_list("number", flat=True)) == [
+        1
+    ]
+    # The real event's page has no such button, and posting to it is refused.
+    real = client.get(reverse("manage:event", args=[quick_demo.slug])).content.decode()
+    assert "rehearsal/play/" not in real
+    response = client.post(reverse("manage:play_rehearsal", args=[quick_demo.slug]), follow=True)
+    assert "is a real event, not a rehearsal" in response.content.decode()
