@@ -32,9 +32,8 @@ from tournaments.release import publish_session
 from tournaments.services import events, rehearsals, seating_jobs
 from tournaments.services.seating import round_has_results
 
-HANDS_WITHOUT_LIMIT = (
-    8  # a session with a time limit and no hand limit: this many hands, then marked complete
-)
+# A session with a time limit and no hand limit: this many hands, then the table is marked complete.
+HANDS_WITHOUT_LIMIT = 8
 DRAW_SHARE = 0.06  # about one hand in sixteen is a draw (bench/make_event.py)
 
 
@@ -91,7 +90,7 @@ def plausible_hand(rules: RuleSet, rng: random.Random, previous: list[HandRecord
         except HandInputError:
             continue
         return entry
-    raise ServiceError("No simulated hand fits this event's rules.", code="no_simulated_hand")
+    raise ServiceError(gettext("No simulated hand fits this event's rules."), code="no_simulated_hand")
 
 
 def simulated_referees(rehearsal: Tournament, *, acting_user: User) -> list[AbstractBaseUser]:
@@ -99,6 +98,12 @@ def simulated_referees(rehearsal: Tournament, *, acting_user: User) -> list[Abst
     people: list[AbstractBaseUser] = []
     for name in rehearsals.simulated_referee_names(rehearsal):
         user, made = get_user_model().objects.get_or_create(username=name)
+        if not made and user.has_usable_password():  # a person's own login, not one made for the rehearsal
+            raise ServiceError(
+                gettext("The login %(name)s belongs to someone: the simulated referees cannot use it.")
+                % {"name": name},
+                code="referee_name_taken",
+            )
         if made:
             user.set_unusable_password()
             user.save(update_fields=["password"])
@@ -115,7 +120,11 @@ def _seat(round_: Round, seed: int, acting_user: User) -> None:
         round_, whole_plan=False, seed=seed, acting_user=acting_user, background=False
     )
     if job.status != SeatingJob.Status.DONE:
-        raise ServiceError(f"Session {round_.number} could not be seated: {job.message}", code="not_seated")
+        raise ServiceError(
+            gettext("Session %(number)s could not be seated: %(problem)s")
+            % {"number": round_.number, "problem": job.message},
+            code="not_seated",
+        )
 
 
 class Referees(Protocol):

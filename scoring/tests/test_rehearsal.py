@@ -332,3 +332,14 @@ def test_the_organiser_plays_the_next_session_from_the_rehearsals_page(client, q
     assert "rehearsal/play/" not in real
     response = client.post(reverse("manage:play_rehearsal", args=[quick_demo.slug]), follow=True)
     assert "is a real event, not a rehearsal" in response.content.decode()
+
+
+def test_a_persons_login_is_never_taken_or_deleted_as_a_simulated_referee(quick_demo, organiser):
+    copy = rehearsals.copy_as_rehearsal(quick_demo, acting_user=organiser)
+    name = rehearsals.simulated_referee_names(copy)[0]
+    person = get_user_model().objects.create_user(name, password="pw-their-own-1")
+    with pytest.raises(ServiceError) as refused:
+        play_rehearsal(copy, acting_user=organiser)
+    assert refused.value.code == "referee_name_taken"
+    rehearsals.throw_away(copy, acting_user=organiser)
+    assert get_user_model().objects.filter(pk=person.pk).exists()

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import UNUSABLE_PASSWORD_PREFIX
 from django.db import transaction
 from django.utils.translation import gettext
 
@@ -171,7 +172,8 @@ def throw_away(rehearsal: Tournament, *, acting_user: User) -> str:
     names = simulated_referee_names(rehearsal)
     rehearsal.delete()
     # Its simulated referees go with it (their roles went with the event; a login that has one elsewhere stays).
-    get_user_model().objects.filter(username__in=names, event_roles__isnull=True).delete()
+    simulated = get_user_model().objects.filter(username__in=names, event_roles__isnull=True)
+    simulated.filter(password__startswith=UNUSABLE_PASSWORD_PREFIX).delete()  # never a person's own login
     audit(
         original,
         acting_user,
