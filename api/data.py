@@ -18,7 +18,9 @@ from tournaments.services import substitutions
 
 def published_events() -> list[dict[str, Any]]:
     """Every published event, newest first (a draft is never listed)."""
-    events = Tournament.objects.filter(published_at__isnull=False).order_by("-start_date", "-pk")
+    events = Tournament.objects.filter(published_at__isnull=False, rehearsal_of__isnull=True).order_by(
+        "-start_date", "-pk"
+    )
     return [_event_summary(event) for event in events]
 
 

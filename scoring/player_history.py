@@ -72,7 +72,9 @@ class HeadToHead:
 def published_registrations(player: Player) -> list[Registration]:
     """The player's registrations in published events, the latest event first."""
     return list(
-        Registration.objects.filter(player=player, tournament__published_at__isnull=False)
+        Registration.objects.filter(
+            player=player, tournament__published_at__isnull=False, tournament__rehearsal_of__isnull=True
+        )
         .select_related("tournament")
         .order_by("-tournament__start_date", "-tournament__created_at")
     )
@@ -130,6 +132,7 @@ def head_to_head(player: Player, other: Player | None = None) -> list[HeadToHead
     seats = Seat.objects.filter(
         table__seats__registration__player=player,
         round__tournament__published_at__isnull=False,
+        round__tournament__rehearsal_of__isnull=True,
         round__results_published_at__isnull=False,
     ).select_related("registration__player", "round__tournament", "table")
     by_table: dict[int, list[Seat]] = defaultdict(list)

@@ -1,11 +1,12 @@
 from django.urls import path
 
-from scoring import views_erasure, views_exports, views_seat_changes
+from scoring import views_erasure, views_exports, views_rehearsal, views_seat_changes
 from scoring import views_organiser as views
 
 urlpatterns = [
     path("people/<int:pk>/erase/", views_erasure.erase_player, name="erase_player"),
     path("<slug:slug>/prints/", views.event_prints, name="event_prints"),
+    path("<slug:slug>/rehearsal/play/", views_rehearsal.play_next_session, name="play_rehearsal"),
     path("<slug:slug>/pins/", views.pins, name="pins"),
     path("<slug:slug>/pins/issue/", views.issue_pins, name="issue_pins"),
     path("<slug:slug>/pins/<str:code>/reissue/", views.reissue_pin, name="reissue_pin"),

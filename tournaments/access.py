@@ -83,7 +83,7 @@ def public_event(slug: str) -> Tournament:
     """The event for a public page: a draft answers 404 to everyone (staff use their own pages, and no
     cached public page may ever hold a draft)."""
     tournament = get_object_or_404(Tournament, slug=slug)
-    if tournament.published_at is None:
+    if tournament.published_at is None or tournament.is_rehearsal:  # a rehearsal is never public
         raise Http404(DRAFT_MESSAGE)
     use_event_zone(tournament)
     return tournament

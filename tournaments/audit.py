@@ -100,6 +100,9 @@ class AuditAction(models.TextChoices):
     KIOSK_OFF = "kiosk_off", "Check-in kiosk turned off"
     FINALS_CUT = "finals_cut", "Cut to the final made"
     FINALS_UNDONE = "finals_undone", "Cut to the final undone"
+    REHEARSAL_COPY = "rehearsal_copy", "Rehearsal copy made"
+    REHEARSAL_PLAYED = "rehearsal_played", "Rehearsal played by simulated referees"
+    REHEARSAL_DELETE = "rehearsal_delete", "Rehearsal copy thrown away"
 
 
 def acting(user: User) -> Any:

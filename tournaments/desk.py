@@ -101,6 +101,25 @@ def _details(registration: Registration) -> dict[str, str]:
     }
 
 
+PERSON_FIELDS = ("name", "family_name", "given_name", "country", "ema_id")
+
+
+def _refuse_person_change_in_rehearsal(registration: Registration, cleaned: PlayerRow) -> None:
+    """A rehearsal copy shares its players' records with the real event (``tournaments.services.rehearsals``):
+    a person's details changed there would change the real event, so only the team and public name may."""
+    if not registration.tournament.is_rehearsal:
+        return
+    player = registration.player
+    if any(getattr(player, key) != getattr(cleaned, key) for key in PERSON_FIELDS):
+        raise ServiceError(
+            gettext(
+                "This is a rehearsal: a player's name, country and EMA number are the real event's. "
+                "Correct them there."
+            ),
+            code="rehearsal_person",
+        )
+
+
 @transaction.atomic
 def edit(registration: Registration, row: PlayerRow, *, acting_user: User) -> Registration:
     """Correct a player's name, family and given names, country, EMA number or team (the person's details
@@ -120,6 +139,7 @@ def edit(registration: Registration, row: PlayerRow, *, acting_user: User) -> Re
             code="ema_id_taken",
         )
     before = _details(registration)
+    _refuse_person_change_in_rehearsal(registration, cleaned)
     player.name, player.country, player.ema_id = cleaned.name, cleaned.country, cleaned.ema_id
     player.family_name, player.given_name = cleaned.family_name, cleaned.given_name
     player.save(update_fields=["name", "family_name", "given_name", "country", "ema_id"])

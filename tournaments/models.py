@@ -77,6 +77,15 @@ class Tournament(models.Model):
         help_text="The venue's clock (an IANA name): every time shown for the event is in it "
         "(tournaments/venue_time.py)",
     )
+    rehearsal_of = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="rehearsals",
+        help_text="A rehearsal copy of that event (tournaments/services/rehearsals.py): never published, "
+        "never in a player's history or the EMA file; empty for a real event",
+    )
 
     class Meta:
         ordering = ["-start_date", "name"]
@@ -102,6 +111,11 @@ class Tournament(models.Model):
         rule_set = _rule_set(self.rules, json.dumps(self.settings, sort_keys=True))
         self.__dict__["_rule_set_kept"] = (self.rules, self.settings, rule_set)
         return rule_set
+
+    @property
+    def is_rehearsal(self) -> bool:
+        """A copy to play through before the day: nothing of it is ever public (``tournaments.access``)."""
+        return self.rehearsal_of_id is not None
 
     @property
     def is_published(self) -> bool:

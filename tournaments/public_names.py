@@ -102,7 +102,11 @@ def history_names(player_ids: Iterable[int]) -> dict[int, str]:
     policy of their published events, so a name hidden in one event is hidden there too; under "code", the
     id of their latest event. A player with no published event is left out."""
     rows = (
-        Registration.objects.filter(player_id__in=set(player_ids), tournament__published_at__isnull=False)
+        Registration.objects.filter(
+            player_id__in=set(player_ids),
+            tournament__published_at__isnull=False,
+            tournament__rehearsal_of__isnull=True,
+        )
         .select_related("player", "tournament")
         .order_by("-tournament__start_date", "-tournament__created_at")
     )

@@ -106,7 +106,7 @@ class PublicStamp:
 
 
 def _read_stamp(slug: str, page: PublicPage, number: int | None) -> PublicStamp | None:
-    events = Tournament.objects.filter(slug=slug, published_at__isnull=False)
+    events = Tournament.objects.filter(slug=slug, published_at__isnull=False, rehearsal_of__isnull=True)
     if page.part is None:
         event = events.values_list("pk", "created_at", "public_version").first()
         if event is None:
@@ -131,7 +131,9 @@ def _read_players_stamp(ids: tuple[int, ...]) -> PublicStamp | None:
     """The players' published events with their versions, and the players' details, in one query; None
     when one of them played no published event (a record seen only in drafts, or merged into another)."""
     rows = list(
-        Registration.objects.filter(player_id__in=ids, tournament__published_at__isnull=False)
+        Registration.objects.filter(
+            player_id__in=ids, tournament__published_at__isnull=False, tournament__rehearsal_of__isnull=True
+        )
         .order_by("player_id", "tournament_id")
         .values_list(
             "player_id",

@@ -34,11 +34,21 @@ def counted_rounds(tournament: Tournament) -> set[int]:
     return numbers
 
 
+def refuse_rehearsal(tournament: Tournament) -> None:
+    """A rehearsal copy is never public (``tournaments.services.rehearsals``): publishing it is refused."""
+    if tournament.is_rehearsal:
+        raise ServiceError(
+            gettext("A rehearsal is never published: its pages stay with the staff."), code="rehearsal"
+        )
+
+
 @transaction.atomic
 def publish_event(tournament: Tournament, published: bool, *, acting_user: User) -> Tournament:
     """Make the event public (its home, standings, projector...) or take it back to draft."""
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
     check_open(locked)
+    if published:
+        refuse_rehearsal(locked)
     if locked.is_published == published:
         return locked
     locked.published_at = timezone.now() if published else None
@@ -117,6 +127,7 @@ def publish_everything(tournament: Tournament, *, acting_user: User) -> Tourname
     """Make a whole event public as it happens: the event, and the seating and results of every
     session, including those not seated yet (they show as soon as they are). An imported event, the
     demo events and the events made before release controls are published this way."""
+    refuse_rehearsal(tournament)
     now = timezone.now()
     Tournament.objects.filter(pk=tournament.pk).update(published_at=now)
     Round.objects.filter(tournament=tournament).update(seating_published_at=now, results_published_at=now)

@@ -7,6 +7,7 @@ from tournaments import (
     views_finals,
     views_kept_apart,
     views_players,
+    views_rehearsal,
     views_release,
     views_reseat,
 )
@@ -28,6 +29,8 @@ urlpatterns = [
     path("<slug:slug>/staff/<int:pk>/revoke/", views.revoke_role, name="revoke_role"),
     path("<slug:slug>/staff/<int:pk>/new-link/", views.new_staff_link, name="new_staff_link"),
     path("<slug:slug>/archive/", views.archive_event, name="archive_event"),
+    path("<slug:slug>/rehearsal/", views_rehearsal.copy_as_rehearsal, name="copy_as_rehearsal"),
+    path("<slug:slug>/rehearsal/throw-away/", views_rehearsal.throw_away, name="throw_away_rehearsal"),
     path("<slug:slug>/publish/", views_release.publish_event, name="publish_event"),
     path("<slug:slug>/finals/", views_finals.finals_page, name="finals"),
     path("<slug:slug>/finals/cut/", views_finals.make_cut, name="finals_cut"),

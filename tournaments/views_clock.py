@@ -96,7 +96,9 @@ def clock_fragment(request: HttpRequest, slug: str) -> HttpResponse:
     """The clock for anyone once the event is published (for its staff before): one session's (``?session=N``, default the last started) and one table's
     (``?table=M``, its extra time added). Small, so phones may poll it."""
     tournament = get_object_or_404(Tournament, slug=slug)
-    if not tournament.is_published and not has_role(request.user, tournament, Role.REFEREE):
+    if (not tournament.is_published or tournament.is_rehearsal) and not has_role(
+        request.user, tournament, Role.REFEREE
+    ):
         # A draft event's clock is for its staff only (their pages poll it before the event is public).
         raise Http404(DRAFT_MESSAGE)
     use_event_zone(tournament)

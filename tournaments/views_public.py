@@ -18,7 +18,7 @@ from tournaments.services import substitutions
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    events = Tournament.objects.filter(published_at__isnull=False)
+    events = Tournament.objects.filter(published_at__isnull=False, rehearsal_of__isnull=True)
     return render(request, "tournaments/home.html", {"tournaments": events})
 
 

@@ -84,7 +84,14 @@ class EMACheck:
 
 
 def check_table_points(tournament: Tournament) -> None:
-    """An EMA file needs table points: refuse at once for rules that have none."""
+    """An EMA file needs table points: refuse at once for rules that have none. A rehearsal copy
+    (``tournaments.services.rehearsals``) is refused too: its results were never played, the federation
+    must never rate them."""
+    if tournament.is_rehearsal:
+        raise PrintError(
+            gettext("This is a rehearsal: its results are not real and never go to the EMA."),
+            code="rehearsal",
+        )
     rules = tournament.rule_set
     if not rules.uses_table_points:
         label = rules.label_in(get_language())
