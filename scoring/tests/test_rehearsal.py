@@ -33,7 +33,7 @@ from tournaments.errors import ServiceError
 from tournaments.models import AuditEntry, Registration, Role, Seat, Tournament
 from tournaments.release import publish_event, publish_everything
 from tournaments.services import events as event_services
-from tournaments.services import registrations, rehearsals
+from tournaments.services import kept_apart, registrations, rehearsals
 
 
 def snapshot(tournament: Tournament) -> tuple[bytes, bytes, list[tuple[object, ...]]]:
@@ -343,3 +343,12 @@ def test_a_persons_login_is_never_taken_or_deleted_as_a_simulated_referee(quick_
     assert refused.value.code == "referee_name_taken"
     rehearsals.throw_away(copy, acting_user=organiser)
     assert get_user_model().objects.filter(pk=person.pk).exists()
+
+
+def test_the_pairs_kept_apart_come_with_the_copy(quick_demo, organiser):
+    first, second, third = Registration.objects.filter(tournament=quick_demo).order_by("code")[:3]
+    kept_apart.keep_apart(third, first, acting_user=organiser)
+    kept_apart.keep_apart(second, third, acting_user=organiser)
+    copy = rehearsals.copy_as_rehearsal(quick_demo, acting_user=organiser)
+    assert kept_apart.code_pairs(copy) == kept_apart.code_pairs(quick_demo)
+    assert len(kept_apart.pairs_of(copy)) == 2 and len(kept_apart.pairs_of(quick_demo)) == 2

@@ -2,7 +2,7 @@
 referees, ``manage.py play_rehearsal``) and throws away, while the real event stays as it was.
 
 The copy has the event's settings, its registered players (the same people, not new records), its staff, its
-sessions and the seating made so far; no results, PINs or self-registrations. It is marked by
+sessions, the seating made so far and the pairs kept apart; no results, PINs or self-registrations. It is marked by
 ``Tournament.rehearsal_of`` and can never be published (``tournaments.release``), so every public page, fragment
 and API answer treats it as a draft (404), no player's history counts it (``scoring.player_history``) and the EMA
 results file refuses it (``scoring.exports.ema``). Both actions are logged in the real event's audit log too,
@@ -21,7 +21,7 @@ from tournaments.archive import check_open
 from tournaments.audit import AuditAction, User, acting, audit
 from tournaments.errors import ServiceError
 from tournaments.field_limits import max_length
-from tournaments.models import EventRole, Registration, Role, Round, Seat, Table, Tournament
+from tournaments.models import EventRole, KeptApart, Registration, Role, Round, Seat, Table, Tournament
 
 SUFFIX = "rehearsal"
 SIMULATED_REFEREES = 2  # one enters a table's hands, the other confirms them (rule 72: a second person)
@@ -139,6 +139,18 @@ def _copy_seating(original: Tournament, copy: Tournament, registrations: dict[in
     return seated
 
 
+def _copy_kept_apart(original: Tournament, copy: Tournament, registrations: dict[int, Registration]) -> None:
+    """The pairs the seating keeps apart, so a rehearsal's seating is made as the real event's will be; each
+    pair stored lowest key first, as ``KeptApart`` requires."""
+    pairs = []
+    for pair in KeptApart.objects.filter(tournament=original):
+        first, second = sorted(
+            (registrations[pair.first_id], registrations[pair.second_id]), key=lambda r: r.pk
+        )
+        pairs.append(KeptApart(tournament=copy, first=first, second=second))
+    KeptApart.objects.bulk_create(pairs)
+
+
 @transaction.atomic
 def copy_as_rehearsal(original: Tournament, *, acting_user: User) -> Tournament:
     """Make a rehearsal copy of ``original`` (a real event), logged in both; the original is only read."""
@@ -151,6 +163,7 @@ def copy_as_rehearsal(original: Tournament, *, acting_user: User) -> Tournament:
     copy = _copy_event(original, acting_user)
     registrations = _copy_people(original, copy, acting_user)
     seated = _copy_seating(original, copy, registrations)
+    _copy_kept_apart(original, copy, registrations)
     summary = f"Rehearsal copy {copy.slug} made ({len(registrations)} players, {seated} sessions seated)"
     audit(
         copy, acting_user, AuditAction.REHEARSAL_COPY, f"Copied from {original.slug}", original=original.slug
