@@ -8,6 +8,7 @@ from typing import Any
 
 from django.db.models import Prefetch, Q
 
+from scoring.rules.finals import stage_of
 from scoring.services.queries import is_confirmed, running_scores, tables_with_results
 from scoring.services.standings import session_result
 from scoring.standings_cache import EXPLAINED, cached_standings_rows
@@ -47,12 +48,14 @@ def event_detail(event: Tournament) -> dict[str, Any]:
 
 
 def event_sessions(event: Tournament) -> list[dict[str, Any]]:
-    """Each session and which of its parts are public (a draft part has no answer: 404)."""
+    """Each session and which of its parts are public (a draft part has no answer: 404), and in an event with
+    finals its stage (``scoring.rules.finals.stage_of``, as the pages say it)."""
     return [
         {
             "number": round_.number,
             "seating_published": round_.seating_published_at is not None,
             "results_published": round_.results_published_at is not None,
+            **({"stage": stage.lower()} if (stage := stage_of(event.settings, round_.number)) else {}),
         }
         for round_ in event.rounds.order_by("number")
     ]

@@ -22,6 +22,11 @@ class Session(serializers.Serializer[Any]):
     number = serializers.IntegerField(min_value=1)
     seating_published = serializers.BooleanField(help_text="true: .../sessions/<number>/seating/ answers")
     results_published = serializers.BooleanField(help_text="true: .../sessions/<number>/results/ answers")
+    stage = serializers.ChoiceField(
+        choices=["qualifying", "final"],
+        required=False,
+        help_text="Only in an event with finals: the qualifying sessions, then the final ones",
+    )
 
 
 class EventDetail(EventSummary):

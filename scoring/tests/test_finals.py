@@ -268,3 +268,14 @@ def test_before_the_cut_the_standings_say_qualifying(client, organiser, referee)
     event = cut_event(organiser, referee)
     standings = client.get(reverse("public:standings", args=[event.slug])).content.decode()
     assert "Qualifying: after session 3 the top 4 go through to the final." in standings
+
+
+@pytest.mark.django_db
+def test_the_api_says_each_sessions_stage_as_the_pages(client, organiser, referee, second):
+    event = cut_event(organiser, referee)
+    finals.make_cut(event, acting_user=organiser)
+    play_final(event, referee, second)
+    sessions = client.get(f"/api/v1/events/{event.slug}/sessions/").json()
+    assert [s["stage"] for s in sessions] == ["qualifying"] * 3 + ["final"]
+    detail = client.get(f"/api/v1/events/{event.slug}/").json()
+    assert detail["sessions"][-1]["stage"] == "final"

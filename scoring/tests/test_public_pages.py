@@ -496,3 +496,15 @@ def test_the_standings_poll_skips_nginx_s_copy_and_the_page_does_not(client, tab
     assert client.get(url, headers=HTMX)["X-Accel-Expires"] == "0"
     assert client.get(url, headers=HTMX)["X-Accel-Expires"] == "0"  # the stored answer too
     assert "X-Accel-Expires" not in client.get(url)
+
+
+def test_the_other_language_is_offered_at_the_top_of_the_page(client, table):
+    # A phone finds it without scrolling to the foot, where the switch lists every language.
+    url = reverse("public:standings", args=[table.round.tournament.slug])
+    page = client.get(url).content.decode()
+    header = page[page.index("<header") : page.index("</header>")]
+    assert 'class="inline language-toggle"' in header and 'value="zh-hans"' in header
+    assert 'value="en"' not in header  # the language shown is not offered again
+    chinese = client.get(url, headers={"Accept-Language": "zh-hans"}).content.decode()
+    header = chinese[chinese.index("<header") : chinese.index("</header>")]
+    assert 'value="en"' in header and 'value="zh-hans"' not in header

@@ -70,7 +70,8 @@ COLOUR_ONLY = """() => {
     return [...wordless, ...unmarked].map(e => e.outerHTML.slice(0, 160));
 }"""
 
-# The language switch: there, shown, one button per language (not folded into a menu).
+# The language switch: there, shown, one button per language (not folded into a menu), and the other language
+# at the top of the first screen (templates/_language_toggle.html).
 LANGUAGE_SWITCH = """() => {
     const form = document.querySelector('form.language-switch');
     if (!form) return 'missing';
@@ -78,6 +79,8 @@ LANGUAGE_SWITCH = """() => {
     const shown = e => { const r = e.getBoundingClientRect(); const s = getComputedStyle(e);
         return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && !e.closest('details:not([open])'); };
     if (buttons.length < 2 || !buttons.every(shown)) return 'hidden';
+    const top = [...document.querySelectorAll('header .language-toggle button[name=language]')];
+    if (!top.length || !top.every(e => shown(e) && e.getBoundingClientRect().bottom <= innerHeight)) return 'not at the top';
     return 'shown';
 }"""
 
