@@ -103,6 +103,8 @@ class AuditAction(models.TextChoices):
     REHEARSAL_COPY = "rehearsal_copy", "Rehearsal copy made"
     REHEARSAL_PLAYED = "rehearsal_played", "Rehearsal played by simulated referees"
     REHEARSAL_DELETE = "rehearsal_delete", "Rehearsal copy thrown away"
+    FINALS_RESEATED = "finals_reseated", "Final session seated by the final standings"
+    FINALS_RESEAT_UNDONE = "finals_reseat_undone", "Final session's seating undone"
 
 
 def acting(user: User) -> Any:

@@ -52,6 +52,12 @@ class ResultsSource(Protocol):
         ``after`` (MCR rule 73 and the event's tie-breaks): the order a cut to the final takes."""
         ...
 
+    def final_order(self, tournament: Tournament, through: int) -> list[tuple[str, int | None]]:
+        """The finalists (id, rank or None when out of the ranking) best first by the final standings over
+        the confirmed, published tables up to session ``through``: what they carry over plus the final
+        sessions played (MCR rule 73): the order a later final session is re-seated by."""
+        ...
+
     def disqualification(self, registration: Registration) -> str:
         """The rule and session of a disqualification in force against the player, or "" (the desk
         does not reinstate a disqualified player: only an upheld appeal does)."""

@@ -35,6 +35,8 @@ urlpatterns = [
     path("<slug:slug>/finals/", views_finals.finals_page, name="finals"),
     path("<slug:slug>/finals/cut/", views_finals.make_cut, name="finals_cut"),
     path("<slug:slug>/finals/undo/", views_finals.undo_cut, name="finals_undo"),
+    path("<slug:slug>/finals/next/", views_finals.seat_next, name="finals_seat_next"),
+    path("<slug:slug>/finals/next/undo/", views_finals.undo_next, name="finals_undo_next"),
     path("<slug:slug>/freeze/", views_release.freeze_standings, name="freeze_standings"),
     path(
         "<slug:slug>/sessions/<int:number>/publish/<slug:part>/",

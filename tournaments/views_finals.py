@@ -1,5 +1,6 @@
 """The organiser's finals page: the cut to the top N after the qualifying sessions, made with one action
-and undone while the final has not begun (``tournaments.services.finals``)."""
+and undone while the final has not begun, and, when the final is re-seated each session, the next final
+session seated by the final standings so far (``tournaments.services.finals``)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,16 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from scoring.rules.finals import CARRY_CHOICES, carry_over_of, cut_of, planned
+from scoring.rules.finals import (
+    CARRY_CHOICES,
+    FIXED,
+    RESEAT,
+    SEATING_CHOICES,
+    carry_over_of,
+    cut_of,
+    planned,
+    reseats,
+)
 from tournaments import results
 from tournaments.access import event_for
 from tournaments.errors import ServiceError
@@ -44,6 +54,11 @@ def finals_page(request: HttpRequest, slug: str) -> HttpResponse:
             "after": after,
             "carry_over": gettext(dict(CARRY_CHOICES)[carry_over_of(tournament.settings)]),
             "cut": cut,
+            "seating": gettext(dict(SEATING_CHOICES)[RESEAT if reseats(tournament.settings) else FIXED]),
+            "reseats": reseats(tournament.settings),
+            "undo_next": cut is not None
+            and any(r.seated_at for r in finals.final_rounds(tournament, cut.after)[1:]),
+            "next_session": finals.next_final_session(tournament),
             "finalists": [(code, names.get(code, code)) for code in cut.finalists] if cut else [],
             "seats": seats,
             "preview": [(code, names.get(code, code), rank) for code, rank in preview],
@@ -78,4 +93,33 @@ def undo_cut(request: HttpRequest, slug: str) -> HttpResponse:
         messages.error(request, error.message)
     else:
         messages.success(request, gettext("The cut is undone: the final sessions are no longer seated."))
+    return redirect("manage:finals", slug=slug)
+
+
+@login_required
+@require_POST
+def seat_next(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = event_for(request, slug, Role.ORGANISER)
+    try:
+        number, _ = finals.seat_next_session(tournament, acting_user=request.user)
+    except ServiceError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(
+            request,
+            gettext("Session %(number)s is seated by the final standings so far.") % {"number": number},
+        )
+    return redirect("manage:finals", slug=slug)
+
+
+@login_required
+@require_POST
+def undo_next(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = event_for(request, slug, Role.ORGANISER)
+    try:
+        number = finals.undo_next_session(tournament, acting_user=request.user)
+    except ServiceError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, gettext("Session %(number)s is no longer seated.") % {"number": number})
     return redirect("manage:finals", slug=slug)

@@ -10,6 +10,11 @@ qualifying stage is set by ``finals.carry_over``:
   halves, line 2318; half a score is rounded toward zero to a whole point),
 - ``zero``: the final starts from nothing.
 
+Who sits together at the later final sessions is ``finals.seating``: ``fixed`` (the cut seats every final
+session with the same groups, only the winds turn) or ``reseat`` (the cut seats the first final session;
+each later one is seated by the organiser, once the one before is confirmed and published, by the final
+standings so far: rule 73 over the carry-over plus the final sessions played, in the same rank pattern).
+
 The organiser's cut (``tournaments.services.finals``) stores who went through, in qualifying order, in
 ``finals.made``; the standings (``scoring.facts``) rank the finalists first and everyone else after them
 in their qualifying order.
@@ -34,6 +39,12 @@ CARRY_CHOICES: tuple[tuple[str, str], ...] = (
     (KEEP, gettext_noop("Their table points and score")),
     (HALF, gettext_noop("Half their table points and score")),
     (ZERO, gettext_noop("Nothing: the final starts from zero")),
+)
+
+FIXED, RESEAT = "fixed", "reseat"
+SEATING_CHOICES: tuple[tuple[str, str], ...] = (
+    (FIXED, gettext_noop("The same groups every final session (only the winds turn)")),
+    (RESEAT, gettext_noop("Re-seated each final session by the final standings so far")),
 )
 
 QUALIFYING = gettext_noop("Qualifying")
@@ -91,6 +102,17 @@ FINALS_SETTINGS: tuple[Setting, ...] = (
         group=FINALS,
     ),
     Setting(
+        key="finals.seating",
+        label=gettext_noop("Finals: who sits together at the later final sessions"),
+        kind="choice",
+        default=FIXED,
+        choices=SEATING_CHOICES,
+        help=gettext_noop(
+            "With 8 or 16 finalists; the organiser seats each later final session on the Finals page"
+        ),
+        group=FINALS,
+    ),
+    Setting(
         key="finals.made",
         label=gettext_noop("The cut"),
         kind="any",
@@ -124,6 +146,11 @@ def carry_over_of(settings: Mapping[str, Any]) -> str:
     """The event's carry-over rule (``keep`` when unset)."""
     carry = lookup(settings, "finals.carry_over", KEEP)
     return carry if carry in CARRY_OVER else KEEP
+
+
+def reseats(settings: Mapping[str, Any]) -> bool:
+    """Whether each later final session is seated by the final standings so far (else: fixed groups)."""
+    return bool(lookup(settings, "finals.seating", FIXED) == RESEAT)
 
 
 def planned(settings: Mapping[str, Any]) -> tuple[int, int]:

@@ -258,6 +258,15 @@ class ScoringResults:
         rows = standings_from_facts(event_rules(tournament), qualifying)
         return [(row.player, row.rank) for row in rows if row.rank is not None]
 
+    def final_order(self, tournament: Tournament, through: int) -> list[tuple[str, int | None]]:
+        facts = load_event_facts(tournament)
+        # As for the cut, a freeze of the public standings does not hide the final sessions played.
+        current = replace(
+            facts, tables=[t for t in facts.tables if t.round_number <= through], frozen_after=None
+        )
+        rows = standings_from_facts(event_rules(tournament), current)
+        return [(row.player, row.rank) for row in rows if row.finalist]
+
     def table_progress(self, tables: Sequence[Table]) -> dict[int, TableProgress]:
         """Each table's state and hands as ``services.confirmation.table_state`` reads them, counted in the database
         (a few queries for any number of tables: the organiser's live pages poll this for every

@@ -220,10 +220,15 @@ def test_the_organiser_sets_the_finals_and_makes_the_cut_on_their_pages(client, 
         "This event has no finals" in client.get(reverse("manage:finals", args=[event.slug])).content.decode()
     )
     url = reverse("manage:save_settings", args=[event.slug, "finals"])
-    fields = {"finals-finals__size": "4", "finals-finals__after": "3", "finals-finals__carry_over": "half"}
+    fields = {
+        "finals-finals__size": "4",
+        "finals-finals__after": "3",
+        "finals-finals__carry_over": "half",
+        "finals-finals__seating": "fixed",
+    }
     assert client.post(url, fields).status_code == 302
     event.refresh_from_db()
-    assert event.settings["finals"] == {"size": 4, "after": 3, "carry_over": "half"}
+    assert event.settings["finals"] == {"size": 4, "after": 3, "carry_over": "half", "seating": "fixed"}
     publish_session(event.rounds.get(number=3), "results", False, acting_user=organiser)
     refused = client.post(reverse("manage:finals_cut", args=[event.slug]), follow=True).content.decode()
     assert "The results of session 3 are not published yet; publish them first." in refused
@@ -234,9 +239,12 @@ def test_the_organiser_sets_the_finals_and_makes_the_cut_on_their_pages(client, 
     made = client.post(reverse("manage:finals_cut", args=[event.slug]), follow=True).content.decode()
     assert "4 players go through to the final" in made and "Undo the cut" in made
     assert Seat.objects.filter(round__tournament=event, round__number=4).count() == 4
-    # Saving the finals settings again keeps the cut.
-    assert client.post(url, {**fields, "finals-finals__carry_over": "zero"}).status_code == 302
+    # Saving the finals settings again keeps the cut: unchanged they save, changed they are refused.
+    assert client.post(url, fields).status_code == 302
+    changed = client.post(url, {**fields, "finals-finals__carry_over": "zero"}).content.decode()
+    assert "the finals settings can no longer change" in changed
     event.refresh_from_db()
+    assert event.settings["finals"]["carry_over"] == "half"
     assert event.settings["finals"]["made"] == {"after": 3, "finalists": ["p01", "p02", "p03", "p05"]}
     client.post(reverse("manage:finals_undo", args=[event.slug]), follow=True)
     assert not Seat.objects.filter(round__tournament=event, round__number=4).exists()

@@ -36,3 +36,18 @@ def final_round(finalists: Sequence[str], session_index: int) -> RoundSeating:
             for number, group in enumerate(final_groups(finalists), start=1)
         )
     )
+
+
+def reseeded(ranked: Sequence[tuple[str, int | None]], finalists: Sequence[str]) -> list[str]:
+    """The finalists best first by the final standings so far (``ranked``: id and rank, MCR rule 73,
+    seeds/003_2541481d343502a5.txt line 2321), for the next final session's snake. Players still equal
+    after every tie-break, or out of the ranking (placed last), keep the cut's order: their qualifying
+    seeding decides, as it did for the first final session."""
+    seed = {code: index for index, code in enumerate(finalists)}
+    rank = dict(ranked)
+
+    def key(code: str) -> tuple[bool, int, int]:
+        place = rank.get(code)
+        return (place is None, place or 0, seed[code])
+
+    return sorted(finalists, key=key)

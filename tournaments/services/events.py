@@ -15,6 +15,7 @@ from django.utils.translation import get_language, gettext
 
 from scoring.rules import registry
 from scoring.rules.errors import HandInputError
+from scoring.rules.finals import cut_of
 from scoring.rules.settings import lookup, with_value
 from tournaments import event_settings
 from tournaments.addresses import address_from_name
@@ -165,6 +166,19 @@ def set_totals_only(table: Table, allowed: bool, *, acting_user: User) -> None:
 
 
 @transaction.atomic
+def _check_not_cut(tournament: Tournament, key: str) -> None:
+    """The finals settings stay as they were once the cut is made: it keeps its own finalists, seated by
+    them (``tournaments.services.finals``); undo the cut to change them."""
+    if key.startswith("finals.") and cut_of(tournament.settings) is not None:
+        raise ServiceError(
+            gettext(
+                "The cut has been made: the finals settings can no longer change (the cut keeps its own "
+                "finalists). Undo the cut on the Finals page to change them."
+            ),
+            code="cut_made",
+        )
+
+
 def update_settings(tournament: Tournament, changes: dict[str, Any], *, acting_user: User) -> Tournament:
     """Change settings by dotted key (``{"seating.time_limit": 8}``), checked against the event's schema
     (:mod:`tournaments.event_settings`). The event's row is locked so two organisers' edits do not
@@ -179,6 +193,8 @@ def update_settings(tournament: Tournament, changes: dict[str, Any], *, acting_u
                 % {"key": key, "label": locked.rule_set.label_in(get_language())},
                 code="not_a_setting",
             )
+        if lookup(locked.settings, key) != value:
+            _check_not_cut(locked, key)
         if (
             setting.locked_after_results
             and lookup(locked.settings, key) != value
