@@ -25,7 +25,8 @@ def final_groups(finalists: Sequence[str]) -> list[list[str]]:
 def final_round(finalists: Sequence[str], session_index: int) -> RoundSeating:
     """The final tables of the ``session_index``-th final session (0 first), seats in wind order E, S, W,
     N: in the first the best seed of each table starts East, and the starting winds turn by one each
-    further session, so in a final of four sessions each finalist starts once in each seat."""
+    further session, so in a final of four sessions with fixed groups each finalist starts once in each
+    seat (re-seated by the final standings, ``finalists`` is that order and the turn still applies)."""
     shift = session_index % 4
     return RoundSeating(
         tables=tuple(
