@@ -15,11 +15,10 @@
 (function () {
   "use strict";
 
-  var installable = document.querySelector("link[rel=manifest][data-worker]");
-  if ("serviceWorker" in navigator && installable) {
-    navigator.serviceWorker.register(installable.getAttribute("data-worker"), {
-      scope: installable.getAttribute("data-scope"),
-    })
+  // After the page's load (a worker activated while the page still loads does not take it over in
+  // Chromium), the page's own files then in the performance list.
+  function install(link) {
+    navigator.serviceWorker.register(link.getAttribute("data-worker"), { scope: link.getAttribute("data-scope") })
       .then(function () { return navigator.serviceWorker.ready; })
       .then(function (registration) {
         var keepUrls = [window.location.pathname + window.location.search];
@@ -30,6 +29,11 @@
         if (registration.active) registration.active.postMessage({ keep: keepUrls });
       })
       .catch(function () { /* not installable here (http without localhost): entry still works */ });
+  }
+  var installable = document.querySelector("link[rel=manifest][data-worker]");
+  if ("serviceWorker" in navigator && installable) {
+    if (document.readyState === "complete") install(installable);
+    else window.addEventListener("load", function () { install(installable); });
   }
 
   var box = document.getElementById("offline-queue");
