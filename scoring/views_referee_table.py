@@ -329,13 +329,13 @@ def offline_ahead(context: dict[str, Any]) -> dict[str, Any]:
         shown = rules.winds_after(count)
         if shown is None:
             break
-        winds.append(f"{shown.prevalent or ''}:{''.join(shown.seats.get(w, '') for w in WINDS)}")
+        winds.append(f"{shown.prevalent or ''}:{''.join(shown.seats.get(w, '-') for w in WINDS)}")
     table = rules.points_table()
     return {
         "first": first,
         "winds": winds,
         "seats": list(WINDS),
-        "names": {w: rules.wind_label(w, language) for w in WINDS},
+        "names": {w: vocabulary.wind_label(w, language) for w in WINDS},  # as the wind_name filter
         "short": {w: vocabulary.wind_short(w, language) for w in WINDS},
         "dealer": gettext("dealer"),
         "points": table.as_json() if table is not None else None,

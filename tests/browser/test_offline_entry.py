@@ -159,3 +159,35 @@ def test_signing_and_confirming_say_they_need_the_connection(live_server, narrow
     page.context.set_offline(False)
     page.wait_for_selector("text=Signing needs the connection.", state="detached")
     assert page.locator("#sign-form button").is_enabled()
+
+
+def test_a_blind_second_entry_is_kept_offline_and_stored_once(live_server, narrow, table, organiser):
+    """The blind second entry waits on the phone like a hand (its token: stored once) and confirms the
+    table when it is sent and agrees (docs/confirmation.md)."""
+    from scoring.models import BlindEntry
+    from scoring.services import queries
+    from tournaments.services import events as event_services
+
+    event_services.update_settings(
+        table.round.tournament, {"confirmation.blind_entry": True}, acting_user=organiser
+    )
+    for winner, discarder in (("E", "W"), ("S", None), (None, None), ("N", "E")):
+        entry.record_hand(
+            table,
+            entry.HandEntry(winner=winner, discarder=discarder, fan=8 if winner else None),
+            acting_user=organiser,
+        )
+    totals = queries.running_scores(queries.table_with_results(table))[-1]["totals"]
+    page = narrow
+    log_in(page, live_server.url, "rick", "pw-rick-123")
+    page.goto(f"{live_server.url}/referee/{table.round.tournament.slug}/sessions/1/tables/1/")
+    page.context.set_offline(True)
+    for seat in "ESWN":
+        page.fill(f"#blind-form input[name=total_{seat}]", str(totals[seat]))
+    page.click("#blind-form button[type=submit]")
+    page.wait_for_selector("#offline-queue >> text=1 entry not sent yet")
+    assert not BlindEntry.objects.filter(table=table).exists()
+    page.context.set_offline(False)
+    page.wait_for_selector("#confirmation >> text=confirmed")
+    assert BlindEntry.objects.filter(table=table).count() == 1
+    assert queries.is_confirmed(table, fresh=True)
