@@ -128,8 +128,16 @@ class Entry:
 def wrk(
     port: int, paths: list[str], connections: int, seconds: float, work: Path, name: str, think_ms: int = 0
 ) -> subprocess.Popen:
-    script = work / f"{name}.lua"
-    script.write_text(WRK_SCRIPT % (", ".join(json.dumps(p) for p in paths), think_ms))
+    """Readers on ``paths``: wrk in a closed loop; with a pause (``think_ms``), bench/phone_readers.py (wrk's
+    ``delay()`` misreports the latencies of paused connections: that file says how)."""
+    if think_ms:
+        reader = [sys.executable, str(Path(__file__).with_name("phone_readers.py"))]
+        command = [*reader, str(port), f"{seconds:g}", str(think_ms), str(connections), *paths]
+    else:
+        script = work / f"{name}.lua"
+        script.write_text(WRK_SCRIPT % (", ".join(json.dumps(p) for p in paths), think_ms))
+        command = ["wrk", "-t1", f"-c{connections}", f"-d{seconds:.0f}s", "--timeout", "30s"]
+        command += ["-s", str(script), f"http://127.0.0.1:{port}/"]
     return subprocess.Popen(
         [
             # The phones are not on the server: the load generator runs at the public pool's priority,
@@ -137,8 +145,7 @@ def wrk(
             *(("taskset", "-c", PUBLIC_CPUS) if PUBLIC_CPUS else ()),
             *(("chrt", "--idle", "0") if PUBLIC_IDLE else ()),
             *("nice", "-n", str(PUBLIC_NICE)),
-            *("wrk", "-t1", f"-c{connections}", f"-d{seconds:.0f}s", "--timeout", "30s"),
-            *("-s", str(script), f"http://127.0.0.1:{port}/"),
+            *command,
         ],
         stdout=subprocess.PIPE,
         text=True,
@@ -321,6 +328,7 @@ CPU_NAMES = (
     ("redis-server", "redis"),
     ("nginx", "nginx"),
     ("wrk", "wrk"),
+    ("phone_readers", "readers (phones)"),
 )
 
 
