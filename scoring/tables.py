@@ -5,6 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import django_tables2 as tables
+from django.utils.functional import Promise
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
 from scoring.standings import UNRANKED_LABELS
@@ -13,6 +16,20 @@ from scoring.standings_cache import decided_text
 
 def _points(value: Any) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+class UnseenHeaderColumn(tables.Column):  # type: ignore[misc]  # django-tables2 ships no type hints
+    """A column whose heading is read by screen readers but not shown: a blank ``<th>`` leaves a
+    column unnamed (WCAG 1.3.1), while a word over the column would only crowd a phone's narrow table."""
+
+    def __init__(self, heading: Promise, **kwargs: Any) -> None:
+        super().__init__(verbose_name="", **kwargs)
+        self.heading = heading
+
+    @property
+    def header(self) -> SafeString:
+        """The heading in the page's language, in the site's ``.visually-hidden`` span (static/css/site.css)."""
+        return format_html('<span class="visually-hidden">{}</span>', self.heading)
 
 
 class StandingsTable(tables.Table):  # type: ignore[misc]  # django-tables2 ships no type hints
@@ -25,8 +42,8 @@ class StandingsTable(tables.Table):  # type: ignore[misc]  # django-tables2 ship
         order_by=("place",),
     )
     name = tables.Column(verbose_name=_("Player"), linkify=lambda record, table: table.player_url(record))
-    status = tables.Column(verbose_name="", orderable=False, default="")
-    country = tables.Column(verbose_name="", orderable=False, default="")
+    status = UnseenHeaderColumn(_("Status"), orderable=False, default="")
+    country = UnseenHeaderColumn(_("Country"), orderable=False, default="")
     decided = tables.Column(
         verbose_name=_("Tie-break"),
         orderable=False,

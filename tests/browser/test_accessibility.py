@@ -1,6 +1,7 @@
 """Accessibility in real Chromium: axe-core (the engine browsers' audits use, pinned through the
 ``axe-playwright-python`` package, MPL-2.0) on the public pages, the player's own page, the referee's
-pages and the desk, at 360 px and at desktop width, with no serious or critical violation; on a 360 px
+pages, the desk and the organiser's pages, at 360 px and at desktop width, with no violation of any impact
+(minor and moderate included) but the few ``ALLOWED`` below, each with its reason; on a 360 px
 phone every control is at least 44 x 44 px (WCAG 2.5.5; links inside running text are exempt, WCAG 2.5.8
 "inline"); table states are words, not colours alone (WCAG 1.4.1); the language switch shows on every page.
 
@@ -24,7 +25,8 @@ PHONE = 360
 DESKTOP = 1100
 MIN_TARGET = 44  # px, WCAG 2.5.5 (AAA) and the platforms' guidelines; 2.5.8 (AA) asks 24
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
-FAILING = {"serious", "critical"}
+# What axe may find and the walk lets pass: (rule id, path) -> why it cannot change. Keep it short.
+ALLOWED: dict[tuple[str, str], str] = {}
 
 # axe.run on the whole page, violations only, each node's CSS target and a short piece of its HTML.
 AXE_RUN = """tags => axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']})
@@ -152,6 +154,20 @@ def walk() -> list[Visit]:
         Visit("organiser", "/manage/demo-mcr/sessions/3/"),
         Visit("organiser", "/manage/demo-mcr/appeals/"),
         Visit("organiser", "/manage/demo-mcr/entries/"),
+        Visit("organiser", "/manage/demo-mcr/pins/"),
+        Visit("organiser", "/manage/"),
+        Visit("organiser", "/manage/demo-mcr/settings/"),
+        Visit("organiser", "/manage/demo-mcr/finals/"),
+        Visit("organiser", "/manage/demo-mcr/reseat/"),
+        Visit("organiser", "/manage/demo-mcr/seating/apart/"),
+        Visit("organiser", "/manage/demo-mcr/prints/"),
+        Visit("organiser", "/manage/demo-mcr/sessions/3/prints/"),
+        Visit("organiser", "/manage/demo-mcr/sessions/3/seat-changes/"),
+        Visit("organiser", "/manage/demo-mcr/players/p1/edit/"),
+        Visit("organiser", "/manage/demo-nmjl/"),
+        Visit("organiser", "/manage/demo-babcock/sessions/2/"),
+        Visit("", "/e/demo-mcr/seating/1/"),
+        Visit("", "/e/demo-mcr/results/2/"),
     ]
 
 
@@ -231,13 +247,13 @@ def _report(violations: list[dict[str, Any]]) -> str:
 
 
 @pytest.mark.parametrize("width", [PHONE, DESKTOP])
-def test_axe_finds_no_serious_or_critical_violation(walk, pages, width):
+def test_axe_finds_no_violation(walk, pages, width):
     axe = _axe_script()
     found = []
     for visit, page in pages(width, walk):
         page.evaluate(axe)
         for violation in page.evaluate(AXE_RUN, TAGS):
-            if violation["impact"] in FAILING:
+            if (violation["id"], visit.path) not in ALLOWED:
                 found.append({**violation, "where": f"{visit.path} ({visit.who or 'public'}, {width} px)"})
     assert not found, "\n" + _report(found)
 
@@ -271,16 +287,21 @@ def test_table_states_are_words_and_the_language_switch_is_on_every_page(walk, p
 
 
 def test_the_checks_catch_what_they_look_for(page):
-    """The walk's checks on a made-up page: an unlabelled field (axe's critical ``label``), a small button,
+    """The walk's checks on a made-up page: an unlabelled field (axe's critical ``label``), a blank column
+    heading (axe's minor ``empty-table-header``), a small button,
     a colour-only state and no language switch are each found; a link in running text is not."""
     page.set_content(
         """<!doctype html><html lang="en"><head><title>t</title></head><body><main>
         <p>Read <a href="/rules">the rules</a> first.</p>
         <input name="unlabelled"><button style="padding: 0">x</button>
-        <ul><li class="state-complete">Table 1</li></ul></main></body></html>"""
+        <ul><li class="state-complete">Table 1</li></ul>
+        <table><thead><tr><th>Player</th><th></th></tr></thead><tbody><tr><td>Ana</td><td>b</td></tr></tbody>
+        </table></main></body></html>"""
     )
     page.evaluate(_axe_script())
-    assert "label" in {v["id"] for v in page.evaluate(AXE_RUN, TAGS) if v["impact"] in FAILING}
+    found = {v["id"]: v["impact"] for v in page.evaluate(AXE_RUN, TAGS)}
+    # The critical finding and the minor one: the walk fails on either.
+    assert found["label"] == "critical" and found["empty-table-header"] == "minor"
     small = page.evaluate(SMALL_TARGETS, MIN_TARGET)
     assert any("<button" in line for line in small) and not any("/rules" in line for line in small)
     assert page.evaluate(COLOUR_ONLY) == ['<li class="state-complete">Table 1</li>']

@@ -51,7 +51,7 @@ def log_in(page, base: str, username: str, password: str) -> None:
     page.goto(f"{base}/accounts/login/")
     page.fill("input[name=username]", username)
     page.fill("input[name=password]", password)
-    page.click("button[type=submit]")
+    page.click("main button[type=submit]")
     page.wait_for_url(lambda url: "/accounts/login/" not in url)  # the login answered, its cookie set
 
 

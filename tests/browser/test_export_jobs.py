@@ -42,7 +42,7 @@ def test_the_workbook_is_made_in_the_background_and_downloads_when_ready(page, l
     page.goto(f"{base}/accounts/login/")
     page.fill("input[name=username]", "olga")
     page.fill("input[name=password]", "pw-olga-123")
-    page.click("button[type=submit]")
+    page.click("main button[type=submit]")
     page.wait_for_url(lambda url: "/accounts/login/" not in url)  # the login answered, its cookie set
     page.goto(f"{base}/manage/print-open/prints/")
     with page.expect_download(timeout=30000) as waiting:

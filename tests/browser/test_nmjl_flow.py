@@ -38,7 +38,7 @@ def test_a_round_of_four_games_and_the_standings(page, live_server, nmjl_event):
     page.goto(f"{base}/accounts/login/")
     page.fill("input[name=username]", "rick")
     page.fill("input[name=password]", "pw-rick-123")
-    page.click("button[type=submit]")
+    page.click("main button[type=submit]")
     page.wait_for_url(lambda url: "/accounts/login/" not in url)  # the login answered, its cookie set
     page.goto(f"{base}/referee/boca-open/sessions/1/tables/1/")
     names = [row.locator("td").nth(1).inner_text() for row in page.locator("table.scoreboard tbody tr").all()]

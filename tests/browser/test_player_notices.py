@@ -122,7 +122,7 @@ def test_seating_published_and_a_call_taken_reach_the_open_page_and_notify(
         walking.goto(f"{base}/accounts/login/")
         walking.fill("input[name=username]", "kim")
         walking.fill("input[name=password]", "pw-kim-123")
-        walking.click("button[type=submit]")
+        walking.click("main button[type=submit]")
         walking.wait_for_selector("#call-sound")
         walking.check("#call-sound")
 

@@ -41,7 +41,7 @@ def log_in(page, base: str) -> None:
     page.goto(f"{base}/accounts/login/")
     page.fill("input[name=username]", "olga")
     page.fill("input[name=password]", "pw-olga-123")
-    page.click("button[type=submit]")
+    page.click("main button[type=submit]")
     page.wait_for_url(lambda url: "/accounts/login/" not in url)  # the login answered, its cookie set
 
 

@@ -49,7 +49,7 @@ def test_the_referee_penalises_the_substitute_and_everyone_sees_who_played(
     page.goto(f"{base}/accounts/login/")
     page.fill("input[name=username]", "olga")
     page.fill("input[name=password]", "pw-olga-123")
-    page.click("button[type=submit]")
+    page.click("main button[type=submit]")
     page.wait_for_url(lambda url: "/accounts/login/" not in url)  # the login answered, its cookie set
 
     page.goto(f"{base}/referee/sub-open/sessions/1/tables/1/")

@@ -28,7 +28,7 @@ def log_in(page, base: str) -> None:
     page.goto(f"{base}/accounts/login/")
     page.fill("input[name=username]", "rick")
     page.fill("input[name=password]", "pw-rick-123")
-    page.click("button[type=submit]")
+    page.click("main button[type=submit]")
     page.wait_for_url(lambda url: "/accounts/login/" not in url)  # the login answered, its cookie set
 
 
