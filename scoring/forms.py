@@ -119,6 +119,7 @@ class BlindEntryForm(forms.Form):
     empty are ignored) and the session's totals."""
 
     expected_version = forms.IntegerField(required=False, widget=forms.HiddenInput, min_value=0)
+    entry_token = forms.UUIDField(required=False, widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, seats: list[tuple[str, str]], hands: int, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -133,7 +133,7 @@ class Hand(VersionedResult):
 
 
 class EntryToken(models.Model):
-    """The token of one entry (a hand, totals, a penalty, a lateness) as the referee's page sent it: an
+    """The token of one entry (a hand, totals, a penalty, a lateness, a blind second entry) as the referee's page sent it: an
     entry kept on a phone while the hall's Wi-Fi was down is posted again with the same token
     (``static/js/offline-entry.js``), perhaps several times, and stored once
     (``scoring/services/entry_tokens.py``)."""
@@ -143,11 +143,14 @@ class EntryToken(models.Model):
         TOTALS = "totals"
         PENALTY = "penalty"
         LATE = "late"
+        BLIND = "blind"
 
     token = models.UUIDField(unique=True)
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="entry_tokens")
     kind = models.CharField(max_length=8, choices=Kind.choices)
-    number = models.PositiveIntegerField(help_text="The hand's number, the totals' version, the record's id")
+    number = models.PositiveIntegerField(
+        help_text="The hand's number, the totals' or blind entry's version, the record's id"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:

@@ -237,6 +237,7 @@ def _blind(request: HttpRequest, table: Table, form: Any) -> str:
         form.cleaned_data["rows"],
         acting_user=request.user,
         expected_version=form.cleaned_data.get("expected_version"),
+        token=form.cleaned_data.get("entry_token"),
     )
     if not found:
         return gettext("The second entry agrees with the first: the results are confirmed and count.")

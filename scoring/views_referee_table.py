@@ -308,7 +308,38 @@ def render_table(
     context = page_context(request, table, forms_)
     if refused is not None and not SHOWN.get(refused[0], _never_shown)(context):
         messages.error(request, refusal_text(forms_[f"{refused[0]}_form"], refused[1]))
+    context["offline_ahead"] = offline_ahead(context)
     return render(request, "scoring/referee/table.html", context, status=status)
+
+
+AHEAD = 16
+"""How many hands past the next one the page knows the winds of, in a session without a limit."""
+
+
+def offline_ahead(context: dict[str, Any]) -> dict[str, Any]:
+    """What the page needs to show hands kept on the phone while the Wi-Fi is down as if they were sent
+    (static/js/offline-entry.js): the winds of the coming hands ("E:SWNE", the prevalent wind then each
+    starting seat's, from hand ``first`` on) and the rule set's points table, both from the rule set, so
+    the phone looks the figures up and never scores a hand itself."""
+    rules = context["rule_set"]
+    language = get_language()
+    first = context["next_number"]
+    winds = []
+    for count in range(first - 1, max(context["limit"] or 0, first + AHEAD)):
+        shown = rules.winds_after(count)
+        if shown is None:
+            break
+        winds.append(f"{shown.prevalent or ''}:{''.join(shown.seats.get(w, '-') for w in WINDS)}")
+    table = rules.points_table()
+    return {
+        "first": first,
+        "winds": winds,
+        "seats": list(WINDS),
+        "names": {w: vocabulary.wind_label(w, language) for w in WINDS},  # as the wind_name filter
+        "short": {w: vocabulary.wind_short(w, language) for w in WINDS},
+        "dealer": gettext("dealer"),
+        "points": table.as_json() if table is not None else None,
+    }
 
 
 def refusal_text(form: Any, refusal: str) -> str:
@@ -328,7 +359,7 @@ def page_context(request: HttpRequest, table: Table, forms_: dict[str, Any]) -> 
     previous = [row["record"] for row in context["rows"]]
     context["hand_form"].initial.setdefault("expected_number", context["next_number"])
     # Each entry form its token (services.entry_tokens): a replayed post is stored once.
-    for name in ("hand_form", "totals_form", "penalty_form", "late_form"):
+    for name in ("hand_form", "totals_form", "penalty_form", "late_form", "blind_form"):
         if name in context:
             context[name].initial.setdefault("entry_token", uuid4())
     context["void_form"].initial.setdefault("expected_last", context["last_number"])

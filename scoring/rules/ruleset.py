@@ -57,6 +57,21 @@ class Winds:
     note: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class PointsTable:
+    """What a hand is worth to each seat as ``base + value * per``, by the hand's shape: the values of the
+    hand form's ``keys`` fields joined with ":", a shorter shape standing for the longer ones its form
+    ignores ("draw" whatever winner was chosen); ``value`` names the form's numeric field. A page adds
+    hands up with it that it could not send yet (static/js/offline-entry.js) without scoring them itself."""
+
+    keys: tuple[str, ...]
+    value: str
+    shapes: Mapping[str, tuple[Mapping[str, int], Mapping[str, int]]]
+
+    def as_json(self) -> dict[str, Any]:
+        return {"keys": list(self.keys), "value": self.value, "shapes": dict(self.shapes)}
+
+
 TIE_BREAK_SETTING = Setting(
     key="tie_break",
     label=gettext_noop("Players with equal totals"),
@@ -356,6 +371,17 @@ class RuleSet:
 
     def winds(self, previous: Sequence[HandRecord]) -> Winds | None:
         """Each starting seat's wind in the next hand, after ``previous``; None when not shown."""
+        return None
+
+    def winds_after(self, count: int) -> Winds | None:
+        """The winds of the hand after ``count`` hands when they follow from the count alone, so a page can
+        show them ahead (hands kept on a phone, not sent yet); None: they depend on the hands, or none
+        are shown."""
+        return None
+
+    def points_table(self) -> PointsTable | None:
+        """The hand's points as a :class:`PointsTable`; None when they cannot be tabled so (the page then
+        does not add up hands it could not send)."""
         return None
 
     def printed_winds(self, index: int) -> Winds | None:

@@ -13,14 +13,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
+from uuid import UUID
 
 from django.db import transaction
 from django.utils.translation import gettext
 
-from scoring.models import BlindEntry, Confirmation, ConfirmedBy, Hand, TableDispute, TableTotals
+from scoring.models import BlindEntry, Confirmation, ConfirmedBy, EntryToken, Hand, TableDispute, TableTotals
 from scoring.rules.errors import HandInputError
 from scoring.rules.ruleset import check_totals
 from scoring.rules.settings import lookup
+from scoring.services.entry_tokens import check_token, keep_token
 from scoring.services.kernel import lock_table
 from scoring.services.queries import is_confirmed, running_scores, table_with_results
 from tournaments.access import has_role
@@ -230,13 +232,15 @@ def record_blind_entry(
     *,
     acting_user: User,
     expected_version: int | None = None,
+    token: UUID | None = None,
 ) -> tuple[BlindEntry, list[Difference]]:
     """The second, blind entry of a complete table's score sheet (``rows`` hand by hand, optional, and
     the ``totals``). When it agrees with the first entry the table is confirmed
     (``ConfirmedBy.BLIND``); when not, nothing is confirmed and the differences are returned (and shown
     to the referees on the table's page). The person who entered the results cannot make it.
     ``expected_version`` is the blind entry's version the form was made from (0: none): a repeated post
-    is refused instead of stored twice."""
+    is refused instead of stored twice; ``token`` makes a replay from a phone's queue a success, stored once
+    (services.entry_tokens)."""
     rows = rows or []
     checked_rows = [_check_scores(row, f"Hand {number}") for number, row in enumerate(rows, start=1)]
     checked_totals = _check_scores(totals, "Totals")
@@ -246,6 +250,7 @@ def record_blind_entry(
         )
     with transaction.atomic():
         table = lock_table(table)
+        check_token(table, token)  # a replay of this entry: stored once, before it confirmed the table
         tournament = table.round.tournament
         if not blind_entry_on(tournament):
             raise ServiceError(gettext("This event does not use blind double entry."), code="not_allowed")
@@ -280,6 +285,7 @@ def record_blind_entry(
         entry = BlindEntry.supersede(
             table=table, rows=checked_rows, totals=checked_totals, acting_user=acting_user
         )
+        keep_token(table, token, EntryToken.Kind.BLIND, entry.version)
         found = differences(loaded, entry)
         audit(
             tournament,

@@ -262,3 +262,32 @@ def test_entries_agreeing_after_a_correction_may_be_confirmed_where_players_othe
     assert "now agrees with these results" in client.get(url).content.decode()
     client.post(url + "confirm/")
     assert Confirmation.objects.get(table=table, is_current=True).how == ConfirmedBy.BLIND
+
+
+def test_a_second_entry_replayed_from_a_phones_queue_is_stored_once(blind_event, table, referee, second):
+    """Kept on the phone while the Wi-Fi was down (static/js/offline-entry.js) and sent again after a lost
+    answer: the replay, with the same token, is a success and changes nothing (services.entry_tokens)."""
+    import uuid
+
+    from scoring.models import EntryToken
+    from scoring.services.entry_tokens import AlreadyStored
+
+    complete(table, referee)
+    token = uuid.uuid4()
+    record_blind_entry(table, sheet(table)[1], acting_user=second, expected_version=0, token=token)
+    assert queries.is_confirmed(table, fresh=True)  # it agreed: the table is confirmed
+    with pytest.raises(AlreadyStored) as replay:
+        record_blind_entry(table, sheet(table)[1], acting_user=second, expected_version=0, token=token)
+    assert replay.value.kind == "blind"
+    assert BlindEntry.objects.filter(table=table).count() == 1
+    assert EntryToken.objects.filter(table=table, kind="blind").count() == 1
+
+
+def test_the_second_entry_is_kept_offline_with_its_token(client, blind_event, table, referee, second):
+    """The blind form is one the phone keeps while the Wi-Fi is down (data-offline, with its token:
+    static/js/offline-entry.js)."""
+    complete(table, referee)
+    client.force_login(second)
+    page = client.get(reverse("referee:table", args=[blind_event.slug, 1, 1])).content.decode()
+    blind = page.split('id="blind-form"')[1].split("</form>")[0]
+    assert blind.startswith(" data-offline>") and 'name="entry_token"' in blind

@@ -161,3 +161,53 @@ def test_totals_replayed_are_stored_once(table, referee, organiser):
         entry.record_totals(table, totals, acting_user=referee, expected_version=0, token=token)
     assert replay.value.kind == "totals"
     assert table.totals_versions.count() == 1
+
+
+def test_my_tables_registers_the_service_worker_too(client, table, referee):
+    """A referee who opens My tables first gets the pages kept for no network (static/js/offline-entry.js
+    registers the worker named by the manifest link)."""
+    client.force_login(referee)
+    page = client.get(reverse("referee:my_tables")).content.decode()
+    assert 'rel="manifest"' in page and "offline-entry.js" in page
+    assert f'data-worker="{reverse("referee:service_worker")}"' in page
+
+
+def test_the_table_page_gives_the_phone_the_winds_and_points_ahead(client, table, referee):
+    """Hands kept on the phone are shown as if sent with the rule set's own winds and points (MCR rule 67,
+    seeds/003 line 2306; rules 74-75, lines 2331-2339), looked up, not scored, by the page."""
+    import json
+
+    client.force_login(referee)
+    url = table_url(table) + "hands/add/"
+    client.post(url, hand(1, str(uuid.uuid4())))
+    page = client.get(table_url(table)).content.decode()
+    data = json.loads(page.split('id="offline-ahead" type="application/json">')[1].split("</script>")[0])
+    assert data["first"] == 2
+    assert data["winds"][0] == "E:NESW"  # hand 2: the deal passed to South, East round
+    assert data["winds"][3] == "S:SENW"  # hand 5: the South round (rule 75 moves the players)
+    assert data["points"]["keys"] == ["how", "winner", "discarder"]
+    base, per = data["points"]["shapes"]["discard:E:W"]
+    assert {seat: base[seat] + 12 * per[seat] for seat in base} == {"E": 36, "S": -8, "W": -20, "N": -8}
+    assert data["points"]["shapes"]["draw"][0] == {"E": 0, "S": 0, "W": 0, "N": 0}
+    assert 'data-next="2"' in page
+
+
+def test_finishing_and_deleting_a_hand_say_they_need_the_connection(client, table, referee):
+    """Not kept on the phone (they change no result the queue could replay in order): offline the page
+    says so on them (static/js/offline-entry.js, forms marked data-online-only)."""
+    client.force_login(referee)
+    client.post(table_url(table) + "hands/add/", hand(1, str(uuid.uuid4())))
+    page = client.get(table_url(table)).content.decode()
+    assert page.count('data-online-only="This needs the connection."') == 2  # finish, delete last hand
+
+
+def test_confirming_and_signing_say_they_need_the_connection(client, table, referee):
+    """A complete table's confirmation and PIN signing are never kept on the phone: offline the page says
+    "Signing needs the connection" on them (static/js/offline-entry.js)."""
+    client.force_login(referee)
+    client.post(table_url(table) + "hands/add/", hand(1, str(uuid.uuid4())))
+    entry.set_table_finished(table, True, acting_user=referee)
+    page = client.get(table_url(table)).content.decode()
+    assert 'id="confirm-form" data-online-only="Confirming needs the connection."' in page
+    assert 'id="sign-form" data-online-only="Signing needs the connection."' in page
+    assert "data-offline" not in page.split('id="sign-form"')[1].split("</form>")[0]

@@ -5,9 +5,36 @@
    it is sent (scoring/services/entry_tokens.py) and refuses an entry whose table changed meanwhile: that
    entry stays listed, with the reason, to be entered again, never dropped unseen. The box
    (templates/scoring/referee/_offline_queue.html) always says what waits.
-   Also registers the referee pages' service worker (static/js/referee-sw.js). */
+   While hands wait, the scoreboard, its wind column and the next hand's number are shown as if they were
+   sent, marked "not sent yet": the winds and the points are looked up in what the server gave the page
+   (#offline-ahead: the rule set's winds of the coming hands and its points table, views_referee_table.py
+   offline_ahead), so the phone never scores a hand itself; the server's figures replace them once sent.
+   Forms marked data-online-only (confirming, signing with a PIN) are not kept: offline they say so.
+   Also registers the referee pages' service worker (static/js/referee-sw.js) on every page that includes
+   templates/scoring/referee/_installable.html ("My tables" too). */
 (function () {
   "use strict";
+
+  // After the page's load (a worker activated while the page still loads does not take it over in
+  // Chromium), the page's own files then in the performance list.
+  function install(link) {
+    navigator.serviceWorker.register(link.getAttribute("data-worker"), { scope: link.getAttribute("data-scope") })
+      .then(function () { return navigator.serviceWorker.ready; })
+      .then(function (registration) {
+        var keepUrls = [window.location.pathname + window.location.search];
+        performance.getEntriesByType("resource").forEach(function (entry) {
+          var url = new URL(entry.name);
+          if (url.origin === window.location.origin && url.pathname.indexOf("/static/") === 0) keepUrls.push(url.pathname + url.search);
+        });
+        if (registration.active) registration.active.postMessage({ keep: keepUrls });
+      })
+      .catch(function () { /* not installable here (http without localhost): entry still works */ });
+  }
+  var installable = document.querySelector("link[rel=manifest][data-worker]");
+  if ("serviceWorker" in navigator && installable) {
+    if (document.readyState === "complete") install(installable);
+    else window.addEventListener("load", function () { install(installable); });
+  }
 
   var box = document.getElementById("offline-queue");
   if (!box) return;
@@ -89,6 +116,119 @@
       }
       list.appendChild(li);
     });
+    advance(waiting(items).filter(function (item) { return item.hand; }));
+    onlineOnly();
+  }
+
+  var ahead = null;
+  try { ahead = JSON.parse(document.getElementById("offline-ahead").textContent); } catch (e) { ahead = null; }
+
+  function fieldOf(item, name) {
+    var pair = item.fields.find(function (p) { return p[0] === name; });
+    return pair ? pair[1] : "";
+  }
+
+  // A waiting hand's points to each seat from the rule set's table (the longest shape of the form's
+  // choices it lists: "discard:E:W", or "draw" whoever was chosen); null when the table has none (the
+  // server will refuse such a hand, or the rule set has no table).
+  function handPoints(item) {
+    var table = ahead && ahead.points;
+    if (!table) return null;
+    var parts = table.keys.map(function (name) { return fieldOf(item, name); });
+    for (var n = parts.length; n > 0; n--) {
+      var shape = parts.slice(0, n);
+      if (shape.indexOf("") >= 0 || !table.shapes[shape.join(":")]) continue;
+      var base = table.shapes[shape.join(":")][0], per = table.shapes[shape.join(":")][1];
+      var value = Number(fieldOf(item, table.value)) || 0;
+      var points = {};
+      Object.keys(base).forEach(function (seat) { points[seat] = base[seat] + value * per[seat]; });
+      return points;
+    }
+    return null;
+  }
+
+  // What the server drew, kept once, so the page can always go back to it.
+  function sent(element) {
+    if (!element.hasAttribute("data-sent")) element.setAttribute("data-sent", element.textContent);
+    return element.getAttribute("data-sent");
+  }
+  function shown(element, text, unsent) {
+    element.textContent = text;
+    element.classList.toggle("unsent", unsent);
+  }
+
+  // The scoreboard, its wind column and the next hand's number as if the waiting hands were sent.
+  function advance(hands) {
+    var board = document.getElementById("scoreboard");
+    if (!board) return;
+    var n = hands.length;
+    var next = Number(board.getAttribute("data-next")) + n;
+    board.querySelectorAll("td[data-seat]").forEach(function (cell) {
+      var total = Number(sent(cell));
+      if (sent(cell).trim() === "" || isNaN(total)) return; // hidden until a blind second entry agrees
+      hands.forEach(function (item) {
+        var points = handPoints(item);
+        total += points && points[cell.getAttribute("data-seat")] !== undefined ?
+          points[cell.getAttribute("data-seat")] : NaN;
+      });
+      shown(cell, n ? (isNaN(total) ? "?" : String(total)) : sent(cell), n > 0);
+    });
+    // Table points follow the whole session's ranking: not known here until the hands are sent.
+    board.querySelectorAll("td[data-table-points]").forEach(function (cell) {
+      shown(cell, n ? "" : sent(cell), n > 0);
+    });
+    var caption = board.querySelector("caption[data-unsent]");
+    if (n && !caption) {
+      caption = document.createElement("caption");
+      caption.setAttribute("data-unsent", "");
+      board.insertBefore(caption, board.firstChild);
+    }
+    if (caption) {
+      caption.textContent = n ? say(n === 1 ? "waiting-one" : "waiting", { n: n }) : "";
+      caption.hidden = !n;
+    }
+    var winds = ahead && ahead.winds[next - ahead.first];
+    var before = ahead && ahead.winds[Number(board.getAttribute("data-next")) - ahead.first];
+    var head = board.querySelector("th[data-wind-head]");
+    if (head) shown(head, sent(head).replace(/\d+/, String(next)), n > 0);
+    board.querySelectorAll("tbody tr").forEach(function (row) {
+      var seat = row.querySelector("td[data-seat]");
+      var wind = row.querySelector("span.wind");
+      if (!seat || !wind) return;
+      var cell = wind.parentNode;
+      if (!cell.hasAttribute("data-sent-html")) cell.setAttribute("data-sent-html", cell.innerHTML);
+      if (!n || !winds) {
+        if (cell.classList.contains("unsent")) cell.innerHTML = cell.getAttribute("data-sent-html");
+        cell.classList.remove("unsent");
+        return;
+      }
+      var letter = winds.split(":")[1].charAt(ahead.seats.indexOf(seat.getAttribute("data-seat")));
+      var now = document.createElement("span");
+      now.className = "wind";
+      now.textContent = ahead.short[letter] || "";
+      cell.textContent = "";
+      cell.appendChild(now);
+      if (letter === "E") cell.appendChild(document.createTextNode(" " + ahead.dealer));
+      cell.classList.add("unsent");
+    });
+    var said = document.getElementById("next-hand");
+    if (said) {
+      var text = sent(said).replace(/\d+/, String(next));
+      var was = before && before.split(":")[0], now = winds && winds.split(":")[0];
+      if (was && now && was !== now) text = text.replace(ahead.names[was], ahead.names[now]);
+      shown(said, text, n > 0);
+    }
+    // The hand form follows the waiting hands (a page opened from the phone's copy showed the number the
+    // copy had).
+    var f = document.getElementById("hand-form");
+    if (f && f.elements.expected_number && n) {
+      var after = Number(fieldOf(hands[n - 1], "expected_number")) + 1;
+      if (after > Number(f.elements.expected_number.value)) {
+        f.elements.expected_number.value = after;
+        var title = f.querySelector("h2");
+        if (title) title.textContent = title.textContent.replace(/\d+/, String(after));
+      }
+    }
   }
 
   // The form gets ready for the next hand as the server's answer would have made it.
@@ -230,23 +370,53 @@
     keep: function (f) { return !!offlineForm(f) && keep(f); },
   };
 
+  // Confirming and signing change no result and are never kept: offline their buttons wait, and say why.
+  function onlineOnly() {
+    document.querySelectorAll("form[data-online-only]").forEach(function (f) {
+      var said = f.querySelector("[data-needs-connection]");
+      f.querySelectorAll("button").forEach(function (button) {
+        if (!navigator.onLine && !button.disabled) {
+          button.disabled = true;
+          button.setAttribute("data-offline-disabled", "");
+        } else if (navigator.onLine && button.hasAttribute("data-offline-disabled")) {
+          button.disabled = false;
+          button.removeAttribute("data-offline-disabled");
+        }
+      });
+      if (navigator.onLine) {
+        if (said) said.remove();
+      } else if (!said) {
+        said = document.createElement("p");
+        said.className = "notice";
+        said.setAttribute("role", "status");
+        said.setAttribute("data-needs-connection", "");
+        said.textContent = f.getAttribute("data-online-only");
+        f.appendChild(said);
+      }
+    });
+  }
+  document.addEventListener("submit", function (event) {
+    if (navigator.onLine || !(event.target.matches && event.target.matches("form[data-online-only]"))) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    onlineOnly();
+  }, true);
+
+  // A page opened from the phone's copy (no network) carries the token its form had when the copy was
+  // kept, perhaps already given to a waiting entry: each form gets a token no waiting entry has.
+  function freshTokens() {
+    var used = load().map(tokenOf);
+    document.querySelectorAll("form[data-offline]").forEach(function (f) {
+      if (f.elements.entry_token && used.indexOf(f.elements.entry_token.value) >= 0) {
+        f.elements.entry_token.value = newToken();
+      }
+    });
+  }
+
   window.addEventListener("online", function () { draw(); send(); });
   window.addEventListener("offline", draw);
   window.setInterval(send, 15000);
+  freshTokens();
   draw();
   send();
-
-  if ("serviceWorker" in navigator && box.getAttribute("data-worker")) {
-    navigator.serviceWorker.register(box.getAttribute("data-worker"), { scope: box.getAttribute("data-scope") })
-      .then(function () { return navigator.serviceWorker.ready; })
-      .then(function (registration) {
-        var keepUrls = [window.location.pathname + window.location.search];
-        performance.getEntriesByType("resource").forEach(function (entry) {
-          var url = new URL(entry.name);
-          if (url.origin === window.location.origin && url.pathname.indexOf("/static/") === 0) keepUrls.push(url.pathname + url.search);
-        });
-        if (registration.active) registration.active.postMessage({ keep: keepUrls });
-      })
-      .catch(function () { /* not installable here (http without localhost): entry still works */ });
-  }
 })();

@@ -22,14 +22,15 @@ self.addEventListener("activate", function (event) {
 });
 
 // The page says what it was made of (its address and the files it loaded before this worker controlled it).
+// It is taken over now too: the claim made on activation can miss a page still loading (Chromium).
 self.addEventListener("message", function (event) {
   var urls = event.data && event.data.keep;
   if (!Array.isArray(urls)) return;
-  event.waitUntil(caches.open(CACHE).then(function (cache) {
+  event.waitUntil(Promise.all([self.clients.claim(), caches.open(CACHE).then(function (cache) {
     return Promise.all(urls.map(function (url) {
       return cache.add(url).catch(function () { /* one file missing does not stop the others */ });
     }));
-  }));
+  })]));
 });
 
 function fromNetworkKept(request, cache) {
@@ -51,7 +52,9 @@ self.addEventListener("fetch", function (event) {
   } else if (request.mode === "navigate" && url.pathname.indexOf("/referee/") === 0) {
     event.respondWith(caches.open(CACHE).then(function (cache) {
       return fromNetworkKept(request, cache).catch(function () {
-        return cache.match(request, { ignoreSearch: true }).then(function (kept) {
+        // ignoreVary: a page kept at the page's word (cache.add above) was fetched without the headers a
+        // navigation carries (Vary: Accept-Language, Cookie): still the copy to show with no network.
+        return cache.match(request, { ignoreSearch: true, ignoreVary: true }).then(function (kept) {
           return kept || Response.error();
         });
       });

@@ -28,6 +28,11 @@ def in_force(table) -> list[tuple[int, str]]:
     return [(hand.number, hand.winner) for hand in hands]
 
 
+def scores(page) -> dict[str, str]:
+    cells = page.locator("#scoreboard td[data-seat]")
+    return {cells.nth(i).get_attribute("data-seat"): cells.nth(i).inner_text() for i in range(cells.count())}
+
+
 def enter(page, how: str, winner: str | None = None, discarder: str | None = None, fan: str | None = None):
     page.check(f"input[name=how][value={how}]")
     if winner:
@@ -55,6 +60,13 @@ def test_hands_entered_offline_wait_then_are_stored_once_in_order(live_server, n
     enter(page, "draw")
     page.wait_for_selector("#offline-queue >> text=3 hands not sent yet")
     assert page.locator("#hand-form h2").inner_text() == "Hand 4"
+    # The scoreboard as if they were sent, marked: E won 16 from W (E +40, W -24, S and N -8), S drew 8
+    # herself (S +48, the others -16), a draw (MCR rule 67, seeds/003 line 2306); hand 4's winds.
+    assert scores(page) == {"E": "24", "S": "40", "W": "-40", "N": "-24"}
+    assert page.locator("#scoreboard caption").inner_text() == "3 hands not sent yet"
+    assert page.locator("#scoreboard th[data-wind-head]").inner_text() == "Wind in hand 4"
+    assert page.locator("#scoreboard td.unsent").count() >= 4
+    assert page.locator("#next-hand").inner_text().startswith("Next: hand 4 of 4, East round")
     assert page.locator("#offline-queue li").count() == 3
     assert in_force(table) == []  # nothing reached the server
     page.screenshot(path="/tmp/offline-entry-waiting.png", full_page=True)
@@ -65,6 +77,8 @@ def test_hands_entered_offline_wait_then_are_stored_once_in_order(live_server, n
     page.wait_for_function("document.querySelectorAll('table.hands-table tbody tr').length === 3")
     page.wait_for_selector("#offline-queue", state="hidden")
     assert in_force(table) == [(1, "E"), (2, "S"), (3, "")]  # in the order entered
+    assert scores(page) == {"E": "24", "S": "40", "W": "-40", "N": "-24"}  # the server's, the same
+    assert page.locator("#scoreboard .unsent").count() == 0
     assert EntryToken.objects.filter(table=table).count() == 3
     assert Hand.objects.filter(table=table).count() == 3  # each stored once
 
@@ -105,3 +119,75 @@ def test_hands_entered_offline_wait_then_are_stored_once_in_order(live_server, n
     page.context.set_offline(False)
     page.wait_for_selector("text=late 7 min")
     assert LateArrival.objects.filter(table=table).count() == 1
+
+
+KEPT = """(url) => {
+  // Polled: each poll looks in the worker's cache once the previous look has answered.
+  if (!window.keptLook) {
+    window.keptLook = caches.open("referee-pages-v1").then((c) => c.match(url, { ignoreVary: true }))
+      .then((found) => { window.kept = !!found; window.keptLook = null; });
+  }
+  return window.kept === true;
+}"""
+
+
+def test_my_tables_keeps_the_referee_pages_for_no_network(live_server, narrow, table):
+    """A referee who opens My tables first gets the service worker: My tables then opens with no network."""
+    page = narrow
+    log_in(page, live_server.url, "rick", "pw-rick-123")
+    page.goto(f"{live_server.url}/referee/")
+    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null")
+    # The worker kept the page once it controlled it (the page's message, static/js/offline-entry.js).
+    page.wait_for_function(KEPT, arg="/referee/")
+    page.context.set_offline(True)
+    page.reload()
+    assert page.locator("h1").inner_text() == "My tables"
+
+
+def test_signing_and_confirming_say_they_need_the_connection(live_server, narrow, table, organiser):
+    page = narrow
+    url = f"{live_server.url}/referee/{table.round.tournament.slug}/sessions/1/tables/1/"
+    entry.record_hand(table, entry.HandEntry(winner="E", discarder="W", fan=8), acting_user=organiser)
+    entry.set_table_finished(table, True, acting_user=organiser)
+    log_in(page, live_server.url, "rick", "pw-rick-123")
+    page.goto(url)
+    page.context.set_offline(True)
+    page.wait_for_selector("#sign-form >> text=Signing needs the connection.")
+    page.wait_for_selector("#confirm-form >> text=Confirming needs the connection.")
+    assert page.locator("#sign-form button").is_disabled()
+    assert page.locator("#confirm-form button").is_disabled()
+    page.context.set_offline(False)
+    page.wait_for_selector("text=Signing needs the connection.", state="detached")
+    assert page.locator("#sign-form button").is_enabled()
+
+
+def test_a_blind_second_entry_is_kept_offline_and_stored_once(live_server, narrow, table, organiser):
+    """The blind second entry waits on the phone like a hand (its token: stored once) and confirms the
+    table when it is sent and agrees (docs/confirmation.md)."""
+    from scoring.models import BlindEntry
+    from scoring.services import queries
+    from tournaments.services import events as event_services
+
+    event_services.update_settings(
+        table.round.tournament, {"confirmation.blind_entry": True}, acting_user=organiser
+    )
+    for winner, discarder in (("E", "W"), ("S", None), (None, None), ("N", "E")):
+        entry.record_hand(
+            table,
+            entry.HandEntry(winner=winner, discarder=discarder, fan=8 if winner else None),
+            acting_user=organiser,
+        )
+    totals = queries.running_scores(queries.table_with_results(table))[-1]["totals"]
+    page = narrow
+    log_in(page, live_server.url, "rick", "pw-rick-123")
+    page.goto(f"{live_server.url}/referee/{table.round.tournament.slug}/sessions/1/tables/1/")
+    page.context.set_offline(True)
+    for seat in "ESWN":
+        page.fill(f"#blind-form input[name=total_{seat}]", str(totals[seat]))
+    page.click("#blind-form button[type=submit]")
+    page.wait_for_selector("#offline-queue >> text=1 entry not sent yet")
+    assert not BlindEntry.objects.filter(table=table).exists()
+    page.context.set_offline(False)
+    page.wait_for_selector("#confirmation >> text=confirmed")
+    assert BlindEntry.objects.filter(table=table).count() == 1
+    assert queries.is_confirmed(table, fresh=True)

@@ -16,8 +16,10 @@ from scoring.rules.mcr import session as mcr
 from scoring.rules.mcr.fan_names import FAN_NAMES
 from scoring.rules.mcr.penalty_names import CHINESE_PENALTY_LABELS
 from scoring.rules.ruleset import (
+    SEATS,
     HandRecord,
     PenaltyItem,
+    PointsTable,
     RuleSet,
     SessionTotals,
     Winds,
@@ -200,8 +202,28 @@ class MCRRuleSet(RuleSet):
         return record.fan if record.winner else None
 
     def winds(self, previous: Sequence[HandRecord]) -> Winds:
-        prevalent, seats = mcr.winds_for_hand(len(previous))
+        return self.winds_after(len(previous))
+
+    def winds_after(self, count: int) -> Winds:
+        """Rules 74b-d and 75 (lines 2331-2339): the deal and the rounds follow the number of hands."""
+        prevalent, seats = mcr.winds_for_hand(count)
         return Winds(prevalent=prevalent, seats=seats, note="seats rotate as MCR rule 75 says")
+
+    def points_table(self) -> PointsTable:
+        """Rule 67 (line 2306) pays each seat an amount affine in the fan: the table is read off
+        :meth:`points` at 8 and 9 fan, so the settlement itself stays in ``mcr.settle_hand``."""
+        shapes: dict[str, tuple[Mapping[str, int], Mapping[str, int]]] = {
+            "draw": (self.points(HandRecord(winner=None)), dict.fromkeys(SEATS, 0))
+        }
+        for winner in SEATS:
+            ways = [("self", None), *(("discard", seat) for seat in SEATS if seat != winner)]
+            for how, discarder in ways:
+                at_8 = self.points(HandRecord(winner=winner, discarder=discarder, fan=8))
+                at_9 = self.points(HandRecord(winner=winner, discarder=discarder, fan=9))
+                per = {seat: at_9[seat] - at_8[seat] for seat in SEATS}
+                base = {seat: at_8[seat] - 8 * per[seat] for seat in SEATS}
+                shapes[":".join(part for part in (how, winner, discarder) if part)] = (base, per)
+        return PointsTable(keys=("how", "winner", "discarder"), value="fan", shapes=shapes)
 
     def printed_winds(self, index: int) -> Winds:
         prevalent, seats = mcr.winds_for_hand(index)

@@ -421,12 +421,15 @@ class NMJLRuleSet(RuleSet):
         return frozenset({"games_won", "jokerless_wins"} if record.data.get("jokerless") else {"games_won"})
 
     def winds(self, previous: Sequence[HandRecord]) -> Winds:
+        return self.winds_after(len(previous))
+
+    def winds_after(self, count: int) -> Winds:
         """The deal passes to the right every game; the pivot rule (116) moves the starting East."""
         from scoring.rules.nmjl.rotation import winds_for_hand
 
         return Winds(
             prevalent=None,
-            seats=winds_for_hand(len(previous), dice_follow_pivot=self.dice_follow_pivot),
+            seats=winds_for_hand(count, dice_follow_pivot=self.dice_follow_pivot),
             note="rule 117: the pivot deals first after she moves" if self.dice_follow_pivot else "",
         )
 

@@ -1,0 +1,403 @@
+"""Players' own pages polling while referees save hands: do the pages' targets (docs/scale.md) hold with a
+hall of phones signed in to "My event", each polling as its page does?
+
+    .venv/bin/python bench/player_pages.py [--db sqlite|postgres|both] [--players 400] [--phones N]
+        [--sessions 10] [--duration 15] [--referees 8] [--pace 1] [--nginx] [--quick]
+
+Each database gets a throw-away stack on loopback (bench/stack.py: the generated event, the last two sessions
+seated but unplayed, the public pool 4 workers x 2 threads at SCHED_IDLE and nice 10 and the referees' pool
+2 x 2, as deploy/serve runs them). Every player gets a PIN (``pins.issue_pins``, as printing the seat slips
+does). Then:
+
+1. ``--phones`` players (all of them by default) sign in to their own page (``/e/<event>/me/``: the code and
+   PIN form, as the seat slip's QR address opens it) and load it once;
+2. entry alone: ``--referees`` referees save a hand every ``--pace`` seconds each (the hand form with htmx,
+   the whole page after a table's first and last hand, as bench/entry_load.py's referees) for ``--duration``
+   seconds: save p50/p95;
+3. entry with the phones: the same while every signed-in phone polls as its page does, at the intervals the
+   page itself gives (read from it, not assumed): the notices (``#notices``' ``data-url`` every
+   ``data-poll`` seconds after the previous answer, with the version it has as If-None-Match: 304 while
+   nothing changed, static/js/notices.js), the player's table with its hands arriving (``#my-table``'s
+   ``hx-get`` on htmx's "every N s") and the clock when the page shows one ("every 20s"); each phone starts
+   at a random point of its interval, as a hall's phones are out of step. Printed: p50/p95 and errors of
+   each kind of poll, the saves beside step 2's, and the targets (docs/scale.md: p95 <= 100 ms per page,
+   saves within 20 % of unloaded at p50 and p95 <= 200 ms, 0 errors).
+
+The phones are threads of this script, one kept-alive connection each (closed after 4 s idle, as gunicorn
+closes them after 5 s); their latencies include this script's own time, so a loaded machine shows in them.
+``--nginx`` puts nginx in front as deployed (deploy/nginx.conf: /e/ to the public pool, /referee/ to the
+referees'). ``--quick`` is the CI-sized run (40 players, 4 sessions, 4 s phases).
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import http.client
+import json
+import random
+import re
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from stack import (
+    HOST,
+    REFEREE_PASSWORD,
+    Browser,
+    Stack,
+    event_stack,
+    free_base,
+    load_line,
+    nginx,
+    percentile,
+)
+
+PUBLIC_WORKERS, PUBLIC_THREADS, PUBLIC_NICE = 4, 2, 10  # as deploy/serve runs the public pool
+STAFF_WORKERS = 2
+HANDS_PER_TABLE = 16
+
+
+@dataclass
+class Figures:
+    """Latencies (ms) by what was asked, errors by what was asked, and the phase they are counted in."""
+
+    latencies: dict[tuple[str, str], list[float]] = field(default_factory=dict)
+    errors: dict[tuple[str, str], int] = field(default_factory=dict)
+    signed_in: int = 0
+    referees_in: int = 0
+    phase: str = "warm-up"
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def add(self, what: str, started: float, ok: bool) -> None:
+        elapsed = (time.perf_counter() - started) * 1000
+        with self.lock:
+            key = (self.phase, what)
+            self.latencies.setdefault(key, []).append(elapsed)
+            if not ok:
+                self.errors[key] = self.errors.get(key, 0) + 1
+
+
+class Phone(Browser):
+    """A player's phone: :class:`stack.Browser` with the headers a page's own polls send."""
+
+    def get(self, path: str, headers: dict[str, str]) -> tuple[int, str]:
+        cookie = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        if self.conn is None or (self.conn.sock is not None and self._idle() > 4):
+            if self.conn is not None:
+                self.conn.close()
+            self.conn = http.client.HTTPConnection(HOST, self.port, timeout=60)
+        self.last_used = time.monotonic()
+        try:
+            self.conn.request("GET", path, headers={"Host": HOST, "Cookie": cookie, **headers})
+            response = self.conn.getresponse()
+            text = response.read().decode("utf-8", "replace")
+        except OSError:
+            self.conn.close()
+            self.conn = None
+            raise
+        self.headers = response.headers
+        return response.status, text
+
+
+@dataclass
+class Polls:
+    """What a player's page polls and how often (seconds), read from the page as the browser would."""
+
+    notices: str
+    notices_every: float
+    version: str
+    table: str | None
+    table_every: float
+    clock: str | None
+    clock_every: float
+
+
+def attribute(page: str, element: str, name: str) -> str | None:
+    """An attribute of the element with id ``element`` (the pages' own markup, not a parser: enough here)."""
+    tag = re.search(rf'<[^>]*\bid="{element}"[^>]*>', page)
+    if tag is None:
+        return None
+    found = re.search(rf'\b{name}="([^"]*)"', tag.group(0))
+    return html.unescape(found.group(1)) if found else None
+
+
+def every(trigger: str | None, default: float) -> float:
+    found = re.search(r"every (\d+(?:\.\d+)?)s", trigger or "")
+    return float(found.group(1)) if found else default
+
+
+def read_polls(page: str) -> Polls:
+    clock = re.search(r'<div class="clock-slot" hx-get="([^"]+)" hx-trigger="([^"]+)"', page)
+    return Polls(
+        notices=attribute(page, "notices", "data-url") or "",
+        notices_every=float(attribute(page, "notices", "data-poll") or 5),
+        version=attribute(page, "notices", "data-version") or "",
+        table=attribute(page, "my-table", "hx-get"),
+        table_every=every(attribute(page, "my-table", "hx-trigger"), 5),
+        clock=html.unescape(clock.group(1)) if clock else None,
+        clock_every=every(clock.group(2) if clock else None, 20),
+    )
+
+
+def sign_in(port: int, slug: str, code: str, pin: str, figures: Figures) -> tuple[Phone, Polls] | None:
+    """The seat slip's QR address, the PIN typed, the page it lands on: None when refused."""
+    phone = Phone(port)
+    started = time.perf_counter()
+    phone.request("GET", f"/e/{slug}/me/?code={code}")
+    status, location, _ = phone.request("POST", f"/e/{slug}/me/sign-in/", {"code": code, "pin": pin})
+    figures.add("sign-in", started, status == 302)
+    if status != 302:
+        return None
+    started = time.perf_counter()
+    status, _, page = phone.request("GET", urlsplit(location).path or f"/e/{slug}/me/")
+    figures.add("page", started, status == 200)
+    with figures.lock:
+        figures.signed_in += 1
+    return phone, read_polls(page)
+
+
+def poll(phone: Phone, polls: Polls, figures: Figures, stop: threading.Event, rng: random.Random) -> None:
+    """As the page's scripts poll: the notices after each answer, the table and the clock on a fixed beat."""
+    now = time.monotonic()
+    due = {
+        "notices": now + rng.random() * polls.notices_every,
+        **({"table": now + rng.random() * polls.table_every} if polls.table else {}),
+        **({"clock": now + rng.random() * polls.clock_every} if polls.clock else {}),
+    }
+    version = polls.version
+    while not stop.is_set():
+        what = min(due, key=due.__getitem__)
+        stop.wait(max(0.0, due[what] - time.monotonic()))
+        if stop.is_set():
+            return
+        started = time.perf_counter()
+        try:
+            if what == "notices":
+                headers = {
+                    "If-None-Match": version,
+                    "Accept": "application/json",
+                    "Cache-Control": "no-store",
+                }
+                status, text = phone.get(polls.notices, headers)
+                if status == 200:
+                    version = json.loads(text).get("version", version)
+                figures.add(what, started, status in (200, 304))
+                due[what] = time.monotonic() + polls.notices_every  # after the answer (notices.js)
+                continue
+            path = polls.table if what == "table" else polls.clock
+            status, _ = phone.get(path or "", {"HX-Request": "true"})
+            figures.add(what, started, status == 200)
+        except OSError:
+            figures.add(what, started, False)
+        due[what] += polls.table_every if what == "table" else polls.clock_every  # htmx's "every"
+
+
+def referee(
+    index: int,
+    port: int,
+    slug: str,
+    tables: list[tuple[int, int]],
+    pace: float,
+    figures: Figures,
+    stop: threading.Event,
+) -> None:
+    """A referee saving a hand every ``pace`` seconds with htmx (the whole page when told to load it)."""
+    browser = Browser(port)
+    browser.login(f"bench-ref{index}", REFEREE_PASSWORD)
+    with figures.lock:
+        figures.referees_in += 1
+    rng = random.Random(index)
+    next_at = time.monotonic() + rng.random() * pace
+    for session, table in tables:
+        for number in range(1, HANDS_PER_TABLE + 1):
+            stop.wait(max(0.0, next_at - time.monotonic()))
+            if stop.is_set():
+                return
+            next_at = max(next_at + pace, time.monotonic())
+            winner, discarder = rng.sample(["E", "S", "W", "N"], 2)
+            data = {"how": "discard", "winner": winner, "discarder": discarder, "fan": "8"}
+            data["expected_number"] = str(number)
+            started = time.perf_counter()
+            try:
+                status, _, _ = browser.request(
+                    "POST", f"/referee/{slug}/sessions/{session}/tables/{table}/hands/add/", data, htmx=True
+                )
+                page = browser.headers.get("HX-Redirect", "")
+                if status == 200 and page:
+                    browser.request("GET", page.split("#")[0])
+            except OSError:
+                status = 0
+            figures.add("save", started, status == 200)
+
+
+def pins_by_code(stack: Stack, slug: str) -> dict[str, str]:
+    """Every player's PIN by their code, issued as printing the seat slips issues them."""
+    pins: dict[str, str] = json.loads(
+        stack.shell(
+            "import json\n"
+            "from scoring.services.pins import issue_pins\n"
+            "from tournaments.models import Tournament\n"
+            f"t = Tournament.objects.get(slug={slug!r})\n"
+            "pins = issue_pins(t, acting_user=None)\n"
+            "print(json.dumps({r.code: pins[r.pk] for r in t.registrations.all() if r.pk in pins}))\n"
+        )
+    )
+    return pins
+
+
+def line(
+    figures: Figures, phase: str, what: str, seconds: float | None, target: float | None, label: str = ""
+) -> tuple[str, bool]:
+    """One figure's line: how many (per second over ``seconds``), p50/p95, errors, against ``target``."""
+    times = figures.latencies.get((phase, what), [])
+    errors = figures.errors.get((phase, what), 0)
+    p50, p95 = percentile(times, 50), percentile(times, 95)
+    good = bool(times) and errors == 0 and (target is None or p95 <= target)
+    verdict = "" if target is None else f"  (p95 <= {target:.0f} ms: {'ok' if good else 'MISSED'})"
+    count = f"{len(times) / seconds:7.1f}/s" if seconds else f"{len(times):7d}  "
+    text = f"  {label or what:12} {count}  p50 {p50:6.1f} ms  p95 {p95:6.1f} ms  errors {errors}"
+    return text + verdict, good
+
+
+def run(db: str, args: argparse.Namespace, port: int) -> bool:
+    port = free_base(port)
+    print(f"\n=== {db}: {args.players} players x {args.sessions} sessions; {load_line()}")
+    stack, slug, played = event_stack(
+        db, port=port, players=args.players, sessions=args.sessions, referees=args.referees
+    )
+    try:
+        stack.gunicorn(port, workers=PUBLIC_WORKERS, threads=PUBLIC_THREADS, nice=PUBLIC_NICE, idle=True)
+        stack.gunicorn(port + 1, workers=STAFF_WORKERS, threads=2, name="mahjong-staff")
+        public, staff = port, port + 1
+        if args.nginx:
+            nginx(stack, port + 2, public=port, staff=port + 1)
+            public = staff = port + 2
+        pins = pins_by_code(stack, slug)
+        figures = Figures()
+        stop = threading.Event()
+        codes = sorted(pins, key=lambda code: int(re.sub(r"\D", "", code) or 0))[: args.phones]
+        phones: list[tuple[Phone, Polls]] = []
+        started = time.monotonic()
+        for code in codes:
+            signed = sign_in(public, slug, code, pins[code], figures)
+            if signed is not None:
+                phones.append(signed)
+        polled = sum(1 for _, polls in phones if polls.table)
+        print(
+            f"{len(phones)} of {len(codes)} phones signed in ({time.monotonic() - started:.1f} s), "
+            f"{polled} with a table to follow; their page polls: notices every "
+            f"{phones[0][1].notices_every:g} s, table every {phones[0][1].table_every:g} s"
+            + (
+                f", clock every {phones[0][1].clock_every:g} s"
+                if phones and phones[0][1].clock
+                else ", no clock"
+            )
+            if phones
+            else "no phone signed in"
+        )
+        tables = args.players // 4
+        assignment = [
+            [
+                (s, t)
+                for s in range(played + 1, args.sessions + 1)
+                for t in range(1, tables + 1)
+                if t % args.referees == i
+            ]
+            for i in range(args.referees)
+        ]
+        referees = [
+            threading.Thread(
+                target=referee, args=(i, staff, slug, assignment[i], args.pace, figures, stop), daemon=True
+            )
+            for i in range(args.referees)
+        ]
+        for thread in referees:
+            thread.start()
+        deadline = time.monotonic() + 300  # logins hash passwords (slow on purpose): measured once all are in
+        while figures.referees_in < args.referees and time.monotonic() < deadline:
+            time.sleep(0.1)
+        time.sleep(2)  # the sessions' first hands (the whole page after them)
+        figures.phase = "alone"
+        time.sleep(args.duration)
+        figures.phase = "phones"
+        pollers = [
+            threading.Thread(target=poll, args=(phone, polls, figures, stop, random.Random(n)), daemon=True)
+            for n, (phone, polls) in enumerate(phones)
+        ]
+        for thread in pollers:
+            thread.start()
+        time.sleep(args.duration)
+        figures.phase = "after"
+        stop.set()
+        for thread in [*referees, *pollers]:
+            thread.join(timeout=60)
+
+        d = args.duration
+        print(f"\nsign-in and first page ({len(codes)} phones, one after another):")
+        for what in ("sign-in", "page"):
+            print(line(figures, "warm-up", what, None, None)[0])
+        print(
+            f"\n{args.referees} referees saving a hand every {args.pace:g} s each (htmx), then with "
+            f"{len(phones)} phones polling their pages, {d:g} s each ({load_line()}):"
+        )
+        ok = True
+        for what in ("notices", "table", "clock"):
+            if (("phones", what)) in figures.latencies:
+                text, good = line(figures, "phones", what, d, 100)
+                ok &= good
+                print(text)
+        alone_text, _ = line(figures, "alone", "save", d, None, "saves alone")
+        loaded_text, loaded_good = line(figures, "phones", "save", d, 200, "saves+phones")
+        print(alone_text)
+        print(loaded_text)
+        alone = percentile(figures.latencies.get(("alone", "save"), []), 50)
+        loaded = percentile(figures.latencies.get(("phones", "save"), []), 50)
+        within = loaded_good and loaded <= 1.2 * alone
+        ok &= within
+        print(
+            f"  saves within 20 % of unloaded (p50) and p95 <= 200 ms, 0 errors: {'ok' if within else 'MISSED'}"
+        )
+        return ok
+    finally:
+        stack.stop()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--db", choices=["sqlite", "postgres", "both"], default="sqlite")
+    parser.add_argument("--players", type=int, default=400)
+    parser.add_argument("--phones", type=int, default=0, help="players whose phones poll (0: every player)")
+    parser.add_argument("--sessions", type=int, default=10)
+    parser.add_argument("--duration", type=float, default=15, help="seconds per phase")
+    parser.add_argument("--referees", type=int, default=8)
+    parser.add_argument("--pace", type=float, default=1.0, help="seconds between a referee's saves")
+    parser.add_argument(
+        "--nginx", action="store_true", help="nginx in front, as deployed (deploy/nginx.conf)"
+    )
+    parser.add_argument("--port", type=int, default=18700)
+    parser.add_argument("--quick", action="store_true", help="40 players, 4 sessions, 4 s phases")
+    args = parser.parse_args()
+    if args.quick:
+        args.players, args.sessions, args.duration = 40, 4, 4
+    args.phones = args.phones or args.players
+    dbs = ["sqlite", "postgres"] if args.db == "both" else [args.db]
+    results = [run(db, args, args.port + 10 * n) for n, db in enumerate(dbs)]
+    print(
+        "\nall targets met"
+        if all(results)
+        else "\nsome targets missed (see above; figures depend on the load)"
+    )
+
+
+if __name__ == "__main__":
+    tempfile.tempdir = tempfile.gettempdir()
+    main()
