@@ -33,20 +33,24 @@
     return items;
   }
 
-  // Every queue and every kept page on this phone (the worker answers no page without its owner's cache).
-  function forget() {
-    keys(PREFIX).forEach(function (name) { window.localStorage.removeItem(name); });
+  // Every queue and every kept page on this phone but those of `spared` (an owner id, or "" at logout);
+  // the worker answers no page without its owner's cache.
+  function forget(spared) {
+    keys(PREFIX).forEach(function (name) {
+      if (!spared || name.indexOf(PREFIX + spared + ":") !== 0) window.localStorage.removeItem(name);
+    });
     if (!window.caches) return Promise.resolve();
     return window.caches.keys().then(function (names) {
       return Promise.all(names.filter(function (name) {
-        return name.indexOf("referee-pages") === 0 || name.indexOf("referee-owner") === 0;
+        if (spared && name === "referee-pages-v2:" + spared) return false;
+        return name.indexOf("referee-pages") === 0 || (!spared && name.indexOf("referee-owner") === 0);
       }).map(function (name) { return window.caches.delete(name); }));
     });
   }
 
   var last = window.localStorage.getItem(LAST);
   if (last !== owner) {
-    if (last) forget();
+    if (last) forget(owner);
     window.localStorage.setItem(LAST, owner);
   }
 
@@ -63,6 +67,6 @@
     leaving = true;
     function go() { form.submit(); }
     // Cleared before the logout is sent; a phone slow to clear its caches still logs out.
-    Promise.race([forget(), new Promise(function (done) { window.setTimeout(done, 3000); })]).then(go, go);
+    Promise.race([forget(""), new Promise(function (done) { window.setTimeout(done, 3000); })]).then(go, go);
   });
 })();

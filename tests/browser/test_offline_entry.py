@@ -199,7 +199,7 @@ QUEUES = "Object.keys(localStorage).filter((name) => name.startsWith('offline-en
 PAGE_CACHES = "caches.keys().then((names) => names.filter((name) => name.startsWith('referee-pages')))"
 
 
-def test_a_shared_phone_shows_the_next_referee_nothing_of_the_last(live_server, narrow, table, organiser, stranger):
+def test_a_shared_phone_keeps_nothing_of_the_last_referee(live_server, narrow, table, organiser, stranger):
     """Referee A keeps a table page and a hand not sent yet; logging out warns, then clears both; referee B,
     logged in on the same browser, offline, sees neither (scoring/offline_copy.py, static/js/offline-logout.js,
     static/js/referee-sw.js)."""
@@ -254,6 +254,7 @@ def test_a_shared_phone_shows_the_next_referee_nothing_of_the_last(live_server, 
     page.context.set_offline(True)
     with pytest.raises(Exception, match="ERR_"):
         page.goto(base + path)
+    page.wait_for_url(lambda url: url.startswith("chrome-error:"))  # the browser's own error page, shown
     page.goto(base + "/referee/")
     assert page.locator("h1").inner_text() == "My tables"
     assert page.locator("form[data-offline-owner]").get_attribute("data-offline-owner") == sam
@@ -263,3 +264,35 @@ def test_a_shared_phone_shows_the_next_referee_nothing_of_the_last(live_server, 
     assert page.locator("#offline-queue li").count() == 0
     assert page.locator("#offline-queue").is_hidden()
     assert in_force(table) == []  # A's hand never reached the server under B's name
+
+
+def test_another_referee_logging_in_clears_the_last_ones_copies(
+    live_server, narrow, table, organiser, stranger
+):
+    """Referee B logs in on A's phone without A logging out: A's kept pages and queue go at B's first page."""
+    page = narrow
+    base = live_server.url
+    path = f"/referee/{table.round.tournament.slug}/sessions/1/tables/1/"
+    log_in(page, base, "rick", "pw-rick-123")
+    page.goto(base + path)
+    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null")
+    page.wait_for_function(KEPT, arg=path)
+    page.context.set_offline(True)
+    enter(page, "draw")
+    page.wait_for_selector("#offline-queue >> text=1 hand not sent yet")
+    assert len(page.evaluate(QUEUES)) == 1
+    page.context.route("**/hands/add/", lambda route: route.abort())  # the hand is still not sent
+    page.context.set_offline(False)
+
+    log_in(page, base, "sam", "pw-sam-123")
+    page.wait_for_function(f"!Object.keys(localStorage).some((name) => name.includes({path!r}))")
+    sam = page.locator("form[data-offline-owner]").get_attribute("data-offline-owner")
+    page.goto(base + "/referee/")
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.wait_for_function(KEPT, arg="/referee/")
+    assert page.evaluate(PAGE_CACHES) == [f"referee-pages-v2:{sam}"]
+    page.context.set_offline(True)
+    with pytest.raises(Exception, match="ERR_"):
+        page.goto(base + path)
+    page.wait_for_url(lambda url: url.startswith("chrome-error:"))
+    assert in_force(table) == []
