@@ -27,6 +27,8 @@
           var url = new URL(entry.name);
           if (url.origin === window.location.origin && url.pathname.indexOf("/static/") === 0) keepUrls.push(url.pathname + url.search);
         });
+        // The logout clears what the worker keeps (static/js/offline-logout.js).
+        window.localStorage.setItem("referee-pages:kept", "1");
         if (registration.active) registration.active.postMessage({ keep: keepUrls });
       })
       .catch(function () { /* not installable here (http without localhost): entry still works */ });
