@@ -82,16 +82,18 @@ def test_an_english_phone_gets_english_and_the_switch_remembers_chinese(phone, l
     assert phone.locator("html").get_attribute("lang") == "en"
     assert phone.locator("h1").inner_text() == "Standings"
 
-    phone.get_by_role("button", name="简体中文").click()
+    # The other language at the top of the page (templates/_language_toggle.html); the foot lists them all.
+    phone.get_by_role("banner").get_by_role("button", name="简体中文").click()
     phone.wait_for_url(f"{base}/e/shanghai-open/standings/")
     phone.wait_for_selector("html[lang=zh-hans]")
     assert phone.locator("h1").inner_text() == "排名"
     # The choice is remembered on the next page.
     phone.goto(f"{base}/e/shanghai-open/seating/1/")
     assert phone.locator("h2").first.inner_text() == "查找您的座位"
-    box = phone.get_by_role("button", name="English").bounding_box()
+    box = phone.get_by_role("banner").get_by_role("button", name="English").bounding_box()
     assert box is not None and box["width"] <= 390 and box["height"] >= 40  # reachable with a thumb
+    assert box["y"] + box["height"] <= phone.viewport_size["height"]  # on the first screen
 
-    phone.get_by_role("button", name="English").click()
+    phone.get_by_role("contentinfo").get_by_role("button", name="English").click()  # the foot's works too
     phone.wait_for_selector("html[lang=en]")
     assert phone.locator("h2").first.inner_text() == "Find your seat"
