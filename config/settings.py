@@ -125,6 +125,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # Whose copy a referee page is, for the phone's service worker (scoring/offline_copy.py).
+    "scoring.offline_copy.MarkOfflineCopies",
     "django_htmx.middleware.HtmxMiddleware",
     "config.middleware.DatabaseAway",  # a database that went away: 503 "not saved, try again" (not a 500)
     "axes.middleware.AxesMiddleware",  # last, as django-axes asks

@@ -11,7 +11,8 @@
    offline_ahead), so the phone never scores a hand itself; the server's figures replace them once sent.
    Forms marked data-online-only (confirming, signing with a PIN) are not kept: offline they say so.
    Also registers the referee pages' service worker (static/js/referee-sw.js) on every page that includes
-   templates/scoring/referee/_installable.html ("My tables" too). */
+   templates/scoring/referee/_installable.html ("My tables" too). The queue is the logged-in user's
+   (static/js/offline-logout.js clears it at logout, after asking). */
 (function () {
   "use strict";
 
@@ -26,6 +27,8 @@
           var url = new URL(entry.name);
           if (url.origin === window.location.origin && url.pathname.indexOf("/static/") === 0) keepUrls.push(url.pathname + url.search);
         });
+        // The logout clears what the worker keeps (static/js/offline-logout.js).
+        window.localStorage.setItem("referee-pages:kept", "1");
         if (registration.active) registration.active.postMessage({ keep: keepUrls });
       })
       .catch(function () { /* not installable here (http without localhost): entry still works */ });
@@ -38,7 +41,11 @@
 
   var box = document.getElementById("offline-queue");
   if (!box) return;
-  var key = "offline-entry:" + box.getAttribute("data-key");
+  // Per user (their owner id, scoring/offline_copy.py): another referee on this phone never sees or sends
+  // these; logging out clears them (static/js/offline-logout.js).
+  var owner = document.querySelector("form[data-offline-owner]");
+  var key = "offline-entry:" + (owner ? owner.getAttribute("data-offline-owner") : "") + ":" +
+    box.getAttribute("data-key");
   var sending = false;
 
   function load() {

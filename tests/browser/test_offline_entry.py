@@ -123,8 +123,10 @@ def test_hands_entered_offline_wait_then_are_stored_once_in_order(live_server, n
 
 KEPT = """(url) => {
   // Polled: each poll looks in the worker's cache once the previous look has answered.
+  // The logged-in user's own cache (scoring/offline_copy.py: the logout form says whose).
+  const owner = document.querySelector("form[data-offline-owner]").dataset.offlineOwner;
   if (!window.keptLook) {
-    window.keptLook = caches.open("referee-pages-v1").then((c) => c.match(url, { ignoreVary: true }))
+    window.keptLook = caches.open("referee-pages-v2:" + owner).then((c) => c.match(url, { ignoreVary: true }))
       .then((found) => { window.kept = !!found; window.keptLook = null; });
   }
   return window.kept === true;
@@ -191,3 +193,106 @@ def test_a_blind_second_entry_is_kept_offline_and_stored_once(live_server, narro
     page.wait_for_selector("#confirmation >> text=confirmed")
     assert BlindEntry.objects.filter(table=table).count() == 1
     assert queries.is_confirmed(table, fresh=True)
+
+
+QUEUES = "Object.keys(localStorage).filter((name) => name.startsWith('offline-entry:') && name.includes('/referee/'))"
+PAGE_CACHES = "caches.keys().then((names) => names.filter((name) => name.startsWith('referee-pages')))"
+
+
+def test_a_shared_phone_keeps_nothing_of_the_last_referee(live_server, narrow, table, organiser, stranger):
+    """Referee A keeps a table page and a hand not sent yet; logging out warns, then clears both; referee B,
+    logged in on the same browser, offline, sees neither (scoring/offline_copy.py, static/js/offline-logout.js,
+    static/js/referee-sw.js)."""
+    from tournaments.models import Role
+    from tournaments.services import events as event_services
+
+    event_services.grant_role(table.round.tournament, stranger, Role.REFEREE, acting_user=organiser)
+    page = narrow
+    base = live_server.url
+    path = f"/referee/{table.round.tournament.slug}/sessions/1/tables/1/"
+    log_in(page, base, "rick", "pw-rick-123")
+    page.goto(base + path)
+    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null")
+    page.wait_for_function(KEPT, arg=path)
+    rick = page.locator("form[data-offline-owner]").get_attribute("data-offline-owner")
+
+    # A hand kept on the phone: entered offline, and its post still fails once the phone is back online.
+    page.context.set_offline(True)
+    enter(page, "discard", "E", "W", "16")
+    page.wait_for_selector("#offline-queue >> text=1 hand not sent yet")
+    page.context.route("**/hands/add/", lambda route: route.abort())
+    page.context.set_offline(False)
+    page.wait_for_function("navigator.onLine")
+    assert page.evaluate(QUEUES) == [f"offline-entry:{rick}:{path}"]
+
+    # Logging out says what would be lost; "Cancel" keeps the referee logged in with the hand.
+    asked: list[str] = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    page.click("text=Log out rick")
+    page.wait_for_function("document.querySelector('#offline-queue li') !== null")
+    assert asked == ["1 hand not sent yet: log out anyway?"]
+    assert page.locator("text=Log out rick").is_visible()
+    assert in_force(table) == []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
+    page.click("text=Log out rick")
+    page.wait_for_selector("a:has-text('Log in')")
+    assert len(asked) == 2
+    assert page.evaluate(QUEUES) == []
+    assert page.evaluate(PAGE_CACHES) == []
+    page.context.unroute("**/hands/add/")
+
+    # Referee B on the same phone: their own pages are kept, under their own id.
+    log_in(page, base, "sam", "pw-sam-123")
+    page.goto(base + "/referee/")
+    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null")
+    page.wait_for_function(KEPT, arg="/referee/")
+    sam = page.locator("form[data-offline-owner]").get_attribute("data-offline-owner")
+    assert sam and sam != rick
+    assert page.evaluate(PAGE_CACHES) == [f"referee-pages-v2:{sam}"]
+
+    # Offline: A's table page is not there for B, B's own My tables is; no hand of A's anywhere.
+    page.context.set_offline(True)
+    with pytest.raises(Exception, match="ERR_"):
+        page.goto(base + path)
+    page.wait_for_url(lambda url: url.startswith("chrome-error:"))  # the browser's own error page, shown
+    page.goto(base + "/referee/")
+    assert page.locator("h1").inner_text() == "My tables"
+    assert page.locator("form[data-offline-owner]").get_attribute("data-offline-owner") == sam
+    assert page.evaluate(QUEUES) == []
+    page.context.set_offline(False)
+    page.goto(base + path)
+    assert page.locator("#offline-queue li").count() == 0
+    assert page.locator("#offline-queue").is_hidden()
+    assert in_force(table) == []  # A's hand never reached the server under B's name
+
+
+def test_another_referee_logging_in_clears_the_last_ones_copies(
+    live_server, narrow, table, organiser, stranger
+):
+    """Referee B logs in on A's phone without A logging out: A's kept pages and queue go at B's first page."""
+    page = narrow
+    base = live_server.url
+    path = f"/referee/{table.round.tournament.slug}/sessions/1/tables/1/"
+    log_in(page, base, "rick", "pw-rick-123")
+    page.goto(base + path)
+    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null")
+    page.wait_for_function(KEPT, arg=path)
+    page.context.set_offline(True)
+    enter(page, "draw")
+    page.wait_for_selector("#offline-queue >> text=1 hand not sent yet")
+    assert len(page.evaluate(QUEUES)) == 1
+    page.context.route("**/hands/add/", lambda route: route.abort())  # the hand is still not sent
+    page.context.set_offline(False)
+
+    log_in(page, base, "sam", "pw-sam-123")
+    page.wait_for_function(f"!Object.keys(localStorage).some((name) => name.includes({path!r}))")
+    sam = page.locator("form[data-offline-owner]").get_attribute("data-offline-owner")
+    page.goto(base + "/referee/")
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.wait_for_function(KEPT, arg="/referee/")
+    assert page.evaluate(PAGE_CACHES) == [f"referee-pages-v2:{sam}"]
+    page.context.set_offline(True)
+    with pytest.raises(Exception, match="ERR_"):
+        page.goto(base + path)
+    page.wait_for_url(lambda url: url.startswith("chrome-error:"))
+    assert in_force(table) == []
