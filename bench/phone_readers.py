@@ -26,7 +26,7 @@ def read(port: int, paths: list[str], until: float, think: float, seed: int, out
     index = rng.randrange(len(paths))
     connection: http.client.HTTPConnection | None = None
     last = 0.0
-    time.sleep(rng.uniform(0, think))  # out of step, as a hall's phones
+    time.sleep(min(rng.uniform(0, think), max(0.0, until - time.monotonic())))  # out of step, as a hall's
     while time.monotonic() < until:
         index = (index + 1) % len(paths)
         if connection is not None and time.monotonic() - last > 4:
@@ -47,7 +47,7 @@ def read(port: int, paths: list[str], until: float, think: float, seed: int, out
         if response.status >= 400:
             out["status"].append(response.status)
         last = time.monotonic()
-        time.sleep(think * rng.uniform(0.5, 1.5))
+        time.sleep(max(0.0, min(think * rng.uniform(0.5, 1.5), until - last)))  # done at the deadline
 
 
 def percentile(values: list[float], pct: float) -> float:
