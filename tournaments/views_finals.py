@@ -4,6 +4,9 @@ session seated by the final standings so far (``tournaments.services.finals``)."
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -24,7 +27,7 @@ from scoring.rules.finals import (
 from tournaments import results
 from tournaments.access import event_for
 from tournaments.errors import ServiceError
-from tournaments.models import Role, Seat
+from tournaments.models import Role, Seat, Tournament
 from tournaments.services import finals
 
 
@@ -66,60 +69,55 @@ def finals_page(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-@login_required
-@require_POST
-def make_cut(request: HttpRequest, slug: str) -> HttpResponse:
+def _finals_action(request: HttpRequest, slug: str, act: Callable[[Tournament, Any], str]) -> HttpResponse:
+    """One of the Finals page's buttons: ``act`` does it and says what was done; a refusal is said instead."""
     tournament = event_for(request, slug, Role.ORGANISER)
     try:
-        finalists = finals.make_cut(tournament, acting_user=request.user)
+        done = act(tournament, request.user)
     except ServiceError as error:
         messages.error(request, error.message)
     else:
-        messages.success(
-            request,
-            gettext("The cut is made: %(count)s players go through to the final, seated by rank.")
-            % {"count": len(finalists)},
-        )
+        messages.success(request, done)
     return redirect("manage:finals", slug=slug)
+
+
+@login_required
+@require_POST
+def make_cut(request: HttpRequest, slug: str) -> HttpResponse:
+    def act(tournament: Tournament, user: Any) -> str:
+        finalists = finals.make_cut(tournament, acting_user=user)
+        return gettext("The cut is made: %(count)s players go through to the final, seated by rank.") % {
+            "count": len(finalists)
+        }
+
+    return _finals_action(request, slug, act)
 
 
 @login_required
 @require_POST
 def undo_cut(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = event_for(request, slug, Role.ORGANISER)
-    try:
-        finals.undo_cut(tournament, acting_user=request.user)
-    except ServiceError as error:
-        messages.error(request, error.message)
-    else:
-        messages.success(request, gettext("The cut is undone: the final sessions are no longer seated."))
-    return redirect("manage:finals", slug=slug)
+    def act(tournament: Tournament, user: Any) -> str:
+        finals.undo_cut(tournament, acting_user=user)
+        return gettext("The cut is undone: the final sessions are no longer seated.")
+
+    return _finals_action(request, slug, act)
 
 
 @login_required
 @require_POST
 def seat_next(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = event_for(request, slug, Role.ORGANISER)
-    try:
-        number, _ = finals.seat_next_session(tournament, acting_user=request.user)
-    except ServiceError as error:
-        messages.error(request, error.message)
-    else:
-        messages.success(
-            request,
-            gettext("Session %(number)s is seated by the final standings so far.") % {"number": number},
-        )
-    return redirect("manage:finals", slug=slug)
+    def act(tournament: Tournament, user: Any) -> str:
+        number, _ = finals.seat_next_session(tournament, acting_user=user)
+        return gettext("Session %(number)s is seated by the final standings so far.") % {"number": number}
+
+    return _finals_action(request, slug, act)
 
 
 @login_required
 @require_POST
 def undo_next(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = event_for(request, slug, Role.ORGANISER)
-    try:
-        number = finals.undo_next_session(tournament, acting_user=request.user)
-    except ServiceError as error:
-        messages.error(request, error.message)
-    else:
-        messages.success(request, gettext("Session %(number)s is no longer seated.") % {"number": number})
-    return redirect("manage:finals", slug=slug)
+    def act(tournament: Tournament, user: Any) -> str:
+        number = finals.undo_next_session(tournament, acting_user=user)
+        return gettext("Session %(number)s is no longer seated.") % {"number": number}
+
+    return _finals_action(request, slug, act)

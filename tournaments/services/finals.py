@@ -8,6 +8,7 @@ the first final session only, and each later one is seated here by the final sta
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext
@@ -125,10 +126,7 @@ def make_cut(tournament: Tournament, *, acting_user: User) -> list[str]:
         store_round(round_, final_round(finalists, index), by_code)
     for round_ in rounds[len(seated) :]:
         _unseat(round_)  # seated later by the final standings so far (seat_next_session)
-    locked.settings = with_value(locked.settings, MADE, {"after": after, "finalists": finalists})
-    locked.save(update_fields=["settings"])
-    tournament.settings = locked.settings
-    bump_standings(locked)
+    _store_cut(locked, tournament, {"after": after, "finalists": finalists})
     audit(
         locked,
         acting_user,
@@ -138,6 +136,15 @@ def make_cut(tournament: Tournament, *, acting_user: User) -> list[str]:
         finalists=finalists,
     )
     return finalists
+
+
+def _store_cut(locked: Tournament, tournament: Tournament, made: dict[str, Any] | None) -> None:
+    """The cut made (or taken back, ``None``) in the locked event's settings, the caller's copy kept in step;
+    the standings change with it."""
+    locked.settings = with_value(locked.settings, MADE, made)
+    locked.save(update_fields=["settings"])
+    tournament.settings = locked.settings
+    bump_standings(locked)
 
 
 @transaction.atomic
@@ -157,10 +164,7 @@ def undo_cut(tournament: Tournament, *, acting_user: User) -> None:
         )
     for round_ in rounds:
         _unseat(round_)
-    locked.settings = with_value(locked.settings, MADE, None)
-    locked.save(update_fields=["settings"])
-    tournament.settings = locked.settings
-    bump_standings(locked)
+    _store_cut(locked, tournament, None)
     audit(
         locked,
         acting_user,
