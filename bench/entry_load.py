@@ -68,6 +68,7 @@ from stack import (
     load_line,
     nginx,
     percentile,
+    referee_tables,
     stored_hands,
 )
 
@@ -468,15 +469,7 @@ def run(db: str, args: argparse.Namespace, port: int) -> bool:
         # 2. entry alone, 3. entry with readers
         entry = Entry(pace=args.pace)
         stop = threading.Event()
-        assignment = [
-            [
-                (s, t)
-                for s in range(played + 1, args.sessions + 1)
-                for t in range(1, tables + 1)
-                if t % args.referees == i
-            ]
-            for i in range(args.referees)
-        ]
+        assignment = referee_tables(played + 1, args.sessions, tables, args.referees)
         threads = [
             threading.Thread(
                 target=referee, args=(i, staff_front, slug, assignment[i], entry, stop), daemon=True
@@ -624,15 +617,7 @@ def fault_run(
 ) -> bool:
     entry = Entry()
     stop = threading.Event()
-    assignment = [
-        [
-            (s, t)
-            for s in range(played + 1, args.sessions + 1)
-            for t in range(1, tables + 1)
-            if t % args.referees == i
-        ]
-        for i in range(args.referees)
-    ]
+    assignment = referee_tables(played + 1, args.sessions, tables, args.referees)
     threads = [
         threading.Thread(target=referee, args=(i, port + 1, slug, assignment[i], entry, stop), daemon=True)
         for i in range(args.referees)

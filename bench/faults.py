@@ -58,6 +58,7 @@ from stack import (
     free_base,
     kill_group,
     load_line,
+    referee_tables,
     stored_hands,
 )
 
@@ -242,10 +243,7 @@ def run(args: argparse.Namespace) -> bool:
             f"cache {stack.env.get('CACHE_URL')}; {args.referees} referees at a hand a second each, "
             f"{args.readers} readers pausing 50-150 ms between pages"
         )
-        assignment = [
-            [(s, t) for s in range(played + 1, 5) for t in range(1, tables + 1) if t % args.referees == i]
-            for i in range(args.referees)
-        ]
+        assignment = referee_tables(played + 1, 4, tables, args.referees)
         threads = [
             threading.Thread(
                 target=referee, args=(i, port + 1, slug, assignment[i], record, stop), daemon=True

@@ -57,6 +57,7 @@ from stack import (
     load_line,
     nginx,
     percentile,
+    referee_tables,
 )
 
 PUBLIC_WORKERS, PUBLIC_THREADS, PUBLIC_NICE = 4, 2, 10  # as deploy/serve runs the public pool
@@ -303,15 +304,7 @@ def run(db: str, args: argparse.Namespace, port: int) -> bool:
             else "no phone signed in"
         )
         tables = args.players // 4
-        assignment = [
-            [
-                (s, t)
-                for s in range(played + 1, args.sessions + 1)
-                for t in range(1, tables + 1)
-                if t % args.referees == i
-            ]
-            for i in range(args.referees)
-        ]
+        assignment = referee_tables(played + 1, args.sessions, tables, args.referees)
         referees = [
             threading.Thread(
                 target=referee, args=(i, staff, slug, assignment[i], args.pace, figures, stop), daemon=True

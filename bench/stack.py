@@ -469,6 +469,15 @@ def event_stack(db: str, *, port: int, players: int, sessions: int, referees: in
 Hand = tuple[int, int, int]  # session, table, hand number
 
 
+def referee_tables(first: int, last: int, tables: int, referees: int) -> list[list[tuple[int, int]]]:
+    """Each referee's (session, table) pairs of sessions ``first`` to ``last``: table t to referee t mod n, as
+    a hall's referees each keep their own tables."""
+    return [
+        [(s, t) for s in range(first, last + 1) for t in range(1, tables + 1) if t % referees == i]
+        for i in range(referees)
+    ]
+
+
 def stored_hands(stack: Stack, slug: str, played: int) -> list[Hand]:
     """Every current hand stored for the unplayed sessions (after ``played``), repeats included."""
     stored = json.loads(
