@@ -17,7 +17,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
-from tests.browser.test_desk_phone import log_in
+from tests.browser.sign_in import log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
+from tests.browser import sign_in
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
@@ -40,12 +42,9 @@ def seated_event():
 
 
 def log_in(page, base: str, username: str, password: str) -> None:
+    """A fresh login: the last user's cookies go first."""
     page.context.clear_cookies()
-    page.goto(f"{base}/accounts/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", password)
-    page.click("main button[type=submit]")
-    page.wait_for_url(lambda url: "/accounts/login/" not in url)  # the login answered, its cookie set
+    sign_in.log_in(page, base, username, password)
 
 
 def test_a_ruling_is_appealed_in_writing_and_decided_by_the_chief_referee(page, live_server, seated_event):

@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
+from tests.browser.sign_in import log_in
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 WIDTH = 360
@@ -51,14 +53,6 @@ def narrow(browser):
     page.set_default_timeout(15000)
     yield page
     context.close()
-
-
-def log_in(page, base: str, username: str, password: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", password)
-    page.click("main button[type=submit]")
-    page.wait_for_load_state()
 
 
 OVERFLOWING = """

@@ -7,15 +7,9 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
+from tests.browser.sign_in import log_in
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def log_in(page, base: str, username: str, password: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", password)
-    page.click("main button[type=submit]")
-    page.wait_for_url(lambda url: "/accounts/login/" not in url)  # the login answered, its cookie set
 
 
 def test_the_organiser_makes_and_undoes_the_cut(page, live_server):

@@ -11,7 +11,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
-from tests.browser.test_desk_phone import WIDTH, _artifact, log_in, no_sideways_scroll
+from tests.browser.sign_in import log_in
+from tests.browser.test_desk_phone import WIDTH, _artifact, no_sideways_scroll
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
+from tests.browser.sign_in import log_in
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
@@ -30,14 +32,6 @@ def unseated_event():
     # Public as it happens, seating and results included (the release controls, tournaments/release.py).
     release.publish_everything(tournament, acting_user=organiser)
     return tournament
-
-
-def log_in(page, base: str, username: str, password: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", password)
-    page.click("main button[type=submit]")
-    page.wait_for_url(lambda url: "/accounts/login/" not in url)  # the login answered, its cookie set
 
 
 def test_organiser_seats_referee_enters_and_the_public_sees_standings(

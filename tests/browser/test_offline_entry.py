@@ -9,7 +9,8 @@ import pytest
 
 from scoring.models import EntryToken, Hand, LateArrival
 from scoring.services import entry
-from tests.browser.test_desk_phone import WIDTH, log_in
+from tests.browser.sign_in import log_in
+from tests.browser.test_desk_phone import WIDTH
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 from django.contrib.auth import get_user_model
 
+from tests.browser.sign_in import log_in
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 WIDTH = 360
@@ -45,14 +47,6 @@ def phone_page(browser):
     page.on("dialog", lambda dialog: dialog.accept())
     page.set_default_timeout(15000)
     return page
-
-
-def log_in(page, base: str, username: str, password: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", password)
-    page.click("main button[type=submit]")
-    page.wait_for_load_state()
 
 
 def artifact(name: str) -> Path:

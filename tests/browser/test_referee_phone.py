@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 from django.core.management import call_command
 
-from tests.browser.test_desk_phone import WIDTH, log_in
+from tests.browser.sign_in import log_in
+from tests.browser.test_desk_phone import WIDTH
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

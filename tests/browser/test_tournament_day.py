@@ -19,6 +19,8 @@ import re
 import pytest
 from django.contrib.auth import get_user_model
 
+from tests.browser.sign_in import log_in
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 IMPORTED = 60
@@ -44,14 +46,6 @@ def day_event():
         tournament, substitute_policy="none", swiss=False, time_limit=0.5, acting_user=organiser
     )
     return tournament
-
-
-def log_in(page, base: str, username: str, password: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", password)
-    page.click("main button[type=submit]")
-    page.wait_for_url(lambda url: "/accounts/login/" not in url)  # the login answered, its cookie set
 
 
 def no_sideways_scroll(page) -> bool:
