@@ -141,3 +141,29 @@ def test_no_import_cycle_between_modules_function_level_imports_included():
             if other in production and not other.startswith(module + ".")
         }
     assert not _cycles(edges), _cycles(edges)
+
+
+LOCK_HELPERS = ("lock_", "_locked")
+"""Functions named so only lock a row for their caller, who holds the transaction (``kernel.lock_table``)."""
+
+
+def _runs_in_a_transaction(function: ast.FunctionDef, source: str) -> bool:
+    decorators = " ".join(ast.get_source_segment(source, d) or "" for d in function.decorator_list)
+    body = ast.get_source_segment(source, function) or ""
+    return "atomic" in decorators or "transaction.atomic(" in body or function.name.startswith(LOCK_HELPERS)
+
+
+def test_every_function_that_locks_rows_runs_in_a_transaction():
+    """``select_for_update`` outside a transaction is refused by PostgreSQL (Django raises) but passes silently
+    on SQLite, so a decorator moved off a service by an edit shows only in the PostgreSQL run: this finds it on
+    either. A function that locks is decorated with ``transaction.atomic``, opens one, or is a lock helper."""
+    found = []
+    for path in _production_modules():
+        source = path.read_text(encoding="utf-8")
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.FunctionDef) and "select_for_update(" in (
+                ast.get_source_segment(source, node) or ""
+            ):
+                if not _runs_in_a_transaction(node, source):
+                    found.append(f"{path.relative_to(ROOT)}: {node.name}")
+    assert not found, "locks rows outside a transaction:\n" + "\n".join(found)

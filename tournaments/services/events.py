@@ -165,7 +165,6 @@ def set_totals_only(table: Table, allowed: bool, *, acting_user: User) -> None:
 # --- settings ------------------------------------------------------------------------------------
 
 
-@transaction.atomic
 def _check_not_cut(tournament: Tournament, key: str) -> None:
     """The finals settings stay as they were once the cut is made: it keeps its own finalists, seated by
     them (``tournaments.services.finals``); undo the cut to change them."""
@@ -179,6 +178,7 @@ def _check_not_cut(tournament: Tournament, key: str) -> None:
         )
 
 
+@transaction.atomic
 def update_settings(tournament: Tournament, changes: dict[str, Any], *, acting_user: User) -> Tournament:
     """Change settings by dotted key (``{"seating.time_limit": 8}``), checked against the event's schema
     (:mod:`tournaments.event_settings`). The event's row is locked so two organisers' edits do not
