@@ -161,9 +161,9 @@ def test_every_function_that_locks_rows_runs_in_a_transaction():
     for path in _production_modules():
         source = path.read_text(encoding="utf-8")
         for node in ast.walk(ast.parse(source)):
-            if isinstance(node, ast.FunctionDef) and "select_for_update(" in (
+            locks = isinstance(node, ast.FunctionDef) and "select_for_update(" in (
                 ast.get_source_segment(source, node) or ""
-            ):
-                if not _runs_in_a_transaction(node, source):
-                    found.append(f"{path.relative_to(ROOT)}: {node.name}")
+            )
+            if locks and not _runs_in_a_transaction(node, source):
+                found.append(f"{path.relative_to(ROOT)}: {node.name}")
     assert not found, "locks rows outside a transaction:\n" + "\n".join(found)
