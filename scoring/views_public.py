@@ -188,15 +188,14 @@ def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     provisional = clean.GET.get("provisional") == "1" and can_preview
     if request.htmx:  # the poll (every second): unchanged versions answer 304 before anything is drawn
         etag = _standings_etag(tournament, clean, provisional)
-        if _held(request, etag):
-            unchanged: HttpResponse = HttpResponseNotModified()
-            unchanged["ETag"] = etag
-            return vary_on_htmx(unchanged)
+        fragment: HttpResponse = (
+            HttpResponseNotModified()
+            if _held(request, etag)
+            else HttpResponse(_standings_table_html(tournament, clean, provisional))
+        )
+        fragment["ETag"] = etag
+        return _not_kept_by_nginx(vary_on_htmx(fragment))  # fresher than nginx's copy (scoring/live.py)
     table_html = _standings_table_html(tournament, clean, provisional)
-    if request.htmx:  # the poll: fresher than nginx's copy would keep it (scoring/live.py)
-        fragment = HttpResponse(table_html)
-        fragment["ETag"] = _standings_etag(tournament, clean, provisional)
-        return _not_kept_by_nginx(vary_on_htmx(fragment))
     return vary_on_htmx(
         render(
             request,
@@ -220,11 +219,7 @@ def _standings_table_html(tournament: Tournament, clean: HttpRequest, provisiona
     the first phones after a confirmation wait for it); the staff's provisional view is drawn each time."""
     if provisional:
         return _draw_standings_table(tournament, clean, provisional)
-    query = hashlib.sha256(clean.GET.urlencode().encode()).hexdigest()[:16]
-    key = (
-        f"standings-table:{tournament.pk}:{int(tournament.created_at.timestamp())}:"
-        f"{tournament.public_version}:{get_language()}:{query}"
-    )
+    key = f"standings-table:{_standings_inputs(tournament, clean, provisional)}"
     return computed_once(key, lambda: _draw_standings_table(tournament, clean, provisional))
 
 
@@ -252,15 +247,21 @@ def _draw_standings_table(tournament: Tournament, clean: HttpRequest, provisiona
     )
 
 
-def _standings_etag(tournament: Tournament, clean: HttpRequest, provisional: bool) -> str:
-    """What the standings' table depends on: the event, its ``public_version`` (bumped by every change the
-    public standings show, in the writing transaction: docs/public-pages.md), for the staff's provisional
-    view also ``standings_version`` (every entered result), the language and the sort asked for. Anonymous
-    polls are answered before this by the stored answer's ETag (tournaments/public_read.py); this spares
-    the staff's polls, which are never stored, a drawing per second."""
+def _standings_inputs(tournament: Tournament, clean: HttpRequest, provisional: bool) -> str:
+    """What the standings' table depends on, the one definition behind its ETag and its stored drawing: the
+    event, its ``public_version`` (bumped by every change the public standings show, in the writing
+    transaction: docs/public-pages.md), for the staff's provisional view also ``standings_version`` (every
+    entered result), the language and the sort asked for."""
     versions = f"{tournament.public_version}.{tournament.standings_version if provisional else '-'}"
-    query = hashlib.sha256(clean.GET.urlencode().encode()).hexdigest()[:12]
-    return f'"s{tournament.pk}.{int(tournament.created_at.timestamp())}.{versions}.{get_language()}.{query}"'
+    query = hashlib.sha256(clean.GET.urlencode().encode()).hexdigest()[:16]
+    return f"s{tournament.pk}.{int(tournament.created_at.timestamp())}.{versions}.{get_language()}.{query}"
+
+
+def _standings_etag(tournament: Tournament, clean: HttpRequest, provisional: bool) -> str:
+    """The poll's ETag (:func:`_standings_inputs`). Anonymous polls are answered before this by the stored
+    answer's ETag (tournaments/public_read.py); this spares the staff's polls, which are never stored, a
+    drawing per second."""
+    return f'"{_standings_inputs(tournament, clean, provisional)}"'
 
 
 def _held(request: HttpRequest, etag: str) -> bool:
