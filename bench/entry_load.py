@@ -351,7 +351,7 @@ def cpu_by_name() -> dict[str, float]:
         if stat.parent.name == str(os.getpid()):  # its own arguments may say "nginx" or "postgres"
             name = "this script (referees)"
         elif session == ours:
-            name = "redis" if "redis-server" in command else "other"
+            name = "redis" if "redis-server" in command else "worker" if "run_worker" in command else "other"
         else:
             name = next((label for word, label in CPU_NAMES if word in command), "other")
         used[name] = used.get(name, 0.0) + (int(fields[11]) + int(fields[12])) / tick
@@ -416,13 +416,23 @@ def run(db: str, args: argparse.Namespace, port: int) -> bool:
             access_log=staff_log,
             cpus=STAFF_CPUS,
         )
+        if not args.no_worker:  # as deploy/serve: it draws each new public version's standings ahead
+            stack.worker("entry")
         print(
             f"set-up {time.perf_counter() - t0:.0f} s; public pool {PUBLIC_WORKERS}x{PUBLIC_THREADS} on :{port} ({'SCHED_IDLE, ' if PUBLIC_IDLE else ''}nice {PUBLIC_NICE}), "
             f"referees' pool {STAFF_WORKERS}x2 on :{port + 1}, cache {stack.env.get('CACHE_URL', 'per process')}"
         )
         front, staff_front = port, port + 1
         if args.nginx:  # as deployed: phones and referees through nginx (keep-alive upstreams, routes)
-            nginx(stack, port + 2, public=port, staff=port + 1, unix=args.nginx == "unix", cpus=PUBLIC_CPUS)
+            nginx(
+                stack,
+                port + 2,
+                public=port,
+                staff=port + 1,
+                unix=args.nginx == "unix",
+                cpus=PUBLIC_CPUS,
+                idle=args.nginx_sched == "idle",
+            )
             front = staff_front = port + 2
             print(
                 f"nginx in front on :{front} (deploy/nginx.conf's upstreams, routes and one-second public page cache, "
@@ -738,6 +748,18 @@ def main() -> None:
         "--post-only",
         action="store_true",
         help="a save is the post alone (by default, as a browser with htmx; --full-page without JavaScript)",
+    )
+    parser.add_argument(
+        "--nginx-sched",
+        choices=["idle", "other"],
+        default="idle",
+        help="nginx's scheduling policy (default idle, as deploy/systemd/nginx-idle.conf; other: normal)",
+    )
+    parser.add_argument(
+        "--no-worker",
+        action="store_true",
+        help="no background worker: the first reader draws each new public version's standings (by default "
+        "the worker draws them ahead, as deploy/serve runs it)",
     )
     parser.add_argument("--port", type=int, default=18300)
     parser.add_argument("--quick", action="store_true", help="CI: 40 players, 4 sessions, 3 s phases")

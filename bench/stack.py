@@ -295,14 +295,22 @@ http {{
 
 
 def nginx(
-    stack: Stack, port: int, *, public: int, staff: int, unix: bool = False, cpus: str | None = None
+    stack: Stack,
+    port: int,
+    *,
+    public: int,
+    staff: int,
+    unix: bool = False,
+    cpus: str | None = None,
+    idle: bool = True,
 ) -> subprocess.Popen:
     """nginx on ``port`` in front of the two pools, as deployed (``deploy/nginx.conf``: upstream keep-alive,
     /referee/ and /manage/ to the staff pool). Its idle upstream connections are reused last in, first out,
     so requests go to the workers that answered last: what phones meet, which wrk alone cannot show. The
     public pages go through deploy/nginx-public-cache.conf (one second) and nginx runs under SCHED_IDLE, as
     deploy/systemd/nginx-idle.conf runs it.
-    ``unix``: to the pools over their Unix sockets instead of loopback TCP (``GUNICORN_BIND=unix:...``)."""
+    ``unix``: to the pools over their Unix sockets instead of loopback TCP (``GUNICORN_BIND=unix:...``);
+    ``idle=False``: nginx at the normal priority, to compare."""
     binary = shutil.which("nginx") or "/usr/sbin/nginx"
     if not Path(binary).exists():
         sys.exit("nginx is not installed (apt-get install nginx-light)")
@@ -324,7 +332,8 @@ def nginx(
     process = subprocess.Popen(
         [
             *(("taskset", "-c", cpus) if cpus else ()),
-            *("chrt", "--idle", "0", binary, "-c", str(conf), "-p", str(stack.work)),
+            *(("chrt", "--idle", "0") if idle else ()),
+            *(binary, "-c", str(conf), "-p", str(stack.work)),
         ],
         cwd=stack.work,
         start_new_session=True,

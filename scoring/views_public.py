@@ -4,21 +4,18 @@ page and the projector. Cached per standings version so phones polling them cost
 from __future__ import annotations
 
 import contextlib
-import copy
-import hashlib
 import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.core.cache import cache
 from django.db.models import Exists, OuterRef, Q
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified, QueryDict
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.utils.http import parse_etags
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext
-from django_tables2 import RequestConfig
 
 from scoring import substitutions
 from scoring.charts import ChartPoint, progress_chart
@@ -28,7 +25,7 @@ from scoring.live import poll_seconds, standings_poll_seconds, vary_on_htmx
 from scoring.models import Penalty
 from scoring.projector import projector_context, projector_poll_seconds
 from scoring.rules.side import BEST_HAND, BestHandRow
-from scoring.services.confirmation import blind_entry_on, figures_visible, previews_unconfirmed, table_state
+from scoring.services.confirmation import figures_visible, table_state
 from scoring.services.queries import is_confirmed, running_scores, table_with_results, tables_with_results
 from scoring.services.standings import session_result
 from scoring.side_rankings import (
@@ -39,22 +36,14 @@ from scoring.side_rankings import (
     event_team_standings,
 )
 from scoring.standings_cache import (
-    SessionProgress,
-    cached_standings_rows,
-    frozen_lines,
-    progress_lines,
-    public_progress,
     public_standings_and_places,
-    session_progress,
     standings_cache_key,
-    why_nobody_is_ranked,
 )
-from scoring.tables import ScoreStandingsTable, StandingsTable
+from scoring.standings_page import may_preview, standings_etag, standings_request, standings_table_html
 from tournaments import public_names
-from tournaments.access import HtmxHttpRequest, has_role, public_event, public_round
+from tournaments.access import HtmxHttpRequest, public_event, public_round
 from tournaments.event_settings import team_best
-from tournaments.models import WINDS, Registration, Role, Round, Seat, Substitution, Table, Tournament
-from tournaments.public_read import computed_once
+from tournaments.models import WINDS, Registration, Round, Seat, Substitution, Table, Tournament
 from tournaments.services import substitutions as seat_substitutions
 from tournaments.views_public import seat_rows
 
@@ -144,58 +133,24 @@ def _result_card_data(tournament: Tournament, round_: Round, tables: list[int]) 
     return cards
 
 
-STANDINGS_PARAMETERS = ("sort", "provisional")
-"""The only query parameters the standings page reads; its links carry nothing else (a visitor's other
-parameters never reach another visitor's page)."""
-
-
-def _standings_request(request: HttpRequest) -> HttpRequest:
-    """The request as the standings see it: only the parameters they read, each kept short."""
-    clean = copy.copy(request)
-    query = QueryDict(mutable=True)
-    for name in STANDINGS_PARAMETERS:
-        value = request.GET.get(name, "")[:40]
-        if value:
-            query[name] = value
-    query._mutable = False
-    clean.GET = query  # type: ignore[assignment]  # the stubs type GET as the immutable subclass
-    return clean
-
-
-def may_preview(user: Any, tournament: Tournament) -> bool:
-    """Whether ``user`` may read the provisional standings (every entered result, ``?provisional=1``): the
-    event's staff only; under blind double entry only its organisers (the second person must not read the
-    first entry's figures). Anyone else is shown the public standings."""
-    if blind_entry_on(tournament):
-        return previews_unconfirmed(user, tournament)
-    return has_role(user, tournament, Role.REFEREE)
-
-
-def _progress(tournament: Tournament, provisional: bool) -> list[SessionProgress]:
-    """The sessions' progress the standings speak of: every entered result for the staff's provisional
-    view, what is published and confirmed for everyone else."""
-    progress = session_progress(tournament)
-    return progress if provisional else public_progress(tournament, progress)
-
-
 def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Sortable standings over the published, confirmed tables, with each session's progress above them;
     the staff's provisional view (``?provisional=1``) counts every entered result and says so. Phones poll
     the table (answered 304 while it is unchanged)."""
     tournament = public_event(slug)
-    clean = _standings_request(request)
+    clean = standings_request(request)
     can_preview = may_preview(request.user, tournament)
     provisional = clean.GET.get("provisional") == "1" and can_preview
     if request.htmx:  # the poll (every second): unchanged versions answer 304 before anything is drawn
-        etag = _standings_etag(tournament, clean, provisional)
+        etag = standings_etag(tournament, clean, provisional)
         fragment: HttpResponse = (
             HttpResponseNotModified()
             if _held(request, etag)
-            else HttpResponse(_standings_table_html(tournament, clean, provisional))
+            else HttpResponse(standings_table_html(tournament, clean, provisional))
         )
         fragment["ETag"] = etag
         return _not_kept_by_nginx(vary_on_htmx(fragment))  # fresher than nginx's copy (scoring/live.py)
-    table_html = _standings_table_html(tournament, clean, provisional)
+    table_html = standings_table_html(tournament, clean, provisional)
     return vary_on_htmx(
         render(
             request,
@@ -211,57 +166,6 @@ def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             },
         )
     )
-
-
-def _standings_table_html(tournament: Tournament, clean: HttpRequest, provisional: bool) -> str:
-    """The standings' table with the sessions' progress above it: drawn once per public version, language and
-    sort for the page and its poll alike (at 400 players a drawing is ~250 ms beside the rows' ~200 ms, and
-    the first phones after a confirmation wait for it); the staff's provisional view is drawn each time."""
-    if provisional:
-        return _draw_standings_table(tournament, clean, provisional)
-    key = f"standings-table:{_standings_inputs(tournament, clean, provisional)}"
-    return computed_once(key, lambda: _draw_standings_table(tournament, clean, provisional))
-
-
-def _draw_standings_table(tournament: Tournament, clean: HttpRequest, provisional: bool) -> str:
-    rows = [dict(row) for row in cached_standings_rows(tournament, include_provisional=provisional)]
-    if not provisional:  # the staff's preview keeps full names
-        rows = public_names.public_rows(tournament, rows)
-    countries = {r.code: r.player.country for r in tournament.registrations.select_related("player")}
-    for place, row in enumerate(rows):
-        row["country"] = countries.get(row["player"], "")
-        row["place"] = place  # sorting by rank keeps unranked players (rank None) at the bottom
-    table_class = StandingsTable if tournament.uses_table_points else ScoreStandingsTable
-    table = table_class(rows, tournament_slug=tournament.slug)
-    RequestConfig(clean, paginate=False).configure(table)
-    return render_to_string(
-        "scoring/public/_standings_table.html",
-        {
-            "table": table,
-            "tournament": tournament,
-            "provisional": provisional,
-            "progress": frozen_lines(tournament) + progress_lines(_progress(tournament, provisional)),
-            "unranked_reason": "" if rows else why_nobody_is_ranked(tournament, provisional=provisional),
-        },
-        request=clean,
-    )
-
-
-def _standings_inputs(tournament: Tournament, clean: HttpRequest, provisional: bool) -> str:
-    """What the standings' table depends on, the one definition behind its ETag and its stored drawing: the
-    event, its ``public_version`` (bumped by every change the public standings show, in the writing
-    transaction: docs/public-pages.md), for the staff's provisional view also ``standings_version`` (every
-    entered result), the language and the sort asked for."""
-    versions = f"{tournament.public_version}.{tournament.standings_version if provisional else '-'}"
-    query = hashlib.sha256(clean.GET.urlencode().encode()).hexdigest()[:16]
-    return f"s{tournament.pk}.{int(tournament.created_at.timestamp())}.{versions}.{get_language()}.{query}"
-
-
-def _standings_etag(tournament: Tournament, clean: HttpRequest, provisional: bool) -> str:
-    """The poll's ETag (:func:`_standings_inputs`). Anonymous polls are answered before this by the stored
-    answer's ETag (tournaments/public_read.py); this spares the staff's polls, which are never stored, a
-    drawing per second."""
-    return f'"{_standings_inputs(tournament, clean, provisional)}"'
 
 
 def _held(request: HttpRequest, etag: str) -> bool:

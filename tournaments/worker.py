@@ -57,6 +57,26 @@ def register(queue: Queue) -> None:
     QUEUES[queue.name] = queue
 
 
+COMPANIONS: dict[str, Callable[[threading.Event], None]] = {}
+"""Threads the worker runs beside its jobs for as long as it works (not with ``once``), each given the
+worker's stop event: scoring's drawing of the standings ahead (``scoring.standings_page``)."""
+
+
+def register_companion(name: str, run: Callable[[threading.Event], None]) -> None:
+    """Let the worker run ``run(stop)`` in a thread of its own (called from an app's ``ready()``)."""
+    COMPANIONS[name] = run
+
+
+def _start_companions(stop: threading.Event) -> list[threading.Thread]:
+    threads = [
+        threading.Thread(target=run, args=(stop,), name=f"companion-{name}", daemon=True)
+        for name, run in COMPANIONS.items()
+    ]
+    for thread in threads:
+        thread.start()
+    return threads
+
+
 def worker_name() -> str:
     """Host and process id: unique among the live workers of one database."""
     return f"{socket.gethostname()}:{os.getpid()}"
@@ -109,7 +129,17 @@ CLAIM_TRIES_ONCE = 5
 
 
 def work(*, worker: str, poll: float, stop: threading.Event, once: bool = False) -> int:
-    """Run jobs until ``stop`` is set (or, with ``once``, until none is waiting); the number run."""
+    """Run jobs until ``stop`` is set (or, with ``once``, until none is waiting); the number run. The
+    companions run beside the jobs until ``stop`` is set (a run with ``once`` starts none)."""
+    companions = [] if once else _start_companions(stop)
+    try:
+        return _work(worker=worker, poll=poll, stop=stop, once=once)
+    finally:
+        for thread in companions:
+            thread.join(timeout=5)
+
+
+def _work(*, worker: str, poll: float, stop: threading.Event, once: bool) -> int:
     done = failed_claims = 0
     while not stop.is_set():
         close_old_connections()  # a restarted database costs a reconnect, not the worker

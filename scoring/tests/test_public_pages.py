@@ -9,7 +9,7 @@ from unittest import mock
 import pytest
 from django.urls import reverse
 
-from scoring import views_public
+from scoring import standings_page, views_public
 from scoring.services.confirmation import confirm_table
 from scoring.services.entry import HandEntry, record_hand, set_table_finished
 from scoring.services.penalties import add_penalty
@@ -470,7 +470,7 @@ def test_a_staff_poll_of_the_standings_is_304_before_anything_is_drawn_until_a_c
     url = reverse("public:standings", args=[table.round.tournament.slug])
     first = client.get(url, headers=HTMX)
     assert first.status_code == 200 and first["ETag"]
-    with mock.patch.object(views_public, "cached_standings_rows") as rows:
+    with mock.patch.object(standings_page, "cached_standings_rows") as rows:
         with django_assert_max_num_queries(8):
             again = client.get(url, headers={**HTMX, "If-None-Match": first["ETag"]})
         rows.assert_not_called()

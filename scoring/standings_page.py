@@ -1,0 +1,212 @@
+"""The public standings' table as the standings page and its poll show it, drawn once per version, language
+and sort (``tournaments.public_read.computed_once``), and drawn ahead of the first reader.
+
+At 400 players a drawing costs ~200 ms of rows and ~250 ms of table. Drawn by the first phone that polls after
+a confirmation, in the public pool at the lowest CPU priority while the hall's other pages are redrawn too, a
+confirmation reached an open standings page up to 2.75 s late (``bench/entry_load.py`` step 4). The
+background worker therefore draws the new version as soon as it is committed (:func:`keep_drawn_ahead`, a
+thread of ``manage.py run_worker`` at a priority between the referees' and the public pool's): the first
+poll finds the drawing stored. What it stores is what a reader's request would draw (the same function,
+the same key): ``scoring/tests/test_standings_page.py``.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import logging
+import os
+import threading
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
+from django.db import close_old_connections, connection
+from django.http import HttpRequest, QueryDict
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.translation import get_language
+from django_tables2 import RequestConfig
+
+from scoring.services.confirmation import blind_entry_on, previews_unconfirmed
+from scoring.standings_cache import (
+    SessionProgress,
+    cached_standings_rows,
+    frozen_lines,
+    progress_lines,
+    public_progress,
+    session_progress,
+    why_nobody_is_ranked,
+)
+from scoring.tables import ScoreStandingsTable, StandingsTable
+from tournaments import public_names
+from tournaments.access import has_role
+from tournaments.models import Role, Tournament
+from tournaments.public_read import computed_once
+from tournaments.venue_time import use_event_zone
+
+log = logging.getLogger(__name__)
+
+STANDINGS_PARAMETERS = ("sort", "provisional")
+"""The only query parameters the standings page reads; its links carry nothing else (a visitor's other
+parameters never reach another visitor's page)."""
+
+
+def standings_request(request: HttpRequest) -> HttpRequest:
+    """The request as the standings see it: only the parameters they read, each kept short."""
+    clean = copy.copy(request)
+    query = QueryDict(mutable=True)
+    for name in STANDINGS_PARAMETERS:
+        value = request.GET.get(name, "")[:40]
+        if value:
+            query[name] = value
+    query._mutable = False
+    clean.GET = query  # type: ignore[assignment]  # the stubs type GET as the immutable subclass
+    return clean
+
+
+def may_preview(user: Any, tournament: Tournament) -> bool:
+    """Whether ``user`` may read the provisional standings (every entered result, ``?provisional=1``): the
+    event's staff only; under blind double entry only its organisers (the second person must not read the
+    first entry's figures). Anyone else is shown the public standings."""
+    if blind_entry_on(tournament):
+        return previews_unconfirmed(user, tournament)
+    return has_role(user, tournament, Role.REFEREE)
+
+
+def _progress(tournament: Tournament, provisional: bool) -> list[SessionProgress]:
+    """The sessions' progress the standings speak of: every entered result for the staff's provisional
+    view, what is published and confirmed for everyone else."""
+    progress = session_progress(tournament)
+    return progress if provisional else public_progress(tournament, progress)
+
+
+def standings_table_html(tournament: Tournament, clean: HttpRequest, provisional: bool) -> str:
+    """The standings' table with the sessions' progress above it: drawn once per public version, language and
+    sort for the page and its poll alike (at 400 players a drawing is ~250 ms beside the rows' ~200 ms, and
+    the first phones after a confirmation wait for it); the staff's provisional view is drawn each time."""
+    if provisional:
+        return draw_standings_table(tournament, clean, provisional)
+    key = f"standings-table:{standings_inputs(tournament, clean, provisional)}"
+    return computed_once(key, lambda: draw_standings_table(tournament, clean, provisional))
+
+
+def draw_standings_table(tournament: Tournament, clean: HttpRequest, provisional: bool) -> str:
+    rows = [dict(row) for row in cached_standings_rows(tournament, include_provisional=provisional)]
+    if not provisional:  # the staff's preview keeps full names
+        rows = public_names.public_rows(tournament, rows)
+    countries = {r.code: r.player.country for r in tournament.registrations.select_related("player")}
+    for place, row in enumerate(rows):
+        row["country"] = countries.get(row["player"], "")
+        row["place"] = place  # sorting by rank keeps unranked players (rank None) at the bottom
+    table_class = StandingsTable if tournament.uses_table_points else ScoreStandingsTable
+    table = table_class(rows, tournament_slug=tournament.slug)
+    RequestConfig(clean, paginate=False).configure(table)
+    return render_to_string(
+        "scoring/public/_standings_table.html",
+        {
+            "table": table,
+            "tournament": tournament,
+            "provisional": provisional,
+            "progress": frozen_lines(tournament) + progress_lines(_progress(tournament, provisional)),
+            "unranked_reason": "" if rows else why_nobody_is_ranked(tournament, provisional=provisional),
+        },
+        request=clean,
+    )
+
+
+def standings_inputs(tournament: Tournament, clean: HttpRequest, provisional: bool) -> str:
+    """What the standings' table depends on, the one definition behind its ETag and its stored drawing: the
+    event, its ``public_version`` (bumped by every change the public standings show, in the writing
+    transaction: docs/public-pages.md), for the staff's provisional view also ``standings_version`` (every
+    entered result), the language and the sort asked for."""
+    versions = f"{tournament.public_version}.{tournament.standings_version if provisional else '-'}"
+    query = hashlib.sha256(clean.GET.urlencode().encode()).hexdigest()[:16]
+    return f"s{tournament.pk}.{int(tournament.created_at.timestamp())}.{versions}.{get_language()}.{query}"
+
+
+def standings_etag(tournament: Tournament, clean: HttpRequest, provisional: bool) -> str:
+    """The poll's ETag (:func:`standings_inputs`). Anonymous polls are answered before this by the stored
+    answer's ETag (tournaments/public_read.py); this spares the staff's polls, which are never stored, a
+    drawing per second."""
+    return f'"{standings_inputs(tournament, clean, provisional)}"'
+
+
+AHEAD_SECONDS = 0.2
+"""How often the background worker looks for a new public version to draw (one small query)."""
+
+AHEAD_NICE = 5
+"""The drawing thread's CPU priority: below the referees' saves (0), above the public pool (10, SCHED_IDLE),
+whose readers then find it drawn."""
+
+
+def public_versions() -> dict[int, int]:
+    """Every event a public page may show (published, not a rehearsal: ``tournaments.access.public_event``)
+    with its ``public_version``."""
+    events = Tournament.objects.filter(published_at__isnull=False, rehearsal_of__isnull=True)
+    return dict(events.values_list("pk", "public_version"))
+
+
+def reader_request(tournament: Tournament) -> HttpRequest:
+    """The request of an anonymous reader of the standings page in its default sort, as
+    :func:`standings_request` passes it on: what a drawing ahead draws for."""
+    request = HttpRequest()
+    request.method = "GET"
+    request.path = request.path_info = reverse("public:standings", args=[tournament.slug])
+    request.user = AnonymousUser()
+    return standings_request(request)
+
+
+def draw_ahead(tournament_pk: int) -> None:
+    """Draw and store the public standings' table at the event's current public version, in the default
+    sort and each language of the site, as the first reader's request would (the event's time zone active)."""
+    tournament = Tournament.objects.get(pk=tournament_pk)
+    request = reader_request(tournament)
+    use_event_zone(tournament)
+    try:
+        for language, _ in settings.LANGUAGES:
+            with translation.override(language):
+                standings_table_html(tournament, request, provisional=False)
+    finally:
+        timezone.deactivate()
+
+
+def _shared_cache() -> bool:
+    """Whether what this process stores reaches the web workers (a local-memory cache keeps it here)."""
+    backend = str(settings.CACHES["default"]["BACKEND"])
+    return not backend.endswith(("LocMemCache", "DummyCache"))
+
+
+def _lower_this_thread() -> None:
+    """Run this thread at ``AHEAD_NICE`` (Linux gives each thread its own nice value); never raise it."""
+    try:
+        thread = threading.get_native_id()
+        os.setpriority(os.PRIO_PROCESS, thread, max(AHEAD_NICE, os.getpriority(os.PRIO_PROCESS, thread)))
+    except OSError:  # not Linux, or not allowed: drawn at the worker's own priority
+        log.info("drawing ahead at the worker's priority", exc_info=True)
+
+
+def keep_drawn_ahead(stop: threading.Event, *, every: float = AHEAD_SECONDS) -> None:
+    """Until ``stop``: whenever an event's public version changes, draw its standings ahead
+    (:func:`draw_ahead`). The versions seen at start are not drawn (the readers draw them when asked);
+    the database or cache away for a moment costs a missed drawing, never the worker."""
+    if not _shared_cache():
+        log.info("no shared cache: the standings are not drawn ahead")
+        return
+    _lower_this_thread()
+    seen: dict[int, int] | None = None
+    try:
+        while not stop.wait(every):
+            try:
+                close_old_connections()
+                now = public_versions()
+                for pk, version in now.items():
+                    if seen is not None and seen.get(pk) != version:
+                        draw_ahead(pk)
+                seen = now
+            except Exception:
+                log.warning("drawing the standings ahead failed", exc_info=True)
+                connection.close()
+    finally:
+        connection.close()

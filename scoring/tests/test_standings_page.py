@@ -1,0 +1,125 @@
+"""The public standings drawn ahead by the background worker (``scoring.standings_page``): what it stores is
+what a reader's request draws, in each language, and it draws each new public version once it is committed."""
+
+from __future__ import annotations
+
+import threading
+import time
+from unittest import mock
+
+import pytest
+from django.core.cache import cache
+from django.urls import reverse
+
+from scoring import standings_page
+from scoring.services.confirmation import confirm_table
+from scoring.services.entry import HandEntry, record_hand, set_table_finished
+from tournaments import worker
+from tournaments.models import Tournament
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HX-Request": "true"}
+LANGUAGES = {"en": "en", "zh-hans": "zh-Hans,zh;q=0.9"}
+
+
+def finish(table, referee, organiser, fan):
+    record_hand(table, HandEntry(winner="S", fan=fan), acting_user=referee)
+    set_table_finished(table, True, acting_user=referee)
+    confirm_table(table, acting_user=organiser)
+
+
+def poll(client, tournament, accept_language):
+    url = reverse("public:standings", args=[tournament.slug])
+    return client.get(url, headers={**HTMX, "Accept-Language": accept_language})
+
+
+def not_drawn_by_the_reader():
+    return mock.patch.object(standings_page, "draw_standings_table", side_effect=AssertionError("drawn"))
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_what_is_drawn_ahead_is_what_a_reader_is_served_uncached(client, table, referee, organiser, language):
+    tournament = table.round.tournament
+    finish(table, referee, organiser, 88)
+    cache.clear()
+    standings_page.draw_ahead(tournament.pk)
+    with not_drawn_by_the_reader():  # the reader finds the drawing stored
+        ahead = poll(client, tournament, LANGUAGES[language])
+    assert ahead.status_code == 200 and ">288<" in ahead.content.decode().replace(" ", "")  # MCR rule 67
+    cache.clear()
+    uncached = poll(client, tournament, LANGUAGES[language])
+    assert ahead.content == uncached.content and ahead["Content-Language"] == language
+
+
+def test_drawn_ahead_in_the_event_s_time_zone_and_the_worker_s_zone_left_alone(table, referee, organiser):
+    tournament = table.round.tournament
+    finish(table, referee, organiser, 8)
+    with mock.patch.object(standings_page, "use_event_zone") as zone:
+        standings_page.draw_ahead(tournament.pk)
+    zone.assert_called_once()
+    assert zone.call_args.args[0].pk == tournament.pk
+
+
+def test_only_public_events_are_watched(table, demo_event):
+    tournament = table.round.tournament
+    assert tournament.pk in standings_page.public_versions()
+    Tournament.objects.filter(pk=tournament.pk).update(published_at=None)  # a draft
+    assert tournament.pk not in standings_page.public_versions()
+    Tournament.objects.filter(pk=tournament.pk).update(
+        published_at="2026-01-01T00:00Z", rehearsal_of=demo_event
+    )
+    assert tournament.pk not in standings_page.public_versions()
+
+
+@pytest.mark.django_db(transaction=True)  # the thread reads with its own connection what the test commits
+def test_the_worker_s_thread_draws_a_new_version_once_committed(table, referee, organiser):
+    tournament = table.round.tournament
+    drawn: list[int] = []
+    stop = threading.Event()
+    with (
+        mock.patch.object(standings_page, "_shared_cache", return_value=True),
+        mock.patch.object(standings_page, "draw_ahead", side_effect=drawn.append),
+    ):
+        thread = threading.Thread(
+            target=standings_page.keep_drawn_ahead, args=(stop,), kwargs={"every": 0.01}
+        )
+        thread.start()
+        try:
+            time.sleep(0.1)
+            assert drawn == []  # the versions seen at start are the readers' to draw
+            finish(table, referee, organiser, 8)
+            deadline = time.monotonic() + 5
+            while not drawn and time.monotonic() < deadline:
+                time.sleep(0.01)
+        finally:
+            stop.set()
+            thread.join(5)
+    assert drawn and set(drawn) == {tournament.pk}
+    assert not thread.is_alive()
+
+
+def test_nothing_is_drawn_ahead_into_a_cache_no_reader_shares(settings):
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    with mock.patch.object(standings_page, "public_versions") as versions:
+        standings_page.keep_drawn_ahead(threading.Event(), every=0.01)  # returns at once
+    versions.assert_not_called()
+
+
+def test_the_worker_runs_its_companions_until_stopped_and_none_with_once():
+    started = threading.Event()
+
+    def companion(stop: threading.Event) -> None:
+        started.set()
+        stop.wait(5)
+
+    with mock.patch.dict(worker.COMPANIONS, {"test": companion}, clear=True):
+        worker.work(worker="test", poll=0.01, stop=threading.Event(), once=True)
+        assert not started.is_set()
+        stop = threading.Event()
+        working = threading.Thread(target=worker.work, kwargs={"worker": "t", "poll": 0.01, "stop": stop})
+        working.start()
+        assert started.wait(5)
+        stop.set()
+        working.join(5)
+        assert not working.is_alive()
