@@ -71,24 +71,45 @@ class Figures:
 
     latencies: dict[tuple[str, str], list[float]] = field(default_factory=dict)
     errors: dict[tuple[str, str], int] = field(default_factory=dict)
+    not_modified: dict[tuple[str, str], int] = field(default_factory=dict)
     signed_in: int = 0
     referees_in: int = 0
     phase: str = "warm-up"
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def add(self, what: str, started: float, ok: bool) -> None:
+    def add(self, what: str, started: float, ok: bool, *, kept: bool = False) -> None:
+        """One answer; ``kept``: a 304 (the phone's copy still holds)."""
         elapsed = (time.perf_counter() - started) * 1000
         with self.lock:
             key = (self.phase, what)
             self.latencies.setdefault(key, []).append(elapsed)
+            if kept:
+                self.not_modified[key] = self.not_modified.get(key, 0) + 1
             if not ok:
                 self.errors[key] = self.errors.get(key, 0) + 1
 
 
 class Phone(Browser):
-    """A player's phone: :class:`stack.Browser` with the headers a page's own polls send."""
+    """A player's phone: :class:`stack.Browser` with the headers a page's own polls send, and the browser's
+    HTTP cache: an answer with an ETag that may be kept (not ``no-store``) is revalidated the next time with
+    ``If-None-Match``, as the browser does under htmx's polls (htmx's XHR then sees the kept copy)."""
+
+    def __init__(self, port: int) -> None:
+        super().__init__(port)
+        self.kept: dict[str, str] = {}  # path -> the ETag of the copy the browser keeps
 
     def get(self, path: str, headers: dict[str, str]) -> tuple[int, str]:
+        if path in self.kept and "If-None-Match" not in headers:
+            headers = {**headers, "If-None-Match": self.kept[path]}
+        status, text = self._get(path, headers)
+        etag = self.headers.get("ETag", "")
+        if status == 200 and etag and "no-store" not in self.headers.get("Cache-Control", ""):
+            self.kept[path] = etag
+        elif status == 200:
+            self.kept.pop(path, None)
+        return status, text
+
+    def _get(self, path: str, headers: dict[str, str]) -> tuple[int, str]:
         cookie = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         if self.conn is None or (self.conn.sock is not None and self._idle() > 4):
             if self.conn is not None:
@@ -189,12 +210,12 @@ def poll(phone: Phone, polls: Polls, figures: Figures, stop: threading.Event, rn
                 status, text = phone.get(polls.notices, headers)
                 if status == 200:
                     version = json.loads(text).get("version", version)
-                figures.add(what, started, status in (200, 304))
+                figures.add(what, started, status in (200, 304), kept=status == 304)
                 due[what] = time.monotonic() + polls.notices_every  # after the answer (notices.js)
                 continue
             path = polls.table if what == "table" else polls.clock
             status, _ = phone.get(path or "", {"HX-Request": "true"})
-            figures.add(what, started, status == 200)
+            figures.add(what, started, status in (200, 304), kept=status == 304)
         except OSError:
             figures.add(what, started, False)
         due[what] += polls.table_every if what == "table" else polls.clock_every  # htmx's "every"
@@ -263,7 +284,9 @@ def line(
     good = bool(times) and errors == 0 and (target is None or p95 <= target)
     verdict = "" if target is None else f"  (p95 <= {target:.0f} ms: {'ok' if good else 'MISSED'})"
     count = f"{len(times) / seconds:7.1f}/s" if seconds else f"{len(times):7d}  "
-    text = f"  {label or what:12} {count}  p50 {p50:6.1f} ms  p95 {p95:6.1f} ms  errors {errors}"
+    kept = figures.not_modified.get((phase, what), 0)
+    share = f"  304 {100 * kept / len(times):3.0f} %" if kept and times else ""
+    text = f"  {label or what:12} {count}  p50 {p50:6.1f} ms  p95 {p95:6.1f} ms  errors {errors}{share}"
     return text + verdict, good
 
 
