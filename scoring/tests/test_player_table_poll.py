@@ -51,23 +51,27 @@ def sign_in(client, event, registration) -> None:
 
 
 class Poll:
-    """A phone polling its table: after each step, the fragment drawn afresh and the polls holding the
-    previous version and the new one."""
+    """A phone polling its table (in its language): after each step, the fragment drawn afresh and the polls
+    holding the previous version and the new one."""
 
-    def __init__(self, client: Client, url: str) -> None:
-        self.client, self.url = client, url
+    def __init__(self, client: Client, url: str, language: str = "en") -> None:
+        self.client, self.url, self.language = client, url, language
         self.version: str | None = None
         self.html = ""
         self.steps: list[tuple[str, bool, bool]] = []  # (step, version changed, fragment changed)
 
+    def get(self, holding: str | None = None):
+        held = {"If-None-Match": holding} if holding is not None else {}
+        return self.client.get(self.url, headers={"Accept-Language": self.language, **held})
+
     def after(self, step: str) -> None:
-        fresh = self.client.get(self.url)
+        fresh = self.get()
         assert fresh.status_code == 200, step
         version, html = fresh["ETag"], drawn(fresh)
-        same = self.client.get(self.url, HTTP_IF_NONE_MATCH=version)
+        same = self.get(version)
         assert (same.status_code, same.content, same["ETag"]) == (304, b"", version), step
         if self.version is not None:
-            held = self.client.get(self.url, HTTP_IF_NONE_MATCH=self.version)
+            held = self.get(self.version)
             if version == self.version:
                 assert html == self.html, f"{step}: the version held but the fragment changed"
                 assert held.status_code == 304, step
@@ -76,6 +80,23 @@ class Poll:
                 assert drawn(held) == html, step
             self.steps.append((step, version != self.version, html != self.html))
         self.version, self.html = version, html
+
+
+class Polls:
+    """The same phone's poll in English and in Chinese: each language its own version and fragment."""
+
+    def __init__(self, client: Client, url: str) -> None:
+        self.english, self.chinese = Poll(client, url), Poll(client, url, "zh-hans")
+
+    def after(self, step: str) -> None:
+        self.english.after(step)
+        self.chinese.after(step)
+        assert self.english.version != self.chinese.version and self.english.html != self.chinese.html
+
+    @property
+    def steps(self) -> list[tuple[str, bool, bool]]:
+        assert [step[:2] for step in self.english.steps] == [step[:2] for step in self.chinese.steps]
+        return self.english.steps
 
 
 @pytest.fixture
@@ -101,7 +122,7 @@ def test_the_fragment_is_the_same_whenever_its_version_is_through_a_whole_sessio
     players = seated(table)
     me = players["N"]
     sign_in(client, event, me)
-    poll = Poll(client, reverse("public:me_table", args=[event.slug, 1]))
+    poll = Polls(client, reverse("public:me_table", args=[event.slug, 1]))
     hand = HandEntry(winner="E", discarder="S", fan=8)
 
     poll.after("start")
