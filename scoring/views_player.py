@@ -10,27 +10,39 @@ them with the appeal deadline (MCR rule 94a). When their table is complete and t
 (``confirmation.by``), they sign the result (``pins.sign_as_player``) or say they do not agree
 (``services.disputes``), which calls a referee and holds the confirmation.
 
-None of these pages is a ``public_page``: they are the player's own and never stored (``never_cache``).
+None of these pages is a ``public_page``: they are the player's own. The pages are never stored
+(``never_cache``). The polled table fragment is kept by the player's own browser only (``Cache-Control:
+no-cache, private``) and revalidated: its ETag is a digest of everything it shows (:func:`table_version`, read
+in one query besides finding the table), so a poll while nothing changed is answered 304 before anything is
+drawn, and the browser hands htmx the copy it kept.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from datetime import timedelta
+from functools import cache
 from typing import Any
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.db import connection
+from django.db.models import Count, IntegerField, Max, Model, OuterRef, QuerySet, Subquery
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import redirect, render
+from django.template.loader import get_template
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.cache import add_never_cache_headers
+from django.utils.http import parse_etags
+from django.utils.translation import get_language, gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from config.security import client_ip
 from scoring.forms import PlayerSignInForm
 from scoring.live import poll_seconds
-from scoring.models import LateArrival, Penalty
+from scoring.models import BlindEntry, Confirmation, LateArrival, Penalty, Signature, TableDispute
 from scoring.services import appeals, confirmation, disputes, pins, queries, standings
 from scoring.views_public import player_context
 from tournaments import player_session
@@ -99,18 +111,161 @@ def sign_out(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect("public:me", slug=slug)
 
 
-@never_cache
+TABLE_TEMPLATE = "scoring/player/_my_table.html"
+
+TABLE_CACHE_CONTROL = "no-cache, private"
+"""The player's own browser keeps the table fragment and asks again every time with its ETag (no-cache); no
+shared cache keeps it (private). Not no-store: the browser needs the copy to answer htmx on a 304."""
+
+
 def my_table(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    """The polled fragment: the player's table in session ``number`` (its hands, totals, the signing)."""
+    """The polled fragment: the player's table in session ``number`` (its hands, totals, the signing); 304
+    while the poll holds its version (:func:`table_version`); a browser not signed in as a player of that
+    table is sent back to their page (never stored)."""
     tournament = public_event(slug)
     registration = player_session.signed_in(request, tournament)
     table = _table_of(registration, number) if registration is not None else None
     if registration is None or table is None:
         response = HttpResponse("")
         response["HX-Redirect"] = reverse("public:me", args=[slug])
+        add_never_cache_headers(response)
         return response
-    context = {"tournament": tournament, "panel": table_panel(table, registration)}
-    return render(request, "scoring/player/_my_table.html", context)
+    inputs = table_inputs(tournament, registration, table)
+    version = table_version(request, inputs)
+    if holds(request, version):
+        response = HttpResponseNotModified()
+    else:
+        context = {"tournament": tournament, "panel": table_panel(table, registration)}
+        response = render(request, TABLE_TEMPLATE, context)
+        # After drawing: a browser without a CSRF secret yet got one with the forms (sign, disagree).
+        version = table_version(request, inputs)
+    response["ETag"] = version
+    response["Cache-Control"] = TABLE_CACHE_CONTROL
+    response["Vary"] = "Cookie, Accept-Language"
+    return response
+
+
+def holds(request: HttpRequest, etag: str) -> bool:
+    """Whether the request's If-None-Match holds ``etag``, compared weakly as HTTP says for it:
+    GZipMiddleware marks the ETag of what it compresses weak (W/), and the browser sends it back so."""
+    return etag in {tag.removeprefix("W/") for tag in parse_etags(request.headers.get("If-None-Match", ""))}
+
+
+PERSON = (
+    "code",
+    "public_name",
+    "is_substitute",
+    "withdrawn_at",
+    "player__name",
+    "player__given_name",
+    "player__family_name",
+)
+"""What the fragment shows of a player (``tournaments.public_names``, the player's own name) or computes the
+session's result from (``standings.table_facts``)."""
+
+
+def _rows(model: type[Model]) -> dict[str, Subquery]:
+    """How many rows of ``model`` the table has and the newest one's id, as subqueries on the table's row:
+    superseded versions stay as rows (``VersionedResult.supersede``) and ids are never reused, so a version
+    added or a row removed changes them."""
+    name = model.__name__.lower()
+    rows = model._default_manager.filter(table=OuterRef("pk")).order_by().values("table")
+    return {
+        f"{name}_count": Subquery(rows.annotate(n=Count("pk")).values("n"), output_field=IntegerField()),
+        f"{name}_last": Subquery(rows.annotate(n=Max("pk")).values("n"), output_field=IntegerField()),
+    }
+
+
+def _stamp_query(table_id: int) -> QuerySet[Table, tuple[Any, ...]]:
+    """Everything the fragment shows of the table, as one query: the table's row (``results_version`` is
+    bumped by every result written there, ``scoring.services.kernel``: hands, totals, penalties, lateness,
+    appeals' decisions, seat changes, finishing and reopening), its session's number and whether its
+    results are published; the rows no result write bumps it for (signatures, confirmations, blind entries,
+    disagreements, and how many are not settled); each seat with its player and any substitute, as the
+    names and the session's result read them. One row per seat and substitution."""
+    open_disputes = (
+        TableDispute.objects.filter(table=OuterRef("pk"), settled_at=None).order_by().values("table")
+    )
+    stamps = {
+        **_rows(Signature),
+        **_rows(Confirmation),
+        **_rows(BlindEntry),
+        **_rows(TableDispute),
+        "open_disputes": Subquery(
+            open_disputes.annotate(n=Count("pk")).values("n"), output_field=IntegerField()
+        ),
+    }
+    return (
+        Table.objects.filter(pk=table_id)
+        .annotate(**stamps)
+        .values_list(
+            "number",
+            "results_version",
+            "finished_at",
+            "round__number",
+            "round__results_published_at",
+            *stamps,
+            "seats__wind",
+            "seats__registration_id",
+            *(f"seats__registration__{field}" for field in PERSON),
+            "seats__substitutions__id",
+            "seats__substitutions__from_hand",
+            "seats__substitutions__substitute_id",
+            *(f"seats__substitutions__substitute__{field}" for field in PERSON),
+        )
+        .order_by("seats__wind", "seats__substitutions__from_hand")
+    )
+
+
+@cache
+def _stamp_sql(alias: str) -> str:
+    """:func:`_stamp_query`'s SQL, made once per database: the ORM takes about 3 ms to build it, the
+    database 0.03 ms to answer it (SQLite, measured), and every poll asks it. Its one parameter is the
+    table's id."""
+    sql, params = _stamp_query(0).query.get_compiler(using=alias).as_sql()
+    if list(params) != [0]:
+        raise RuntimeError(f"The table's stamp takes the table's id alone, not {params!r}.")
+    return str(sql)
+
+
+def _table_stamp(table: Table) -> list[tuple[Any, ...]]:
+    """:func:`_stamp_query`'s rows, as the database gives them (nothing is built from them but a digest)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_stamp_sql(connection.alias), [table.pk])
+        return list(cursor.fetchall())
+
+
+def _template_digest() -> str:
+    """The fragment's template as the server has it now: a new release's drawing is not the copy a browser
+    kept (the template loader keeps the parsed template; hashing its few kilobytes takes microseconds)."""
+    source = get_template(TABLE_TEMPLATE).template.source  # type: ignore[attr-defined]
+    return hashlib.sha256(source.encode()).hexdigest()[:16]
+
+
+def table_inputs(tournament: Tournament, registration: Registration, table: Table) -> list[Any]:
+    """Everything :func:`table_panel` and the fragment's template read, but the browser's CSRF secret
+    (:func:`table_version`). Besides the table (:func:`_table_stamp`): whose page it is, the language, the
+    event (its id and creation time, ``public_version``, bumped by every public change, and what the rule
+    set, the signing, blind entry and the public names follow: rules, hands per session, settings), the
+    poll's interval and the template."""
+    return [
+        registration.pk,
+        get_language(),
+        [tournament.pk, tournament.created_at, tournament.slug, tournament.public_version],
+        [tournament.rules, tournament.hands_per_session, tournament.settings],
+        table_poll_seconds(),
+        _template_digest(),
+        _table_stamp(table),
+    ]
+
+
+def table_version(request: HttpRequest, inputs: list[Any]) -> str:
+    """The fragment's version, a quoted ETag: a digest of its ``inputs`` and the browser's CSRF secret,
+    which the tokens of the sign and "I do not agree" forms carry (a kept copy's token is then always one
+    the server accepts)."""
+    parts = [*inputs, request.META.get("CSRF_COOKIE", "")]
+    digest = hashlib.sha256(json.dumps(parts, default=str, sort_keys=True).encode()).hexdigest()[:32]
+    return f'"{digest}"'
 
 
 def _player_action(request: HttpRequest, slug: str, number: int, action: str) -> HttpResponse:
