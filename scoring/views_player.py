@@ -245,13 +245,14 @@ def _template_digest() -> str:
 def table_inputs(tournament: Tournament, registration: Registration, table: Table) -> list[Any]:
     """Everything :func:`table_panel` and the fragment's template read, but the browser's CSRF secret
     (:func:`table_version`). Besides the table (:func:`_table_stamp`): whose page it is, the language, the
-    event (its id and creation time, ``public_version``, bumped by every public change, and what the rule
-    set, the signing, blind entry and the public names follow: rules, hands per session, settings), the
-    poll's interval and the template."""
+    event (its id and creation time, and what the rule set, the signing, blind entry and the public names
+    follow: rules, hands per session, settings), the poll's interval and the template. Not the event's
+    ``public_version``: every confirmation anywhere in the hall bumps it, which would make every phone draw
+    its table again (as the notices poll leaves it out); the step-by-step test finds each input needed."""
     return [
         registration.pk,
         get_language(),
-        [tournament.pk, tournament.created_at, tournament.slug, tournament.public_version],
+        [tournament.pk, tournament.created_at, tournament.slug],
         [tournament.rules, tournament.hands_per_session, tournament.settings],
         table_poll_seconds(),
         _template_digest(),

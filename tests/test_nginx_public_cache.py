@@ -255,3 +255,35 @@ def test_a_reader_with_a_session_is_never_served_from_the_cache(nginx, event):
         for _ in range(2):
             answer = get(nginx, path, {"Cookie": cookie})
             assert answer.status == 200 and answer.cache == "BYPASS", (cookie, answer.cache)
+
+
+@pytest.mark.slow
+def test_a_poll_s_if_none_match_reaches_the_app_and_a_page_s_stays_nginx_s(nginx, event, monkeypatch):
+    """With a proxy cache nginx asks the app with its own copy's ETag instead of the browser's, even when the
+    request bypasses the cache: a personal poll (a session) or an htmx poll must reach the app with the
+    browser's, so it answers 304 before drawing (the maps' $mahjong_if_none_match)."""
+    from django.middleware import http as conditional
+
+    seen: list[str] = []
+    real = conditional.get_conditional_response
+
+    def spy(request, *args, **kwargs):
+        seen.append(request.META.get("HTTP_IF_NONE_MATCH", ""))
+        return real(request, *args, **kwargs)
+
+    monkeypatch.setattr(conditional, "get_conditional_response", spy)
+    path = f"/e/{event.slug}/standings/"
+    held = {"If-None-Match": '"held-by-the-phone"'}
+    for headers in (
+        {"HX-Request": "true"},
+        {"HX-Request": "true", "Cookie": "sessionid=x"},
+        {"Cookie": "sessionid=x"},
+    ):
+        seen.clear()
+        get(nginx, path, {**headers, **held})
+        assert seen == ['"held-by-the-phone"'], headers
+    seen.clear()
+    get(
+        nginx, path + "?anonymous-page", held
+    )  # a page for anonymous readers: nginx's own, and 304s from its copy
+    assert seen == [""]

@@ -128,6 +128,9 @@ def test_the_fragment_is_the_same_whenever_its_version_is_through_a_whole_sessio
     poll.after("start")
     entry_service.record_hand(other, hand, acting_user=referee)
     poll.after("a hand at another table")
+    entry_service.set_table_finished(other, True, acting_user=referee)
+    confirmation.confirm_table(other, acting_user=organiser)
+    poll.after("another table confirmed")
     entry_service.record_hand(table, hand, acting_user=referee)
     poll.after("hand 1")
     entry_service.record_hand(table, HandEntry(winner="S", discarder=None, fan=10), acting_user=referee)
@@ -188,8 +191,10 @@ def test_the_fragment_is_the_same_whenever_its_version_is_through_a_whole_sessio
 
     changed = [step for step, _, fragment in poll.steps if fragment]
     assert len(changed) == 21, poll.steps  # most steps change what the phone shows
-    # A hand at another table is entry at an unconfirmed table: no public version, so this phone keeps its copy.
-    assert [step for step, version, _ in poll.steps if not version] == ["a hand at another table"]
+    # What the fragment does not show keeps the phone's copy: a hand or a confirmation at another table (every
+    # phone of the hall would draw its table again otherwise), an appeal filed (it shows the decision).
+    unchanged = [step for step, version, _ in poll.steps if not version]
+    assert unchanged == ["a hand at another table", "another table confirmed", "an appeal filed"]
 
 
 def test_a_name_changed_in_another_event_of_the_same_person_is_a_new_version(client, event, organiser):
