@@ -46,6 +46,7 @@ import hashlib
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -417,7 +418,7 @@ def run(db: str, args: argparse.Namespace, port: int) -> bool:
             cpus=STAFF_CPUS,
         )
         if not args.no_worker:  # as deploy/serve: it draws each new public version's standings ahead
-            stack.worker("entry")
+            stack.worker("entry", log_level="INFO")
         print(
             f"set-up {time.perf_counter() - t0:.0f} s; public pool {PUBLIC_WORKERS}x{PUBLIC_THREADS} on :{port} ({'SCHED_IDLE, ' if PUBLIC_IDLE else ''}nice {PUBLIC_NICE}), "
             f"referees' pool {STAFF_WORKERS}x2 on :{port + 1}, cache {stack.env.get('CACHE_URL', 'per process')}"
@@ -573,12 +574,25 @@ def run(db: str, args: argparse.Namespace, port: int) -> bool:
             f"errors):\n  from the referee's answer to the phone showing it: p50 {percentile(lags, 50):.2f} s  p95 {percentile(lags, 95):.2f} s  max "
             f"{max(lags, default=float('nan')):.2f} s (target <= 2 s: {'ok' if fresh else 'MISSED'})"
         )
+        drawn = [float(ms) for ms in DRAWN_AHEAD.findall(read_log(stack.work / "worker-entry.log"))]
+        if drawn:
+            print(
+                f"  the worker drew {len(drawn)} public versions ahead of the readers: p50 "
+                f"{percentile(drawn, 50):.0f} ms  max {max(drawn):.0f} ms each (every language)"
+            )
         return ok
     finally:
         stack.stop()
 
 
 CONFIRM_SECONDS = 10.0
+DRAWN_AHEAD = re.compile(r"drawn ahead at version \d+ in (\d+) ms")  # scoring/standings_page.py's log
+
+
+def read_log(path: Path) -> str:
+    return path.read_text(errors="replace") if path.exists() else ""
+
+
 STANDINGS_POLL_SECONDS = 1.0  # as the page polls (scoring/live.py STANDINGS_POLL_SECONDS)
 
 

@@ -224,12 +224,14 @@ class Stack:
         wait_for(port, process, self.work / f"gunicorn-{port}.log")
         return process
 
-    def worker(self, name: str) -> subprocess.Popen:
+    def worker(self, name: str, *, log_level: str = "") -> subprocess.Popen:
+        """``manage.py run_worker`` (its output in ``worker-<name>.log``; ``log_level`` e.g. INFO to read
+        what it did)."""
         log = (self.work / f"worker-{name}.log").open("w")
         process = subprocess.Popen(
             [PYTHON, "manage.py", "run_worker", "--poll", "0.2", "--name", name],
             cwd=ROOT,
-            env=self.env,
+            env={**self.env, **({"LOG_LEVEL": log_level} if log_level else {})},
             stdout=log,
             stderr=subprocess.STDOUT,
         )

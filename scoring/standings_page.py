@@ -17,6 +17,7 @@ import hashlib
 import logging
 import os
 import threading
+import time
 from typing import Any
 
 from django.conf import settings
@@ -203,7 +204,12 @@ def keep_drawn_ahead(stop: threading.Event, *, every: float = AHEAD_SECONDS) -> 
                 now = public_versions()
                 for pk, version in now.items():
                     if seen is not None and seen.get(pk) != version:
+                        started = time.perf_counter()
                         draw_ahead(pk)
+                        took = (time.perf_counter() - started) * 1000
+                        log.info(
+                            "standings of event %s drawn ahead at version %s in %.0f ms", pk, version, took
+                        )
                 seen = now
             except Exception:
                 log.warning("drawing the standings ahead failed", exc_info=True)
