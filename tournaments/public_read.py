@@ -31,7 +31,8 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -190,6 +191,22 @@ def players_stamp(page: PublicPage, ids: tuple[int, ...]) -> PublicStamp | None:
     return _remembered((ids, page, None), lambda: _read_players_stamp(ids))
 
 
+_not_waiting = threading.local()
+
+
+@contextmanager
+def computing_without_waiting() -> Iterator[None]:
+    """Within it, :func:`computed_once` computes what is not stored yet rather than wait for another caller
+    computing it: the background worker drawing ahead (``scoring.standings_page``) must not wait on a reader
+    of the public pool, which runs at the lowest CPU priority, that began the same drawing first."""
+    before = getattr(_not_waiting, "on", False)
+    _not_waiting.on = True
+    try:
+        yield
+    finally:
+        _not_waiting.on = before
+
+
 def _stored_by_another(key: str) -> Any:
     """What another worker, which holds the key's lock, stores under ``key``: waited for at most
     ``WAIT_SECONDS`` (None then: the caller computes it too)."""
@@ -211,7 +228,7 @@ def computed_once(key: str, compute: Callable[[], _T], *, timeout: int = PAGE_SE
         if stored is not None:
             return stored
         computing = cache.add(f"{key}:computing", 1, timeout=LOCK_SECONDS)
-        if not computing:
+        if not computing and not getattr(_not_waiting, "on", False):
             stored = _stored_by_another(key)
             if stored is not None:
                 return stored

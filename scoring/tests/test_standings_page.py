@@ -14,7 +14,7 @@ from django.urls import reverse
 from scoring import standings_page
 from scoring.services.confirmation import confirm_table
 from scoring.services.entry import HandEntry, record_hand, set_table_finished
-from tournaments import worker
+from tournaments import public_read, worker
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -123,3 +123,22 @@ def test_the_worker_runs_its_companions_until_stopped_and_none_with_once():
         stop.set()
         working.join(5)
         assert not working.is_alive()
+
+
+def test_drawing_ahead_never_waits_on_a_reader_drawing_the_same_version(table, referee, organiser):
+    """A reader of the public pool (lowest CPU priority) that began the drawing first holds its lock; the
+    worker draws and stores it itself instead of waiting on it (tournaments.public_read)."""
+    tournament = table.round.tournament
+    finish(table, referee, organiser, 8)
+    cache.clear()
+    fresh = Tournament.objects.get(pk=tournament.pk)
+    request = standings_page.reader_request(fresh)
+    key = f"standings-table:{standings_page.standings_inputs(fresh, request, False)}"
+    cache.add(f"{key}:computing", 1)  # a reader is drawing it
+    with mock.patch.object(public_read, "_stored_by_another", return_value="the reader's") as waited:
+        standings_page.draw_ahead(tournament.pk)
+        waited.assert_not_called()
+        assert "<table" in cache.get(key) and cache.get(f"{key}:computing") == 1  # ours; its lock left to it
+        cache.delete(key)
+        assert public_read.computed_once(key, lambda: "drawn") == "the reader's"  # a reader does wait
+        waited.assert_called_once()
