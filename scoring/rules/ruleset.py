@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 from scoring.rules import vocabulary
 from scoring.rules.errors import HandInputError, gettext_noop
+from scoring.rules.points_table import PointsTable
 from scoring.rules.rulings import Ruling
 from scoring.rules.settings import Setting
 from scoring.rules.tie_breaks import TIE_BREAK_SETTINGS, lots_of, order_of
@@ -55,21 +56,6 @@ class Winds:
     prevalent: str | None
     seats: Mapping[str, str]
     note: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class PointsTable:
-    """What a hand is worth to each seat as ``base + value * per``, by the hand's shape: the values of the
-    hand form's ``keys`` fields joined with ":", a shorter shape standing for the longer ones its form
-    ignores ("draw" whatever winner was chosen); ``value`` names the form's numeric field. A page adds
-    hands up with it that it could not send yet (static/js/offline-entry.js) without scoring them itself."""
-
-    keys: tuple[str, ...]
-    value: str
-    shapes: Mapping[str, tuple[Mapping[str, int], Mapping[str, int]]]
-
-    def as_json(self) -> dict[str, Any]:
-        return {"keys": list(self.keys), "value": self.value, "shapes": dict(self.shapes)}
 
 
 TIE_BREAK_SETTING = Setting(

@@ -135,23 +135,62 @@
     return pair ? pair[1] : "";
   }
 
-  // A waiting hand's points to each seat from the rule set's table (the longest shape of the form's
-  // choices it lists: "discard:E:W", or "draw" whoever was chosen); null when the table has none (the
-  // server will refuse such a hand, or the rule set has no table).
+  // A waiting hand's points to each seat looked up in the rule set's table as PointsTable.lookup does it
+  // (scoring/rules/points_table.py, whose tests check it against the rule set's scoring): the longest shape
+  // of the form's choices it lists ("discard:E:W", or "draw" whoever was chosen), base + value * per, plus
+  // what its terms add (each value of a field sent several times adds once: NMJL's dead hands), a choice
+  // of its fills standing for other fields (NMJL's card hand: the card's value). Null, shown "?", when the
+  // table cannot say (the server will refuse such a hand, reads it from its tiles, or the rule set has no
+  // table).
   function handPoints(item) {
     var table = ahead && ahead.points;
     if (!table) return null;
-    var parts = table.keys.map(function (name) { return fieldOf(item, name); });
-    for (var n = parts.length; n > 0; n--) {
+    var values = {};
+    item.fields.forEach(function (pair) { (values[pair[0]] = values[pair[0]] || []).push(pair[1]); });
+    function all(name) { return values[name] && values[name].length ? values[name] : [""]; }
+    function first(name) { return all(name)[0]; }
+    if ((table.unknown || []).some(function (name) { return all(name).some(function (v) { return v; }); })) {
+      return null;
+    }
+    var fills = table.fills || {};
+    var unlisted = Object.keys(fills).some(function (name) {
+      var chosen = first(name);
+      if (!chosen) return false;
+      if (!fills[name][chosen]) return true;
+      Object.keys(fills[name][chosen]).forEach(function (filled) { values[filled] = [fills[name][chosen][filled]]; });
+      return false;
+    });
+    if (unlisted) return null;
+    var parts = table.keys.map(first);
+    var points = null;
+    for (var n = parts.length; n > 0 && !points; n--) {
       var shape = parts.slice(0, n);
       if (shape.indexOf("") >= 0 || !table.shapes[shape.join(":")]) continue;
       var base = table.shapes[shape.join(":")][0], per = table.shapes[shape.join(":")][1];
-      var value = Number(fieldOf(item, table.value)) || 0;
-      var points = {};
-      Object.keys(base).forEach(function (seat) { points[seat] = base[seat] + value * per[seat]; });
-      return points;
+      var text = first(table.value).trim();
+      if (!/^-?[0-9]+$/.test(text)) {
+        if (Object.keys(per).some(function (seat) { return per[seat]; })) return null; // a win without its value
+        text = "0";
+      }
+      points = {};
+      Object.keys(base).forEach(function (seat) { points[seat] = base[seat] + Number(text) * per[seat]; });
     }
-    return null;
+    if (!points) return null;
+    (table.terms || []).forEach(function (term) {
+      var keys = [""]; // every combination of the term's fields' values, each with a leading ":"
+      term.keys.forEach(function (name) {
+        var longer = [];
+        keys.forEach(function (key) {
+          all(name).forEach(function (value) { longer.push(key + ":" + value); });
+        });
+        keys = longer;
+      });
+      keys.forEach(function (key) {
+        var adds = term.shapes[key.slice(1)];
+        if (adds) Object.keys(adds).forEach(function (seat) { points[seat] += adds[seat]; });
+      });
+    });
+    return points;
   }
 
   // What the server drew, kept once, so the page can always go back to it.
