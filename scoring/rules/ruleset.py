@@ -410,6 +410,13 @@ class RuleSet:
         by default a warning and the two rulings every tournament has (loss of rank, disqualification)."""
         return GENERAL_RULINGS
 
+    def penalty_table(self) -> PointsTable:
+        """What a penalty does to each seat, as a table the referee's phone looks up for penalties it
+        could not send yet (``scoring/rules/penalty_table.py``, read off :func:`penalty_effect`)."""
+        from scoring.rules.penalty_table import penalty_table
+
+        return penalty_table(self)
+
     @property
     def penalties_per_tile(self) -> bool:
         """Whether a ruling of the catalogue costs points per tile revealed (MCR 85e), so the penalty form

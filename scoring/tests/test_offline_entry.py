@@ -251,3 +251,24 @@ def test_an_nmjl_table_page_gives_the_phone_its_points_and_its_cards_values(clie
     assert table["fills"]["card_hand"]["2468-3"] == {"value": "35", "singles_and_pairs": ""}
     assert table["fills"]["card_hand"]["sp-1"] == {"value": "50", "singles_and_pairs": "on"}
     assert table["unknown"] == ["tiles"]
+
+
+def test_the_table_page_gives_the_phone_the_penalty_table_with_its_players_seats(client, table, referee):
+    """Penalties kept on the phone move its totals as the rule set's penalty_effect does (MCR rule 84:
+    paid to each other player), the players the penalty form names looked up as their seats."""
+    import json
+
+    client.force_login(referee)
+    page = client.get(table_url(table)).content.decode()
+    data = json.loads(page.split('id="offline-ahead" type="application/json">')[1].split("</script>")[0])
+    assert data["penalty_form"] == "penalty-form" and 'id="penalty-form"' in page
+    penalties = data["penalties"]
+    assert penalties["keys"] == ["paid_to", "seat", "receiver"] and penalties["value"] == "points"
+    seats = {str(seat.registration.code): seat.wind for seat in table.seats.all()}
+    assert penalties["fills"]["player"] == {code: {"seat": wind} for code, wind in seats.items()}
+    assert penalties["fills"]["paid_to_player"] == {code: {"receiver": wind} for code, wind in seats.items()}
+    assert penalties["fills"]["kind"]["other"] == {}  # the points and payee typed stand
+    assert penalties["fills"]["kind"]["false_hu_ready"] == {"paid_to": "each_other", "points": "10"}
+    assert "empty_call" not in penalties["fills"]["kind"]  # escalating (rule 79): shown "?"
+    base, per = penalties["shapes"]["each_other:E"]
+    assert per == {"E": -3, "S": 1, "W": 1, "N": 1} and set(base.values()) == {0}

@@ -143,7 +143,8 @@ def nmjl_table(organiser, referee):
 
 def test_nmjl_games_kept_offline_move_the_scoreboard_as_the_server_then_does(live_server, narrow, nmjl_table):
     """The NMJL rule set's points table (scoring/rules/nmjl/points_table.py, Tournament Scoring, seeds/003
-    lines 1556-1570): a card hand's value from the event's card, jokerless, the exposures, dead hands."""
+    lines 1556-1570): a card hand's value from the event's card, jokerless, the exposures, dead hands; and
+    a penalty kept with them, by the rule set's penalty table (scoring/rules/penalty_table.py)."""
     page = narrow
     log_in(page, live_server.url, "rick", "pw-rick-123")
     page.goto(f"{live_server.url}/referee/boca-open/sessions/1/tables/1/")
@@ -169,13 +170,25 @@ def test_nmjl_games_kept_offline_move_the_scoreboard_as_the_server_then_does(liv
     assert "unsent" in cell.get_attribute("class")
     assert cell.evaluate("(cell) => getComputedStyle(cell).fontStyle") == "italic"
     assert page.locator("#hand-form h2").inner_text() == "Game 3"
-    assert in_force(nmjl_table) == []
+    # A penalty kept too moves the totals (the rule set's penalty table): 5 points deducted from S.
+    south = nmjl_table.seats.get(wind="S").registration.code
+    penalty = page.locator("#penalty-form")
+    penalty.locator("select[name=player]").select_option(str(south))
+    penalty.locator("select[name=kind]").select_option("other")
+    penalty.locator("input[name=points]").fill("5")
+    penalty.locator("select[name=paid_to]").select_option("none")
+    penalty.locator("button[type=submit]").click()
+    page.wait_for_selector("#offline-queue >> text=3 entries not sent yet")
+    assert scores(page) == {"E": "65", "S": "-20", "W": "10", "N": "0"}
+    assert page.locator("#scoreboard caption").inner_text() == "3 entries not sent yet"
+    assert in_force(nmjl_table) == [] and not nmjl_table.penalties.exists()
 
     page.context.set_offline(False)
     page.wait_for_function("document.querySelectorAll('table.hands-table tbody tr').length === 2")
     page.wait_for_selector("#offline-queue", state="hidden")
     assert in_force(nmjl_table) == [(1, "E"), (2, "")]
-    assert scores(page) == {"E": "65", "S": "-15", "W": "10", "N": "0"}  # the server's, the same
+    assert nmjl_table.penalties.count() == 1
+    assert scores(page) == {"E": "65", "S": "-20", "W": "10", "N": "0"}  # the server's, the same
     assert page.locator("#scoreboard .unsent").count() == 0
 
 
