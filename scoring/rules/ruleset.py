@@ -140,6 +140,41 @@ def penalty_effect(penalty: PenaltyItem) -> dict[str, int]:
     return result
 
 
+PAID_TO_PLAYER = "player"
+"""How the penalty form names a penalty paid to one player (``scoring.models.PaidTo``, rule 85e)."""
+
+
+def _effect_line(seat: str, paid_to: str) -> tuple[dict[str, int], dict[str, int]]:
+    one = penalty_effect(PenaltyItem(seat=seat, points=1, paid_to=paid_to))
+    two = penalty_effect(PenaltyItem(seat=seat, points=2, paid_to=paid_to))
+    per = {other: two[other] - one[other] for other in SEATS}
+    return {other: one[other] - per[other] for other in SEATS}, per
+
+
+def penalty_points_table(catalogue: Sequence[Ruling]) -> PointsTable:
+    """What a penalty does to each seat as a points table, so a referee's phone adds up penalties it could
+    not send yet (static/js/offline-entry.js) as ``score_session`` does: read off :func:`penalty_effect`,
+    keyed by the form's payee, the offender's seat and the receiver's (``seat`` and ``receiver`` the page
+    fills in from the players it names), the form's ``points`` the value. A ruling of the ``catalogue``
+    stands for its points and payee; one whose points depend on the event's earlier rulings (escalating,
+    MCR 79, 80 and 83) or on the tiles revealed (85e) is not listed, so the page shows "?"."""
+    shapes: dict[str, tuple[Mapping[str, int], Mapping[str, int]]] = {}
+    for offender in SEATS:
+        for paid_to in ("none", "each_other"):
+            shapes[f"{paid_to}:{offender}"] = _effect_line(offender, paid_to)
+        for receiver in SEATS:
+            if receiver != offender:
+                shapes[f"{PAID_TO_PLAYER}:{offender}:{receiver}"] = _effect_line(offender, receiver)
+    kinds = {
+        ruling.key: {"paid_to": ruling.paid_to, "points": str(ruling.points_for())}
+        for ruling in catalogue
+        if not ruling.escalates and not ruling.per_tile
+    }
+    return PointsTable(
+        keys=("paid_to", "seat", "receiver"), value="points", shapes=shapes, fills={"kind": kinds}
+    )
+
+
 def seat(value: Any, what: str, *, allow_none: bool = False) -> str | None:
     if value is None and allow_none:
         return None
@@ -412,10 +447,8 @@ class RuleSet:
 
     def penalty_table(self) -> PointsTable:
         """What a penalty does to each seat, as a table the referee's phone looks up for penalties it
-        could not send yet (``scoring/rules/penalty_table.py``, read off :func:`penalty_effect`)."""
-        from scoring.rules.penalty_table import penalty_table
-
-        return penalty_table(self)
+        could not send yet (:func:`penalty_points_table`, read off :func:`penalty_effect`)."""
+        return penalty_points_table(self.penalty_catalogue())
 
     @property
     def penalties_per_tile(self) -> bool:

@@ -136,9 +136,9 @@
     return pair ? pair[1] : "";
   }
 
-  // A waiting entry's points to each seat looked up in one of the rule set's tables as PointsTable.lookup does it
-  // (scoring/rules/points_table.py, whose tests check it against the rule set's scoring): the longest shape
-  // of the form's choices it lists ("discard:E:W", or "draw" whoever was chosen), base + value * per, plus
+  // A waiting entry's points to each seat looked up in one of the rule set's tables as PointsTable.lookup
+  // does it (scoring/rules/points_table.py, whose tests check it against the rule set's scoring): the longest
+  // shape of the form's choices it lists ("discard:E:W", or "draw" whoever was chosen), base + value * per, plus
   // what its terms add (each value of a field sent several times adds once: NMJL's dead hands), a choice
   // of its fills standing for other fields (NMJL's card hand: the card's value). Null, shown "?", when the
   // table cannot say (the server will refuse such a hand, reads it from its tiles, or the rule set has no

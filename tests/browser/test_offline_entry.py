@@ -144,7 +144,7 @@ def nmjl_table(organiser, referee):
 def test_nmjl_games_kept_offline_move_the_scoreboard_as_the_server_then_does(live_server, narrow, nmjl_table):
     """The NMJL rule set's points table (scoring/rules/nmjl/points_table.py, Tournament Scoring, seeds/003
     lines 1556-1570): a card hand's value from the event's card, jokerless, the exposures, dead hands; and
-    a penalty kept with them, by the rule set's penalty table (scoring/rules/penalty_table.py)."""
+    a penalty kept with them, by the rule set's penalty table (scoring/rules/ruleset.py penalty_points_table)."""
     page = narrow
     log_in(page, live_server.url, "rick", "pw-rick-123")
     page.goto(f"{live_server.url}/referee/boca-open/sessions/1/tables/1/")

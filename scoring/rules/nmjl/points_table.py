@@ -12,7 +12,7 @@ in every hand it is read from raises (the table would not be what ``points`` say
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from scoring.rules.points_table import PointsTable, PointsTerm
 from scoring.rules.ruleset import SEATS, HandRecord
@@ -20,7 +20,20 @@ from scoring.rules.ruleset import SEATS, HandRecord
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
 
-    from scoring.rules.nmjl.ruleset import NMJLRuleSet
+    from scoring.rules.nmjl.card import Card
+
+
+class GameRules(Protocol):
+    """What the table is read off: the NMJL rule set's scoring, its checks and its card (the rule set's
+    class calls this module, so this module names it only by what it uses)."""
+
+    @property
+    def card(self) -> Card | None: ...
+
+    def points(self, record: HandRecord) -> dict[str, int]: ...
+
+    def normalise(self, record: HandRecord) -> HandRecord: ...
+
 
 VALUE = 25
 """The value the table is read at (and at one more); any value reads the same line."""
@@ -50,9 +63,7 @@ PLAIN: dict[str, Any] = {
 """A win's other fields as the table reads its shape: no jokerless bonus, no exposures."""
 
 
-def hand_points(
-    rules: NMJLRuleSet, shape: Shape, dead: tuple[str, ...] = (), **changes: Any
-) -> dict[str, int]:
+def hand_points(rules: GameRules, shape: Shape, dead: tuple[str, ...] = (), **changes: Any) -> dict[str, int]:
     """``rules.points`` of one game as ``normalise`` stores it: ``changes`` to :data:`PLAIN` for a win."""
     won_by, winner, discarder = shape
     data: dict[str, Any] = {"won_by": won_by, "dead": list(dead)}
@@ -79,7 +90,7 @@ class _Term:
         return PointsTerm(keys=keys, shapes={key: adds for key, adds in self.shapes.items() if adds})
 
 
-def read_points_table(rules: NMJLRuleSet) -> PointsTable:
+def read_points_table(rules: GameRules) -> PointsTable:
     """The table of ``rules`` (its scheme, its card), read off ``rules.points``."""
     wall: Shape = ("wall", None, None)
     shapes: dict[str, tuple[Mapping[str, int], Mapping[str, int]]] = {
@@ -122,7 +133,7 @@ def read_points_table(rules: NMJLRuleSet) -> PointsTable:
     )
 
 
-def card_fills(rules: NMJLRuleSet) -> dict[str, dict[str, str]]:
+def card_fills(rules: GameRules) -> dict[str, dict[str, str]]:
     """Each hand of the event's card as the fields ``normalise`` fills in for it: its value and whether
     it is Singles And Pairs (no jokerless bonus, line 1564 and rule 73)."""
     if rules.card is None:
