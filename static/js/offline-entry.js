@@ -215,7 +215,8 @@
     var board = document.getElementById("scoreboard");
     if (!board) return;
     var scored = items.filter(function (item) { return tableOf(item) !== undefined; });
-    var n = items.filter(function (item) { return item.hand; }).length, m = scored.length;
+    var hands = items.filter(function (item) { return item.hand; });
+    var n = hands.length, m = scored.length;
     var next = Number(board.getAttribute("data-next")) + n;
     board.querySelectorAll("td[data-seat]").forEach(function (cell) {
       var total = Number(sent(cell));
