@@ -5,7 +5,8 @@ The forms post to ``scoring/views_referee_entry.py``; appeals are ``scoring/view
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 from uuid import uuid4
 
@@ -31,6 +32,7 @@ from scoring.forms import (
 )
 from scoring.models import Hand
 from scoring.rules import vocabulary
+from scoring.rules.ruleset import RuleSet
 from scoring.services import confirmation, pins, queries, standings
 from tournaments import clock as session_clock
 from tournaments.access import can_decide_appeals, event_for, table_of
@@ -339,7 +341,27 @@ def offline_ahead(context: dict[str, Any]) -> dict[str, Any]:
         "short": {w: vocabulary.wind_short(w, language) for w in WINDS},
         "dealer": gettext("dealer"),
         "points": table.as_json() if table is not None else None,
+        "penalty_form": "penalty-form",
+        "penalties": penalty_points(context["table"], rules),
     }
+
+
+def penalty_points(table: Table, rules: RuleSet) -> dict[str, Any]:
+    """The rule set's penalty table (``RuleSet.penalty_table``) with the players the penalty form names as
+    the seats they are charged at (a substitute at the seat taken over, as ``scoring/facts.py``
+    ``_seat_of``), and "Other" standing for the points and payee typed."""
+    seat_of: dict[str, str] = {}
+    for seat in table.seats.all():
+        for item in seat_substitutions.of_seat(seat):
+            seat_of.setdefault(str(item.substitute.code), seat.wind)
+    seat_of.update({str(seat.registration.code): seat.wind for seat in table.seats.all()})
+    penalties = rules.penalty_table()
+    fills: dict[str, Mapping[str, Mapping[str, str]]] = {
+        "kind": {**penalties.fills["kind"], PenaltyForm.OTHER: {}},
+        "player": {code: {"seat": wind} for code, wind in seat_of.items()},
+        "paid_to_player": {code: {"receiver": wind} for code, wind in seat_of.items()},
+    }
+    return replace(penalties, fills=fills).as_json()
 
 
 def refusal_text(form: Any, refusal: str) -> str:

@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 from scoring.rules import vocabulary
 from scoring.rules.errors import HandInputError, gettext_noop
+from scoring.rules.points_table import PointsTable
 from scoring.rules.rulings import Ruling
 from scoring.rules.settings import Setting
 from scoring.rules.tie_breaks import TIE_BREAK_SETTINGS, lots_of, order_of
@@ -55,21 +56,6 @@ class Winds:
     prevalent: str | None
     seats: Mapping[str, str]
     note: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class PointsTable:
-    """What a hand is worth to each seat as ``base + value * per``, by the hand's shape: the values of the
-    hand form's ``keys`` fields joined with ":", a shorter shape standing for the longer ones its form
-    ignores ("draw" whatever winner was chosen); ``value`` names the form's numeric field. A page adds
-    hands up with it that it could not send yet (static/js/offline-entry.js) without scoring them itself."""
-
-    keys: tuple[str, ...]
-    value: str
-    shapes: Mapping[str, tuple[Mapping[str, int], Mapping[str, int]]]
-
-    def as_json(self) -> dict[str, Any]:
-        return {"keys": list(self.keys), "value": self.value, "shapes": dict(self.shapes)}
 
 
 TIE_BREAK_SETTING = Setting(
@@ -152,6 +138,41 @@ def penalty_effect(penalty: PenaltyItem) -> dict[str, int]:
     else:
         result[penalty.seat] -= penalty.points
     return result
+
+
+PAID_TO_PLAYER = "player"
+"""How the penalty form names a penalty paid to one player (``scoring.models.PaidTo``, rule 85e)."""
+
+
+def _effect_line(seat: str, paid_to: str) -> tuple[dict[str, int], dict[str, int]]:
+    one = penalty_effect(PenaltyItem(seat=seat, points=1, paid_to=paid_to))
+    two = penalty_effect(PenaltyItem(seat=seat, points=2, paid_to=paid_to))
+    per = {other: two[other] - one[other] for other in SEATS}
+    return {other: one[other] - per[other] for other in SEATS}, per
+
+
+def penalty_points_table(catalogue: Sequence[Ruling]) -> PointsTable:
+    """What a penalty does to each seat as a points table, so a referee's phone adds up penalties it could
+    not send yet (static/js/offline-entry.js) as ``score_session`` does: read off :func:`penalty_effect`,
+    keyed by the form's payee, the offender's seat and the receiver's (``seat`` and ``receiver`` the page
+    fills in from the players it names), the form's ``points`` the value. A ruling of the ``catalogue``
+    stands for its points and payee; one whose points depend on the event's earlier rulings (escalating,
+    MCR 79, 80 and 83) or on the tiles revealed (85e) is not listed, so the page shows "?"."""
+    shapes: dict[str, tuple[Mapping[str, int], Mapping[str, int]]] = {}
+    for offender in SEATS:
+        for paid_to in ("none", "each_other"):
+            shapes[f"{paid_to}:{offender}"] = _effect_line(offender, paid_to)
+        for receiver in SEATS:
+            if receiver != offender:
+                shapes[f"{PAID_TO_PLAYER}:{offender}:{receiver}"] = _effect_line(offender, receiver)
+    kinds = {
+        ruling.key: {"paid_to": ruling.paid_to, "points": str(ruling.points_for())}
+        for ruling in catalogue
+        if not ruling.escalates and not ruling.per_tile
+    }
+    return PointsTable(
+        keys=("paid_to", "seat", "receiver"), value="points", shapes=shapes, fills={"kind": kinds}
+    )
 
 
 def seat(value: Any, what: str, *, allow_none: bool = False) -> str | None:
@@ -423,6 +444,11 @@ class RuleSet:
         """What the referee can rule, in this rule set's own words (``scoring.rules.rulings.Ruling``);
         by default a warning and the two rulings every tournament has (loss of rank, disqualification)."""
         return GENERAL_RULINGS
+
+    def penalty_table(self) -> PointsTable:
+        """What a penalty does to each seat, as a table the referee's phone looks up for penalties it
+        could not send yet (:func:`penalty_points_table`, read off :func:`penalty_effect`)."""
+        return penalty_points_table(self.penalty_catalogue())
 
     @property
     def penalties_per_tile(self) -> bool:

@@ -211,3 +211,64 @@ def test_confirming_and_signing_say_they_need_the_connection(client, table, refe
     assert 'id="confirm-form" data-online-only="Confirming needs the connection."' in page
     assert 'id="sign-form" data-online-only="Signing needs the connection."' in page
     assert "data-offline" not in page.split('id="sign-form"')[1].split("</form>")[0]
+
+
+@pytest.fixture
+def nmjl_table(organiser, referee):
+    from tournaments.models import Role
+    from tournaments.services import events as event_services
+    from tournaments.services import registrations, reseating
+
+    tournament = event_services.create_tournament(
+        event_services.EventDetails(name="Boca Open", rules="nmjl", num_sessions=1, hands_per_session=4),
+        acting_user=organiser,
+    )
+    event_services.grant_role(tournament, referee, Role.REFEREE, acting_user=organiser)
+    for name in ["Ann", "Bea", "Cat", "Dot"]:
+        registrations.register_player(tournament, registrations.PlayerRow(name=name), acting_user=organiser)
+    [table] = reseating.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
+    return table
+
+
+def test_an_nmjl_table_page_gives_the_phone_its_points_and_its_cards_values(client, nmjl_table, referee):
+    """NMJL games kept on the phone are added up with the rule set's table (Tournament Scoring, seeds/003
+    lines 1556-1570, scoring/rules/nmjl/points_table.py), a card hand's value from the event's card."""
+    import json
+
+    client.force_login(referee)
+    page = client.get(table_url(nmjl_table)).content.decode()
+    data = json.loads(page.split('id="offline-ahead" type="application/json">')[1].split("</script>")[0])
+    table = data["points"]
+    assert table["keys"] == ["won_by", "winner", "discarder"] and table["value"] == "value"
+    base, per = table["shapes"]["self_pick:E"]
+    assert (base, per) == ({"E": 10, "S": 0, "W": 0, "N": 0}, {"E": 1, "S": 0, "W": 0, "N": 0})
+    assert table["shapes"]["wall"][0] == {"E": 10, "S": 10, "W": 10, "N": 10}
+    jokerless, exposures, dead = table["terms"]
+    assert jokerless["shapes"]["discard:S:on:"] == {"S": 20}
+    assert "discard:S:on:on" not in jokerless["shapes"]  # no bonus for Singles And Pairs (rule 73)
+    assert exposures["shapes"]["discard:W:3"] == {"W": -25}
+    assert dead["shapes"] == {f"wall:{seat}": {seat: -10} for seat in "ESWN"}  # "Dead hand 0 points"
+    assert table["fills"]["card_hand"]["2468-3"] == {"value": "35", "singles_and_pairs": ""}
+    assert table["fills"]["card_hand"]["sp-1"] == {"value": "50", "singles_and_pairs": "on"}
+    assert table["unknown"] == ["tiles"]
+
+
+def test_the_table_page_gives_the_phone_the_penalty_table_with_its_players_seats(client, table, referee):
+    """Penalties kept on the phone move its totals as the rule set's penalty_effect does (MCR rule 84:
+    paid to each other player), the players the penalty form names looked up as their seats."""
+    import json
+
+    client.force_login(referee)
+    page = client.get(table_url(table)).content.decode()
+    data = json.loads(page.split('id="offline-ahead" type="application/json">')[1].split("</script>")[0])
+    assert data["penalty_form"] == "penalty-form" and 'id="penalty-form"' in page
+    penalties = data["penalties"]
+    assert penalties["keys"] == ["paid_to", "seat", "receiver"] and penalties["value"] == "points"
+    seats = {str(seat.registration.code): seat.wind for seat in table.seats.all()}
+    assert penalties["fills"]["player"] == {code: {"seat": wind} for code, wind in seats.items()}
+    assert penalties["fills"]["paid_to_player"] == {code: {"receiver": wind} for code, wind in seats.items()}
+    assert penalties["fills"]["kind"]["other"] == {}  # the points and payee typed stand
+    assert penalties["fills"]["kind"]["false_hu_ready"] == {"paid_to": "each_other", "points": "10"}
+    assert "empty_call" not in penalties["fills"]["kind"]  # escalating (rule 79): shown "?"
+    base, per = penalties["shapes"]["each_other:E"]
+    assert per == {"E": -3, "S": 1, "W": 1, "N": 1} and set(base.values()) == {0}

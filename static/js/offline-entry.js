@@ -5,10 +5,11 @@
    it is sent (scoring/services/entry_tokens.py) and refuses an entry whose table changed meanwhile: that
    entry stays listed, with the reason, to be entered again, never dropped unseen. The box
    (templates/scoring/referee/_offline_queue.html) always says what waits.
-   While hands wait, the scoreboard, its wind column and the next hand's number are shown as if they were
-   sent, marked "not sent yet": the winds and the points are looked up in what the server gave the page
-   (#offline-ahead: the rule set's winds of the coming hands and its points table, views_referee_table.py
-   offline_ahead), so the phone never scores a hand itself; the server's figures replace them once sent.
+   While hands or penalties wait, the scoreboard, its wind column and the next hand's number are shown as if
+   they were sent, marked "not sent yet": the winds and the points are looked up in what the server gave the
+   page (#offline-ahead: the rule set's winds of the coming hands, its points table and its penalty table,
+   views_referee_table.py offline_ahead), so the phone never scores an entry itself; the server's figures
+   replace them once sent.
    Forms marked data-online-only (confirming, signing with a PIN) are not kept: offline they say so.
    Also registers the referee pages' service worker (static/js/referee-sw.js) on every page that includes
    templates/scoring/referee/_installable.html ("My tables" too). The queue is the logged-in user's
@@ -123,7 +124,7 @@
       }
       list.appendChild(li);
     });
-    advance(waiting(items).filter(function (item) { return item.hand; }));
+    advance(waiting(items));
     onlineOnly();
   }
 
@@ -135,23 +136,61 @@
     return pair ? pair[1] : "";
   }
 
-  // A waiting hand's points to each seat from the rule set's table (the longest shape of the form's
-  // choices it lists: "discard:E:W", or "draw" whoever was chosen); null when the table has none (the
-  // server will refuse such a hand, or the rule set has no table).
-  function handPoints(item) {
-    var table = ahead && ahead.points;
+  // A waiting entry's points to each seat looked up in one of the rule set's tables as PointsTable.lookup
+  // does it (scoring/rules/points_table.py, whose tests check it against the rule set's scoring): the longest
+  // shape of the form's choices it lists ("discard:E:W", or "draw" whoever was chosen), base + value * per, plus
+  // what its terms add (each value of a field sent several times adds once: NMJL's dead hands), a choice
+  // of its fills standing for other fields (NMJL's card hand: the card's value). Null, shown "?", when the
+  // table cannot say (the server will refuse such a hand, reads it from its tiles, or the rule set has no
+  // table).
+  function lookup(table, item) {
     if (!table) return null;
-    var parts = table.keys.map(function (name) { return fieldOf(item, name); });
-    for (var n = parts.length; n > 0; n--) {
+    var values = {};
+    item.fields.forEach(function (pair) { (values[pair[0]] = values[pair[0]] || []).push(pair[1]); });
+    function all(name) { return values[name] && values[name].length ? values[name] : [""]; }
+    function first(name) { return all(name)[0]; }
+    if ((table.unknown || []).some(function (name) { return all(name).some(function (v) { return v; }); })) {
+      return null;
+    }
+    var fills = table.fills || {};
+    var unlisted = Object.keys(fills).some(function (name) {
+      var chosen = first(name);
+      if (!chosen) return false;
+      if (!fills[name][chosen]) return true;
+      Object.keys(fills[name][chosen]).forEach(function (filled) { values[filled] = [fills[name][chosen][filled]]; });
+      return false;
+    });
+    if (unlisted) return null;
+    var parts = table.keys.map(first);
+    var points = null;
+    for (var n = parts.length; n > 0 && !points; n--) {
       var shape = parts.slice(0, n);
       if (shape.indexOf("") >= 0 || !table.shapes[shape.join(":")]) continue;
       var base = table.shapes[shape.join(":")][0], per = table.shapes[shape.join(":")][1];
-      var value = Number(fieldOf(item, table.value)) || 0;
-      var points = {};
-      Object.keys(base).forEach(function (seat) { points[seat] = base[seat] + value * per[seat]; });
-      return points;
+      var text = first(table.value).trim();
+      if (!/^-?[0-9]+$/.test(text)) {
+        if (Object.keys(per).some(function (seat) { return per[seat]; })) return null; // a win without its value
+        text = "0";
+      }
+      points = {};
+      Object.keys(base).forEach(function (seat) { points[seat] = base[seat] + Number(text) * per[seat]; });
     }
-    return null;
+    if (!points) return null;
+    (table.terms || []).forEach(function (term) {
+      var keys = [""]; // every combination of the term's fields' values, each with a leading ":"
+      term.keys.forEach(function (name) {
+        var longer = [];
+        keys.forEach(function (key) {
+          all(name).forEach(function (value) { longer.push(key + ":" + value); });
+        });
+        keys = longer;
+      });
+      keys.forEach(function (key) {
+        var adds = term.shapes[key.slice(1)];
+        if (adds) Object.keys(adds).forEach(function (seat) { points[seat] += adds[seat]; });
+      });
+    });
+    return points;
   }
 
   // What the server drew, kept once, so the page can always go back to it.
@@ -164,35 +203,45 @@
     element.classList.toggle("unsent", unsent);
   }
 
-  // The scoreboard, its wind column and the next hand's number as if the waiting hands were sent.
-  function advance(hands) {
+  // The entries that move the totals: hands (the hand table) and penalties (the penalty table, from the
+  // rule set's penalty_effect); the other entries (lateness, session totals) are not shown ahead.
+  function tableOf(item) {
+    if (item.hand) return ahead && ahead.points;
+    return ahead && item.form === ahead.penalty_form ? ahead.penalties : undefined;
+  }
+
+  // The scoreboard, its wind column and the next hand's number as if the waiting entries were sent.
+  function advance(items) {
     var board = document.getElementById("scoreboard");
     if (!board) return;
-    var n = hands.length;
+    var scored = items.filter(function (item) { return tableOf(item) !== undefined; });
+    var hands = items.filter(function (item) { return item.hand; });
+    var n = hands.length, m = scored.length;
     var next = Number(board.getAttribute("data-next")) + n;
     board.querySelectorAll("td[data-seat]").forEach(function (cell) {
       var total = Number(sent(cell));
       if (sent(cell).trim() === "" || isNaN(total)) return; // hidden until a blind second entry agrees
-      hands.forEach(function (item) {
-        var points = handPoints(item);
+      scored.forEach(function (item) {
+        var points = lookup(tableOf(item), item);
         total += points && points[cell.getAttribute("data-seat")] !== undefined ?
           points[cell.getAttribute("data-seat")] : NaN;
       });
-      shown(cell, n ? (isNaN(total) ? "?" : String(total)) : sent(cell), n > 0);
+      shown(cell, m ? (isNaN(total) ? "?" : String(total)) : sent(cell), m > 0);
     });
-    // Table points follow the whole session's ranking: not known here until the hands are sent.
+    // Table points follow the whole session's ranking: not known here until the entries are sent.
     board.querySelectorAll("td[data-table-points]").forEach(function (cell) {
-      shown(cell, n ? "" : sent(cell), n > 0);
+      shown(cell, m ? "" : sent(cell), m > 0);
     });
     var caption = board.querySelector("caption[data-unsent]");
-    if (n && !caption) {
+    if (m && !caption) {
       caption = document.createElement("caption");
       caption.setAttribute("data-unsent", "");
       board.insertBefore(caption, board.firstChild);
     }
     if (caption) {
-      caption.textContent = n ? say(n === 1 ? "waiting-one" : "waiting", { n: n }) : "";
-      caption.hidden = !n;
+      var words = n === m ? (n === 1 ? "waiting-one" : "waiting") : (m === 1 ? "entries-one" : "entries");
+      caption.textContent = m ? say(words, { n: m }) : "";
+      caption.hidden = !m;
     }
     var winds = ahead && ahead.winds[next - ahead.first];
     var before = ahead && ahead.winds[Number(board.getAttribute("data-next")) - ahead.first];

@@ -122,6 +122,76 @@ def test_hands_entered_offline_wait_then_are_stored_once_in_order(live_server, n
     assert LateArrival.objects.filter(table=table).count() == 1
 
 
+@pytest.fixture
+def nmjl_table(organiser, referee):
+    from tournaments.models import Role
+    from tournaments.services import events as event_services
+    from tournaments.services import registrations, reseating
+
+    tournament = event_services.create_tournament(
+        event_services.EventDetails(
+            name="Boca Open", slug="boca-open", rules="nmjl", num_sessions=1, hands_per_session=4
+        ),
+        acting_user=organiser,
+    )
+    event_services.grant_role(tournament, referee, Role.REFEREE, acting_user=organiser)
+    for name in ["Ann", "Bea", "Cat", "Dot"]:
+        registrations.register_player(tournament, registrations.PlayerRow(name=name), acting_user=organiser)
+    [table] = reseating.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
+    return table
+
+
+def test_nmjl_games_kept_offline_move_the_scoreboard_as_the_server_then_does(live_server, narrow, nmjl_table):
+    """The NMJL rule set's points table (scoring/rules/nmjl/points_table.py, Tournament Scoring, seeds/003
+    lines 1556-1570): a card hand's value from the event's card, jokerless, the exposures, dead hands; and
+    a penalty kept with them, by the rule set's penalty table (scoring/rules/ruleset.py penalty_points_table)."""
+    page = narrow
+    log_in(page, live_server.url, "rick", "pw-rick-123")
+    page.goto(f"{live_server.url}/referee/boca-open/sessions/1/tables/1/")
+    page.context.set_offline(True)
+    # E wins 2468-3 (35 on the card) jokerless (+20) from S, who discarded to 3 exposures (-25); W dead.
+    page.check("input[name=won_by][value=discard]")
+    page.select_option("select[name=winner]", "E")
+    page.select_option("select[name=discarder]", "S")
+    page.select_option("select[name=card_hand]", "2468-3")
+    page.fill("input[name=winner_exposures]", "3")
+    page.check("input[name=jokerless]")
+    page.check("input[name=dead][value=W]")
+    page.click("#hand-form button[type=submit]")
+    page.wait_for_selector("#offline-queue >> text=1 game not sent yet")
+    assert scores(page) == {"E": "55", "S": "-25", "W": "0", "N": "0"}
+    # A wall game (10 each) where N's hand was dead ("Dead hand 0 points").
+    page.check("input[name=won_by][value=wall]")
+    page.check("input[name=dead][value=N]")
+    page.click("#hand-form button[type=submit]")
+    page.wait_for_selector("#offline-queue >> text=2 games not sent yet")
+    assert scores(page) == {"E": "65", "S": "-15", "W": "10", "N": "0"}
+    cell = page.locator('#scoreboard td[data-seat="E"]')
+    assert "unsent" in cell.get_attribute("class")
+    assert cell.evaluate("(cell) => getComputedStyle(cell).fontStyle") == "italic"
+    assert page.locator("#hand-form h2").inner_text() == "Game 3"
+    # A penalty kept too moves the totals (the rule set's penalty table): 5 points deducted from S.
+    south = nmjl_table.seats.get(wind="S").registration.code
+    penalty = page.locator("#penalty-form")
+    penalty.locator("select[name=player]").select_option(str(south))
+    penalty.locator("select[name=kind]").select_option("other")
+    penalty.locator("input[name=points]").fill("5")
+    penalty.locator("select[name=paid_to]").select_option("none")
+    penalty.locator("button[type=submit]").click()
+    page.wait_for_selector("#offline-queue >> text=3 entries not sent yet")
+    assert scores(page) == {"E": "65", "S": "-20", "W": "10", "N": "0"}
+    assert page.locator("#scoreboard caption").inner_text() == "3 entries not sent yet"
+    assert in_force(nmjl_table) == [] and not nmjl_table.penalties.exists()
+
+    page.context.set_offline(False)
+    page.wait_for_function("document.querySelectorAll('table.hands-table tbody tr').length === 2")
+    page.wait_for_selector("#offline-queue", state="hidden")
+    assert in_force(nmjl_table) == [(1, "E"), (2, "")]
+    assert nmjl_table.penalties.count() == 1
+    assert scores(page) == {"E": "65", "S": "-20", "W": "10", "N": "0"}  # the server's, the same
+    assert page.locator("#scoreboard .unsent").count() == 0
+
+
 KEPT = """(url) => {
   // Polled: each poll looks in the worker's cache once the previous look has answered.
   // The logged-in user's own cache (scoring/offline_copy.py: the logout form says whose).

@@ -15,11 +15,11 @@ from scoring.rules.errors import HandInputError, Text, gettext_noop
 from scoring.rules.mcr import session as mcr
 from scoring.rules.mcr.fan_names import FAN_NAMES
 from scoring.rules.mcr.penalty_names import CHINESE_PENALTY_LABELS
+from scoring.rules.points_table import PointsTable
 from scoring.rules.ruleset import (
     SEATS,
     HandRecord,
     PenaltyItem,
-    PointsTable,
     RuleSet,
     SessionTotals,
     Winds,

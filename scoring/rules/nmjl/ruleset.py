@@ -31,6 +31,7 @@ from scoring.rules.tie_breaks import TIE_BREAK_SETTINGS
 
 if TYPE_CHECKING:
     from scoring.rules.nmjl.tournament import TournamentScheme
+    from scoring.rules.points_table import PointsTable
 
 WON_BY = ("discard", "self_pick", "wall")
 
@@ -432,6 +433,19 @@ class NMJLRuleSet(RuleSet):
             seats=winds_for_hand(count, dice_follow_pivot=self.dice_follow_pivot),
             note="rule 117: the pivot deals first after she moves" if self.dice_follow_pivot else "",
         )
+
+    def points_table(self) -> PointsTable:
+        """The event's scheme and card as a table read off :meth:`points` (``nmjl/points_table.py``: the
+        Tournament Scoring table, lines 1556-1570, adds separate amounts). Not looked up, shown "?": a
+        game entered with its tiles (the server reads the hand from them)."""
+        return self._points_table
+
+    @cached_property
+    def _points_table(self) -> PointsTable:
+        """Read once per rule set (one per event's settings, ``tournaments.models``): some 150 games."""
+        from scoring.rules.nmjl.points_table import read_points_table
+
+        return read_points_table(self)
 
     def initial_for(self, record: HandRecord, tiles: Any = None) -> dict[str, Any]:
         data = record.data
