@@ -186,7 +186,7 @@ EXPORT_JOBS_KEEP = env_int("EXPORT_JOBS_KEEP", 3)
 # Public pages for anonymous readers, stored per event version (tournaments/public_read.py): each worker reads
 # an event's versions at most every half second (a change shows on the public pages within it; the standings
 # poll every second and skip nginx's copy: a confirmation is on an open page within 2 s, bench/entry_load.py).
-PUBLIC_VERSION_SECONDS = float(env_str("PUBLIC_VERSION_SECONDS") or 0.5)
+PUBLIC_VERSION_SECONDS = float(env_str("PUBLIC_VERSION_SECONDS") or 0.25)
 # ...and keeps the answers it served last in its own memory (the keys name the versions: never out of date).
 PUBLIC_PAGE_LOCAL_BYTES = env_int("PUBLIC_PAGE_LOCAL_BYTES", 32 * 1024 * 1024)
 

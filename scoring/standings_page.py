@@ -134,7 +134,7 @@ def standings_etag(tournament: Tournament, clean: HttpRequest, provisional: bool
     return f'"{standings_inputs(tournament, clean, provisional)}"'
 
 
-AHEAD_SECONDS = 0.2
+AHEAD_SECONDS = 0.1
 """How often the background worker looks for a new public version to draw (one small query)."""
 
 AHEAD_NICE = 5

@@ -19,7 +19,7 @@ Each worker also keeps the answers it served last in its own memory, under the s
 (``PUBLIC_PAGE_LOCAL_BYTES``): a key names every version, so such a copy is never out of date.
 
 A request is served from here only when it is anonymous (no session or messages cookie). The per-process copy
-of the versions (``PUBLIC_VERSION_SECONDS``, 0.5 s in production) is the only window in which a change is not yet
+of the versions (``PUBLIC_VERSION_SECONDS``, 0.25 s in production) is the only window in which a change is not yet
 seen; nginx keeps answers one second more (``deploy/nginx-public-cache.conf``).
 """
 
