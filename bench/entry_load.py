@@ -569,11 +569,12 @@ def run(db: str, args: argparse.Namespace, port: int) -> bool:
         ok &= fresh
         print(
             f"\n{len(lags)} confirmations withdrawn or given at tables of played sessions while the referees save "
-            f"and the readers read ({CONFIRM_SECONDS:g} s), a phone left open on the standings page (its poll "
+            f"and the readers read ({args.confirm_seconds:g} s), a phone left open on the standings page (its poll "
             f"every {STANDINGS_POLL_SECONDS:g} s with the ETag it holds: {watch.polls} answers, {watch.errors} "
             f"errors):\n  from the referee's answer to the phone showing it: p50 {percentile(lags, 50):.2f} s  p95 {percentile(lags, 95):.2f} s  max "
             f"{max(lags, default=float('nan')):.2f} s (target <= 2 s: {'ok' if fresh else 'MISSED'})"
         )
+        print(f"  each, in seconds: {' '.join(f'{lag:.2f}' for lag in lags)}")
         drawn = DRAWN_AHEAD.findall(read_log(stack.work / "worker-entry.log"))
         if drawn:
             took, used = [float(ms) for ms, _ in drawn], [float(cpu) for _, cpu in drawn]
@@ -587,7 +588,7 @@ def run(db: str, args: argparse.Namespace, port: int) -> bool:
         stack.stop()
 
 
-CONFIRM_SECONDS = 10.0
+CONFIRM_SECONDS = 10.0  # step 4's default length (--confirm-seconds)
 DRAWN_AHEAD = re.compile(r"drawn ahead at version \d+ in (\d+) ms \((\d+) ms of CPU")  # standings_page.py
 
 
@@ -618,7 +619,7 @@ def confirmation_lags(
     )
     watcher.start()
     readers = [
-        wrk(front, paths, share, CONFIRM_SECONDS, work, f"confirm-{name}", think_ms=READER_THINK_MS)
+        wrk(front, paths, share, args.confirm_seconds, work, f"confirm-{name}", think_ms=READER_THINK_MS)
         for name, paths in pages.items()
     ]
     confirmer = threading.Thread(
@@ -627,7 +628,7 @@ def confirmation_lags(
         daemon=True,
     )
     confirmer.start()
-    time.sleep(CONFIRM_SECONDS)
+    time.sleep(args.confirm_seconds)
     stop.set()
     confirmer.join(timeout=15)
     watcher.join(timeout=5)
@@ -776,6 +777,12 @@ def main() -> None:
         action="store_true",
         help="no background worker: the first reader draws each new public version's standings (by default "
         "the worker draws them ahead, as deploy/serve runs it)",
+    )
+    parser.add_argument(
+        "--confirm-seconds",
+        type=float,
+        default=CONFIRM_SECONDS,
+        help=f"how long step 4 withdraws and gives confirmations (default {CONFIRM_SECONDS:g}; longer: more of them)",
     )
     parser.add_argument("--port", type=int, default=18300)
     parser.add_argument("--quick", action="store_true", help="CI: 40 players, 4 sessions, 3 s phases")

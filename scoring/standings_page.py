@@ -12,6 +12,7 @@ the same key): ``scoring/tests/test_standings_page.py``.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import hashlib
 import logging
@@ -22,6 +23,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
+from django.core.cache import cache
 from django.db import close_old_connections, connection
 from django.http import HttpRequest, QueryDict
 from django.template.loader import render_to_string
@@ -44,7 +46,7 @@ from scoring.tables import ScoreStandingsTable, StandingsTable
 from tournaments import public_names
 from tournaments.access import has_role
 from tournaments.models import Role, Tournament
-from tournaments.public_read import computed_once, computing_without_waiting
+from tournaments.public_read import computed_once, computing_without_waiting, stored_within
 from tournaments.venue_time import use_event_zone
 
 log = logging.getLogger(__name__)
@@ -90,7 +92,25 @@ def standings_table_html(tournament: Tournament, clean: HttpRequest, provisional
     if provisional:
         return draw_standings_table(tournament, clean, provisional)
     key = f"standings-table:{standings_inputs(tournament, clean, provisional)}"
+    if not clean.GET:  # the default sort, which the worker draws ahead of the readers
+        ahead = _drawn_ahead(key)
+        if ahead is not None:
+            return ahead
     return computed_once(key, lambda: draw_standings_table(tournament, clean, provisional))
+
+
+def _drawn_ahead(key: str) -> str | None:
+    """The worker's drawing of ``key``: stored already, or, while a worker draws ahead, waited for (at most
+    ``READER_WAITS_SECONDS``) rather than drawn again in the public pool at the lowest CPU priority, where
+    a reader that began first held every phone polling behind it for seconds."""
+    try:
+        stored: str | None = cache.get(key)
+        if stored is not None or not cache.get(AHEAD_ALIVE_KEY):
+            return stored
+    except Exception:  # the cache away: drawn by the reader (computed_once draws it then)
+        return None
+    drawn: str | None = stored_within(key, READER_WAITS_SECONDS)
+    return drawn
 
 
 def draw_standings_table(tournament: Tournament, clean: HttpRequest, provisional: bool) -> str:
@@ -136,6 +156,14 @@ def standings_etag(tournament: Tournament, clean: HttpRequest, provisional: bool
 
 AHEAD_SECONDS = 0.1
 """How often the background worker looks for a new public version to draw (one small query)."""
+
+AHEAD_ALIVE_KEY = "standings-drawn-ahead:alive"
+"""Set in the shared cache while a worker draws ahead (for ``AHEAD_ALIVE_SECONDS`` after each look)."""
+
+AHEAD_ALIVE_SECONDS = 2
+
+READER_WAITS_SECONDS = 1.5
+"""How long a reader waits for the worker's drawing of a new version before drawing it itself."""
 
 AHEAD_NICE = 5
 """The drawing thread's CPU priority: below the referees' saves (0), above the public pool (10, SCHED_IDLE),
@@ -215,13 +243,17 @@ def keep_drawn_ahead(stop: threading.Event, *, every: float = AHEAD_SECONDS) -> 
         while not stop.wait(every):
             try:
                 close_old_connections()
+                cache.set(AHEAD_ALIVE_KEY, 1, timeout=AHEAD_ALIVE_SECONDS)  # the readers wait for it
                 now = public_versions()
                 for pk, version in now.items():
                     if seen is not None and seen.get(pk) != version:
                         _draw_and_log(pk, version)
                 seen = now
-            except Exception:
+            except Exception:  # the database or the cache away: the readers draw; look again in a second
                 log.warning("drawing the standings ahead failed", exc_info=True)
                 connection.close()
+                stop.wait(1.0)
     finally:
+        with contextlib.suppress(Exception):
+            cache.delete(AHEAD_ALIVE_KEY)  # the readers draw again themselves
         connection.close()

@@ -207,16 +207,24 @@ def computing_without_waiting() -> Iterator[None]:
         _not_waiting.on = before
 
 
-def _stored_by_another(key: str) -> Any:
-    """What another worker, which holds the key's lock, stores under ``key``: waited for at most
-    ``WAIT_SECONDS`` (None then: the caller computes it too)."""
-    deadline = time.monotonic() + WAIT_SECONDS
+def stored_within(key: str, seconds: float) -> Any:
+    """What another caller stores under ``key`` within ``seconds`` (None: not in time, or this thread
+    computes without waiting: :func:`computing_without_waiting`)."""
+    if getattr(_not_waiting, "on", False):
+        return None
+    deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         time.sleep(0.02)
         stored = cache.get(key)
         if stored is not None:
             return stored
     return None
+
+
+def _stored_by_another(key: str) -> Any:
+    """What another worker, which holds the key's lock, stores under ``key``: waited for at most
+    ``WAIT_SECONDS`` (None then: the caller computes it too)."""
+    return stored_within(key, WAIT_SECONDS)
 
 
 def computed_once(key: str, compute: Callable[[], _T], *, timeout: int = PAGE_SECONDS) -> _T:

@@ -142,3 +142,56 @@ def test_drawing_ahead_never_waits_on_a_reader_drawing_the_same_version(table, r
         cache.delete(key)
         assert public_read.computed_once(key, lambda: "drawn") == "the reader's"  # a reader does wait
         waited.assert_called_once()
+
+
+def stored_later(key: str, value: str, after: float = 0.1) -> threading.Thread:
+    """The worker storing its drawing of ``key`` a moment from now."""
+    thread = threading.Timer(after, lambda: cache.set(key, value))
+    thread.start()
+    return thread
+
+
+def reader_key(tournament, query: str = "") -> tuple[object, str]:
+    fresh = Tournament.objects.get(pk=tournament.pk)
+    request = standings_page.reader_request(fresh)
+    if query:
+        request.GET = request.GET.copy()
+        request.GET["sort"] = query
+    return request, f"standings-table:{standings_page.standings_inputs(fresh, request, False)}"
+
+
+def test_while_the_worker_draws_ahead_a_reader_waits_for_its_drawing(table):
+    tournament = Tournament.objects.get(pk=table.round.tournament_id)
+    cache.clear()
+    request, key = reader_key(tournament)
+    cache.set(standings_page.AHEAD_ALIVE_KEY, 1)
+    later = stored_later(key, "<p>the worker's</p>")
+    with not_drawn_by_the_reader():
+        assert standings_page.standings_table_html(tournament, request, False) == "<p>the worker's</p>"
+    later.join()
+
+
+def test_a_reader_draws_itself_with_no_worker_or_another_sort_than_the_one_drawn_ahead(
+    table, referee, organiser
+):
+    finish(table, referee, organiser, 8)
+    tournament = Tournament.objects.get(pk=table.round.tournament_id)
+    cache.clear()
+    request, _ = reader_key(tournament)
+    with mock.patch.object(standings_page, "stored_within") as waited:
+        assert "<table" in standings_page.standings_table_html(tournament, request, False)  # no worker alive
+        cache.set(standings_page.AHEAD_ALIVE_KEY, 1)
+        by_name, _ = reader_key(tournament, "name")
+        assert "<table" in standings_page.standings_table_html(tournament, by_name, False)
+    waited.assert_not_called()
+
+
+def test_the_worker_never_waits_for_its_own_drawing(table, referee, organiser):
+    tournament = table.round.tournament
+    finish(table, referee, organiser, 8)
+    cache.clear()
+    cache.set(standings_page.AHEAD_ALIVE_KEY, 1)
+    with mock.patch.object(public_read.time, "sleep", side_effect=AssertionError("waited")):
+        standings_page.draw_ahead(tournament.pk)
+    _, key = reader_key(tournament)
+    assert "<table" in cache.get(key)
