@@ -292,8 +292,10 @@ def confirmations(
     refused: list[str],
 ) -> None:
     """A chief referee withdrawing and giving back confirmations at tables of the played sessions (marking
-    a table complete is a change that withdraws its confirmation, then confirming gives it back, then
-    reopening leaves it as imported: the first two change the public standings) while the hall reads;
+    a table complete is a change that withdraws its confirmation, then confirming gives it back; reopening
+    withdraws it again and confirming gives it back, leaving the table as imported: confirmed, not marked
+    complete. Left unconfirmed, the table would hold the public standings at the session before its own,
+    and every change at a later session would never show) while the hall reads;
     each lag is from the referee's answer to the first standings page that shows the change, 10 s at most
     (then counted as 10 s: a missed target, never a hidden one)."""
     browser = Browser(port)
@@ -302,11 +304,11 @@ def confirmations(
     while not stop.is_set():
         session, table = rng.randint(1, played), rng.randint(1, tables)
         base = f"/referee/{slug}/sessions/{session}/tables/{table}/"
-        for action in ("finish", "confirm", "reopen"):
+        for action in ("finish", "confirm", "reopen", "confirm"):
             before = watch.latest()
             status, location, _ = browser.request("POST", base + f"{action}/", {})
             answered = time.perf_counter()
-            if status != 302 or action == "reopen":
+            if status != 302:
                 continue
             _, _, page = browser.request("GET", urlsplit(location).path)  # as the browser: the message
             if 'class="error"' in page:  # refused (said on the page): nothing changed, nothing to see
@@ -320,6 +322,8 @@ def confirmations(
             if seen is None and stop.is_set():
                 return  # the step ended while waiting: neither seen nor missed
             lags.append((seen - answered) if seen is not None else 10.0)
+            if seen is None:
+                print(f"  (not seen within 10 s: {action} at session {session} table {table})", flush=True)
             time.sleep(rng.uniform(0.2, 0.8))  # the next change comes after this one is seen, or not
 
 
