@@ -244,9 +244,11 @@ class Watch:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def seen_after(self, moment: float, digest: str) -> float | None:
-        """When the first answer asked after ``moment`` that differs from ``digest`` arrived, if one has."""
+        """When the phone first showed a page other than ``digest`` (what it showed at ``moment``, as the
+        change was sent), if it has: a poll in flight may show the change before its referee has the answer
+        (the lag is then 0)."""
         with self.lock:
-            return next((at for asked, at, seen in self.changes if asked >= moment and seen != digest), None)
+            return next((at for _asked, at, seen in self.changes if at >= moment and seen != digest), None)
 
     def latest(self) -> str:
         with self.lock:
@@ -305,7 +307,7 @@ def confirmations(
         session, table = rng.randint(1, played), rng.randint(1, tables)
         base = f"/referee/{slug}/sessions/{session}/tables/{table}/"
         for action in ("finish", "confirm", "reopen", "confirm"):
-            before = watch.latest()
+            before, sent = watch.latest(), time.perf_counter()
             status, location, _ = browser.request("POST", base + f"{action}/", {})
             answered = time.perf_counter()
             if status != 302:
@@ -317,11 +319,11 @@ def confirmations(
             deadline = answered + 10
             seen = None
             while seen is None and time.perf_counter() < deadline and not stop.is_set():
-                seen = watch.seen_after(answered, before)
+                seen = watch.seen_after(sent, before)
                 time.sleep(0.02)
             if seen is None and stop.is_set():
                 return  # the step ended while waiting: neither seen nor missed
-            lags.append((seen - answered) if seen is not None else 10.0)
+            lags.append(max(0.0, seen - answered) if seen is not None else 10.0)
             if seen is None:
                 print(f"  (not seen within 10 s: {action} at session {session} table {table})", flush=True)
             time.sleep(rng.uniform(0.2, 0.8))  # the next change comes after this one is seen, or not
