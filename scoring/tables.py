@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import django_tables2 as tables
 from django.utils.functional import Promise
-from django.utils.html import format_html
-from django.utils.safestring import SafeString
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from scoring.standings import UNRANKED_LABELS
@@ -69,6 +70,23 @@ class StandingsTable(tables.Table):  # type: ignore[misc]  # django-tables2 ship
 
         return reverse("public:player", args=[self.tournament_slug, record["player"]])
 
+    def body_html(self) -> SafeString:
+        """The rows as django-tables2's body draws them (``scoring/tests/test_standings_page.py`` compares
+        the two, parsed, for every sort, language and rule set), in one pass over the records without its
+        per-cell machinery: at 400 players ~20 ms a drawing instead of ~190, and the standings are drawn
+        for every public version and language (``scoring.standings_page``)."""
+        columns = list(self.columns)
+        unknown = {column.name for column in columns} - set(FAST_CELLS)
+        if unknown:  # a column added to the table: draw it here too (the test says what differs)
+            raise NotImplementedError(f"standings columns without a fast cell: {sorted(unknown)}")
+        cells = [(column.attrs["td"].as_html(), FAST_CELLS[column.name]) for column in columns]
+        drawn = []
+        for row in self.rows:
+            record = row.record
+            tds = "".join(f"<td {attrs}>{cell(self, record)}</td>" for attrs, cell in cells)
+            drawn.append(f"<tr {row.attrs.as_html()}>{tds}</tr>")
+        return mark_safe("\n".join(drawn))  # noqa: S308  # each cell escaped below
+
     def render_table_points(self, value: Any) -> str:
         return _points(value)
 
@@ -81,6 +99,33 @@ class StandingsTable(tables.Table):  # type: ignore[misc]  # django-tables2 ship
         """Out of the ranking by a ruling (MCR rules 77e-f and 89): said in words, not left blank."""
 
         return UNRANKED_LABELS.get(value, value)
+
+
+def _or_default(record: dict[str, Any], key: str, default: str = "—") -> str:
+    """A cell as django-tables2 draws a plain column: the value escaped, or the default when empty."""
+    value = record.get(key)
+    return default if value is None or value == "" else str(conditional_escape(value))
+
+
+def _table_points_cell(table: StandingsTable, record: dict[str, Any]) -> str:
+    value = record.get("table_points")
+    return "—" if value is None or value == "" else str(conditional_escape(table.render_table_points(value)))
+
+
+FAST_CELLS: dict[str, Callable[[StandingsTable, dict[str, Any]], str]] = {
+    "rank": lambda table, record: _or_default(record, "rank"),
+    "name": lambda table, record: format_html(
+        '<a href="{}">{}</a>', table.player_url(record), record["name"]
+    ),
+    "status": lambda table, record: (
+        str(conditional_escape(table.render_status(record["status"]))) if record.get("status") else ""
+    ),
+    "country": lambda table, record: _or_default(record, "country", ""),
+    "decided": lambda table, record: str(conditional_escape(table.render_decided(record))),
+    "table_points": _table_points_cell,
+    "score": lambda table, record: _or_default(record, "score"),
+}
+"""Each standings column's cell for :meth:`StandingsTable.body_html`, drawn as its column above draws it."""
 
 
 class ScoreStandingsTable(StandingsTable):

@@ -3,8 +3,10 @@ what a reader's request draws, in each language, and it draws each new public ve
 
 from __future__ import annotations
 
+import re
 import threading
 import time
+from pathlib import Path
 from unittest import mock
 
 import pytest
@@ -16,6 +18,8 @@ from scoring.services.confirmation import confirm_table
 from scoring.services.entry import HandEntry, record_hand, set_table_finished
 from tournaments import public_read, worker
 from tournaments.models import Tournament
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 
 pytestmark = pytest.mark.django_db
 
@@ -151,7 +155,8 @@ def stored_later(key: str, value: str, after: float = 0.1) -> threading.Thread:
     return thread
 
 
-def reader_key(tournament, query: str = "") -> tuple[object, str]:
+def reader_key(tournament, query: str = ""):
+    """A reader's request of the standings (sorted by ``query``) and the key of its drawing."""
     fresh = Tournament.objects.get(pk=tournament.pk)
     request = standings_page.reader_request(fresh)
     if query:
@@ -195,3 +200,61 @@ def test_the_worker_never_waits_for_its_own_drawing(table, referee, organiser):
         standings_page.draw_ahead(tournament.pk)
     _, key = reader_key(tournament)
     assert "<table" in cache.get(key)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("sort", ["", "rank", "-rank", "name", "-name", "-table_points", "score", "-score"])
+@pytest.mark.parametrize("demo", ["demo-mcr", "demo-nmjl", "demo-babcock"])
+def test_the_fast_rows_are_django_tables2_s_rows(db, demo, sort, language):
+    """StandingsTable.body_html draws what django-tables2's body would (compared parsed: whitespace aside),
+    for every sort, both languages and each rule set's table, with a ruling's status, a country, a name to
+    escape and tie-break words in the rows."""
+    import json
+
+    from django.template import Context, Template
+    from django.test.html import parse_html
+    from django.utils import translation
+
+    from scoring.interchange import import_event
+    from scoring.tables import FAST_CELLS
+
+    with (FIXTURES / f"{demo}.json").open(encoding="utf-8") as handle:
+        document = json.load(handle)
+    document["players"][0]["name"] = "O'Brien <Ann> & Co"  # escaped alike
+    document["players"][1]["country"] = "NL"
+    document["players"][2]["country"] = ""  # a player without a country: the column's default
+    demo_event = import_event(document)
+    real_rows = standings_page.cached_standings_rows
+
+    def with_a_ruling(tournament, **kwargs):  # a player out of the ranking (MCR rule 89): rank None, status
+        rows = [dict(row) for row in real_rows(tournament, **kwargs)]
+        rows[-1].update(rank=None, status="disqualification")
+        return rows
+
+    request = standings_page.reader_request(demo_event)
+    if sort:
+        request.GET = request.GET.copy()
+        request.GET["sort"] = sort
+    with translation.override(language):
+        captured = {}
+        real = standings_page.StandingsTable.body_html
+
+        def keep_table(table):
+            captured["table"] = table
+            return real(table)
+
+        with (
+            mock.patch.object(standings_page.StandingsTable, "body_html", keep_table),
+            mock.patch.object(standings_page, "cached_standings_rows", with_a_ruling),
+        ):
+            page = standings_page.draw_standings_table(demo_event, request, False)
+        fast = re.search(r"<tbody[^>]*>(.*)</tbody>", page, re.S)[1]
+        table = captured["table"]
+        reference = Template(
+            "{% for row in table.paginated_rows %}<tr {{ row.attrs.as_html }}>{% for column, cell in row.items %}"
+            "<td {{ column.attrs.td.as_html }}>{{ cell }}</td>{% endfor %}</tr>{% endfor %}"
+        ).render(Context({"table": table}))
+    assert parse_html(fast) == parse_html(reference)
+    assert fast.count("<tr") == len(table.rows) > 0 and {c.name for c in table.columns} <= set(FAST_CELLS)
+    assert "O&#x27;Brien &lt;Ann&gt; &amp; Co" in fast and ">NL<" in fast
+    assert ">disqualified<" in fast or language != "en"
