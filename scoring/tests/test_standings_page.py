@@ -160,8 +160,8 @@ def reader_key(tournament, query: str = ""):
     fresh = Tournament.objects.get(pk=tournament.pk)
     request = standings_page.reader_request(fresh)
     if query:
-        request.GET = request.GET.copy()
-        request.GET["sort"] = query
+        request.GET = request.GET.copy()  # type: ignore[assignment]  # a mutable copy
+        request.GET["sort"] = query  # type: ignore[misc]
     return request, f"standings-table:{standings_page.standings_inputs(fresh, request, False)}"
 
 
