@@ -39,6 +39,7 @@ from scoring.standings_cache import (
     frozen_lines,
     progress_lines,
     public_progress,
+    public_standings_and_places,
     session_progress,
     why_nobody_is_ranked,
 )
@@ -190,7 +191,11 @@ def reader_request(tournament: Tournament) -> HttpRequest:
 def draw_ahead(tournament_pk: int) -> None:
     """Draw and store the public standings' table at the event's current public version, in the default
     sort and each language of the site (the site's first: most readers'), as the first reader's request
-    would (the event's time zone active); never waiting on a reader drawing it too, at a lower priority."""
+    would (the event's time zone active); never waiting on a reader drawing it too, at a lower priority.
+    After the first language, every player's place after each session (``public_standings_and_places``,
+    what each player page reads): computed by the first reader of a player page, in the public pool, the
+    readers of the others waited for it in the pool's threads, and a phone's standings poll queued behind
+    them."""
     tournament = Tournament.objects.get(pk=tournament_pk)
     request = reader_request(tournament)
     languages = sorted(
@@ -199,9 +204,11 @@ def draw_ahead(tournament_pk: int) -> None:
     use_event_zone(tournament)
     try:
         with computing_without_waiting():
-            for language in languages:
+            for n, language in enumerate(languages):
                 with translation.override(language):
                     standings_table_html(tournament, request, provisional=False)
+                if n == 0:  # every player page's places too: readers waiting for them held the pool
+                    public_standings_and_places(tournament)
     finally:
         timezone.deactivate()
 

@@ -258,3 +258,20 @@ def test_the_fast_rows_are_django_tables2_s_rows(db, demo, sort, language):
     assert fast.count("<tr") == len(table.rows) > 0 and {c.name for c in table.columns} <= set(FAST_CELLS)
     assert "O&#x27;Brien &lt;Ann&gt; &amp; Co" in fast and ">NL<" in fast
     assert ">disqualified<" in fast or language != "en"
+
+
+def test_the_worker_computes_the_players_places_ahead_too(table, referee, organiser):
+    """Every player page reads each player's place after each session: computed once per version by the
+    worker, a reader of a player page finds them stored (scoring.standings_cache)."""
+    from scoring import standings_cache
+
+    tournament = table.round.tournament
+    finish(table, referee, organiser, 8)
+    cache.clear()
+    standings_page.draw_ahead(tournament.pk)
+    fresh = Tournament.objects.get(pk=tournament.pk)
+    with mock.patch.object(
+        standings_cache, "places_after_each_session", side_effect=AssertionError("computed")
+    ):
+        rows, places = standings_cache.public_standings_and_places(fresh)
+    assert rows and places
