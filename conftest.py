@@ -91,6 +91,26 @@ def table(event):
 
 
 @pytest.fixture
+def nmjl_table(organiser, referee):
+    """The one table of an NMJL event (4 players, 2 sessions of 4 games, session 1 seated, not published)."""
+    from tournaments.models import Role
+    from tournaments.services import events as event_services
+    from tournaments.services import registrations, reseating
+
+    tournament = event_services.create_tournament(
+        event_services.EventDetails(
+            name="Boca Open", slug="boca-open", rules="nmjl", num_sessions=2, hands_per_session=4
+        ),
+        acting_user=organiser,
+    )
+    event_services.grant_role(tournament, referee, Role.REFEREE, acting_user=organiser)
+    for name in ["Ann", "Bea", "Cat", "Dot"]:
+        registrations.register_player(tournament, registrations.PlayerRow(name=name), acting_user=organiser)
+    [table] = reseating.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
+    return table
+
+
+@pytest.fixture
 def demo_event(db):
     from scoring.interchange import import_event
 

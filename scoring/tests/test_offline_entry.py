@@ -213,23 +213,6 @@ def test_confirming_and_signing_say_they_need_the_connection(client, table, refe
     assert "data-offline" not in page.split('id="sign-form"')[1].split("</form>")[0]
 
 
-@pytest.fixture
-def nmjl_table(organiser, referee):
-    from tournaments.models import Role
-    from tournaments.services import events as event_services
-    from tournaments.services import registrations, reseating
-
-    tournament = event_services.create_tournament(
-        event_services.EventDetails(name="Boca Open", rules="nmjl", num_sessions=1, hands_per_session=4),
-        acting_user=organiser,
-    )
-    event_services.grant_role(tournament, referee, Role.REFEREE, acting_user=organiser)
-    for name in ["Ann", "Bea", "Cat", "Dot"]:
-        registrations.register_player(tournament, registrations.PlayerRow(name=name), acting_user=organiser)
-    [table] = reseating.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
-    return table
-
-
 def test_an_nmjl_table_page_gives_the_phone_its_points_and_its_cards_values(client, nmjl_table, referee):
     """NMJL games kept on the phone are added up with the rule set's table (Tournament Scoring, seeds/003
     lines 1556-1570, scoring/rules/nmjl/points_table.py), a card hand's value from the event's card."""

@@ -21,19 +21,6 @@ from tournaments.services import events as event_services
 from tournaments.services import registrations, reseating
 
 
-@pytest.fixture
-def nmjl_table(organiser, referee):
-    tournament = event_services.create_tournament(
-        event_services.EventDetails(name="Boca Open", rules="nmjl", num_sessions=2, hands_per_session=4),
-        acting_user=organiser,
-    )
-    event_services.grant_role(tournament, referee, Role.REFEREE, acting_user=organiser)
-    for name in ["Ann", "Bea", "Cat", "Dot"]:
-        registrations.register_player(tournament, registrations.PlayerRow(name=name), acting_user=organiser)
-    [table] = reseating.generate_seating(tournament.rounds.get(number=1), acting_user=organiser)
-    return table
-
-
 def loaded(table):
     return queries.tables_with_results(table.round.tournament, table.round)[0]
 
