@@ -4,8 +4,9 @@ digest of its body (ConditionalGetMiddleware; stored answers carry theirs, ``tou
 
 from __future__ import annotations
 
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.utils.cache import patch_vary_headers
+from django.utils.http import parse_etags
 
 POLL_SECONDS = 30
 """How often the public pages ask for their fragment (the standings have always polled this often)."""
@@ -39,3 +40,9 @@ def vary_on_htmx(response: HttpResponse) -> HttpResponse:
     if not response.has_header("Cache-Control"):
         response["Cache-Control"] = "no-cache"
     return response
+
+
+def holds_etag(request: HttpRequest, etag: str) -> bool:
+    """Whether a poll's If-None-Match holds ``etag``, compared weakly as HTTP says for it: GZipMiddleware
+    marks the ETag of what it compresses weak (W/), and the browser sends it back so."""
+    return etag in {tag.removeprefix("W/") for tag in parse_etags(request.headers.get("If-None-Match", ""))}

@@ -34,14 +34,13 @@ from django.template.loader import get_template
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import add_never_cache_headers
-from django.utils.http import parse_etags
 from django.utils.translation import get_language, gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from config.security import client_ip
 from scoring.forms import PlayerSignInForm
-from scoring.live import poll_seconds
+from scoring.live import holds_etag, poll_seconds
 from scoring.models import BlindEntry, Confirmation, LateArrival, Penalty, Signature, TableDispute
 from scoring.services import appeals, confirmation, disputes, pins, queries, standings
 from scoring.views_public import player_context
@@ -132,7 +131,7 @@ def my_table(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         return response
     inputs = table_inputs(tournament, registration, table)
     version = table_version(request, inputs)
-    if holds(request, version):
+    if holds_etag(request, version):
         response = HttpResponseNotModified()
     else:
         context = {"tournament": tournament, "panel": table_panel(table, registration)}
@@ -143,12 +142,6 @@ def my_table(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     response["Cache-Control"] = TABLE_CACHE_CONTROL
     response["Vary"] = "Cookie, Accept-Language"
     return response
-
-
-def holds(request: HttpRequest, etag: str) -> bool:
-    """Whether the request's If-None-Match holds ``etag``, compared weakly as HTTP says for it:
-    GZipMiddleware marks the ETag of what it compresses weak (W/), and the browser sends it back so."""
-    return etag in {tag.removeprefix("W/") for tag in parse_etags(request.headers.get("If-None-Match", ""))}
 
 
 PERSON = (

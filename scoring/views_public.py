@@ -13,7 +13,6 @@ from django.db.models import Exists, OuterRef, Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
-from django.utils.http import parse_etags
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext
 
@@ -21,7 +20,7 @@ from scoring import substitutions
 from scoring.charts import ChartPoint, progress_chart
 from scoring.exports import STANDINGS_EXPORTS
 from scoring.history import place_at_table
-from scoring.live import poll_seconds, standings_poll_seconds, vary_on_htmx
+from scoring.live import holds_etag, poll_seconds, standings_poll_seconds, vary_on_htmx
 from scoring.models import Penalty
 from scoring.projector import projector_context, projector_poll_seconds
 from scoring.rules.side import BEST_HAND, BestHandRow
@@ -145,7 +144,7 @@ def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         etag = standings_etag(tournament, clean, provisional)
         fragment: HttpResponse = (
             HttpResponseNotModified()
-            if _held(request, etag)
+            if holds_etag(request, etag)
             else HttpResponse(standings_table_html(tournament, clean, provisional))
         )
         fragment["ETag"] = etag
@@ -166,12 +165,6 @@ def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             },
         )
     )
-
-
-def _held(request: HttpRequest, etag: str) -> bool:
-    """Whether the poll holds ``etag``, compared weakly as HTTP says for If-None-Match: GZipMiddleware
-    marks the ETag of what it compresses weak (W/), and the browser sends it back so."""
-    return etag in {tag.removeprefix("W/") for tag in parse_etags(request.headers.get("If-None-Match", ""))}
 
 
 def standings_download(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
@@ -440,7 +433,7 @@ def projector(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = public_event(slug)
     if request.htmx:
         etag = projector_etag(tournament)
-        if _held(request, etag):
+        if holds_etag(request, etag):
             response: HttpResponse = HttpResponseNotModified()
         else:
             response = render(request, "scoring/public/_projector_slides.html", projector_context(tournament))
