@@ -19,6 +19,8 @@ import logging
 import os
 import threading
 import time
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -47,7 +49,7 @@ from scoring.tables import ScoreStandingsTable, StandingsTable
 from tournaments import public_names
 from tournaments.access import has_role
 from tournaments.models import Role, Tournament
-from tournaments.public_read import computed_once, computing_without_waiting, stored_within
+from tournaments.public_read import PAGE_SECONDS, computed_once, computing_without_waiting, stored_within
 from tournaments.venue_time import use_event_zone
 
 log = logging.getLogger(__name__)
@@ -94,24 +96,36 @@ def standings_table_html(tournament: Tournament, clean: HttpRequest, provisional
         return draw_standings_table(tournament, clean, provisional)
     key = f"standings-table:{standings_inputs(tournament, clean, provisional)}"
     if not clean.GET:  # the default sort, which the worker draws ahead of the readers
-        ahead = _drawn_ahead(key)
+        ahead = _drawn_ahead(key, tournament)
         if ahead is not None:
             return ahead
     return computed_once(key, lambda: draw_standings_table(tournament, clean, provisional))
 
 
-def _drawn_ahead(key: str) -> str | None:
+def _drawn_ahead(key: str, tournament: Tournament) -> str | None:
     """The worker's drawing of ``key``: stored already, or, while a worker draws ahead, waited for (at most
-    ``READER_WAITS_SECONDS``) rather than drawn again in the public pool at the lowest CPU priority, where
-    a reader that began first held every phone polling behind it for seconds."""
+    ``READER_WAITS_SECONDS``, and only until the worker leaves this version for a newer one) rather than
+    drawn again in the public pool at the lowest CPU priority, where a reader that began first held every
+    phone polling behind it for seconds."""
     try:
         stored: str | None = cache.get(key)
         if stored is not None or not cache.get(AHEAD_ALIVE_KEY):
             return stored
     except Exception:  # the cache away: drawn by the reader (computed_once draws it then)
         return None
-    drawn: str | None = stored_within(key, READER_WAITS_SECONDS)
+
+    def left_for_a_newer_one() -> bool:
+        drawing = cache.get(_drawing_key(tournament.pk))
+        return drawing is not None and drawing > tournament.public_version
+
+    drawn: str | None = stored_within(key, READER_WAITS_SECONDS, unless=left_for_a_newer_one)
     return drawn
+
+
+def _drawing_key(tournament_pk: int) -> str:
+    """The public version the worker draws (or drew last) for the event: readers of an older one stop
+    waiting for it."""
+    return f"standings-drawn-ahead:{tournament_pk}:version"
 
 
 def draw_standings_table(tournament: Tournament, clean: HttpRequest, provisional: bool) -> str:
@@ -188,29 +202,51 @@ def reader_request(tournament: Tournament) -> HttpRequest:
     return standings_request(request)
 
 
-def draw_ahead(tournament_pk: int) -> None:
+def draw_ahead(tournament_pk: int, version: int | None = None) -> bool:
     """Draw and store the public standings' table at the event's current public version, in the default
     sort and each language of the site (the site's first: most readers'), as the first reader's request
     would (the event's time zone active); never waiting on a reader drawing it too, at a lower priority.
     After the first language, every player's place after each session (``public_standings_and_places``,
     what each player page reads): computed by the first reader of a player page, in the public pool, the
     readers of the others waited for it in the pool's threads, and a phone's standings poll queued behind
-    them."""
+    them.
+
+    Given the ``version`` it was asked to draw, it stops as soon as a newer one is committed (False): the
+    rest of an old version (places, the other languages) held a newer confirmation behind it for half a
+    second, and the newer one's first language is what the phones left open on the standings wait for."""
     tournament = Tournament.objects.get(pk=tournament_pk)
+    if version is not None and tournament.public_version != version:
+        return False
+    version = tournament.public_version
+    cache.set(_drawing_key(tournament_pk), version, timeout=PAGE_SECONDS)
     request = reader_request(tournament)
     languages = sorted(
         (code for code, _ in settings.LANGUAGES), key=lambda code: code != settings.LANGUAGE_CODE
     )
+    steps: list[Callable[[], object]] = []
+    for n, language in enumerate(languages):
+        steps.append(partial(_draw_in, language, tournament, request))
+        if n == 0:  # every player page's places too: readers waiting for them held the pool
+            steps.append(partial(public_standings_and_places, tournament))
     use_event_zone(tournament)
     try:
         with computing_without_waiting():
-            for n, language in enumerate(languages):
-                with translation.override(language):
-                    standings_table_html(tournament, request, provisional=False)
-                if n == 0:  # every player page's places too: readers waiting for them held the pool
-                    public_standings_and_places(tournament)
+            for n, step in enumerate(steps):
+                if n and _public_version(tournament_pk) != version:
+                    return False
+                step()
     finally:
         timezone.deactivate()
+    return True
+
+
+def _draw_in(language: str, tournament: Tournament, request: HttpRequest) -> None:
+    with translation.override(language):
+        standings_table_html(tournament, request, provisional=False)
+
+
+def _public_version(tournament_pk: int) -> int | None:
+    return Tournament.objects.filter(pk=tournament_pk).values_list("public_version", flat=True).first()
 
 
 def _shared_cache() -> bool:
@@ -228,13 +264,21 @@ def _lower_this_thread() -> None:
         log.info("drawing ahead at the worker's priority", exc_info=True)
 
 
-def _draw_and_log(pk: int, version: int) -> None:
+def _draw_and_log(pk: int, version: int) -> bool:
     started, cpu = time.perf_counter(), time.thread_time()
-    draw_ahead(pk)
+    whole = draw_ahead(pk, version)
     took, used = (time.perf_counter() - started) * 1000, (time.thread_time() - cpu) * 1000
-    log.info(
-        "standings of event %s drawn ahead at version %s in %.0f ms (%.0f ms of CPU)", pk, version, took, used
-    )
+    if whole:
+        log.info(
+            "standings of event %s drawn ahead at version %s in %.0f ms (%.0f ms of CPU)",
+            pk,
+            version,
+            took,
+            used,
+        )
+    else:
+        log.info("standings of event %s at version %s left after %.0f ms: a newer version", pk, version, took)
+    return whole
 
 
 def keep_drawn_ahead(stop: threading.Event, *, every: float = AHEAD_SECONDS) -> None:
@@ -246,16 +290,19 @@ def keep_drawn_ahead(stop: threading.Event, *, every: float = AHEAD_SECONDS) -> 
         return
     _lower_this_thread()
     seen: dict[int, int] | None = None
+    wait = every
     try:
-        while not stop.wait(every):
+        while not stop.wait(wait):
             try:
                 close_old_connections()
                 cache.set(AHEAD_ALIVE_KEY, 1, timeout=AHEAD_ALIVE_SECONDS)  # the readers wait for it
                 now = public_versions()
+                superseded = False
                 for pk, version in now.items():
                     if seen is not None and seen.get(pk) != version:
-                        _draw_and_log(pk, version)
+                        superseded |= not _draw_and_log(pk, version)
                 seen = now
+                wait = 0 if superseded else every  # a newer version is waiting: draw it at once
             except Exception:  # the database or the cache away: the readers draw; look again in a second
                 log.warning("drawing the standings ahead failed", exc_info=True)
                 connection.close()

@@ -207,9 +207,9 @@ def computing_without_waiting() -> Iterator[None]:
         _not_waiting.on = before
 
 
-def stored_within(key: str, seconds: float) -> Any:
-    """What another caller stores under ``key`` within ``seconds`` (None: not in time, or this thread
-    computes without waiting: :func:`computing_without_waiting`)."""
+def stored_within(key: str, seconds: float, *, unless: Callable[[], bool] | None = None) -> Any:
+    """What another caller stores under ``key`` within ``seconds`` (None: not in time, ``unless()`` became
+    true meanwhile, or this thread computes without waiting: :func:`computing_without_waiting`)."""
     if getattr(_not_waiting, "on", False):
         return None
     deadline = time.monotonic() + seconds
@@ -218,6 +218,8 @@ def stored_within(key: str, seconds: float) -> Any:
         stored = cache.get(key)
         if stored is not None:
             return stored
+        if unless is not None and unless():
+            return None
     return None
 
 

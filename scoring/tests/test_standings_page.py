@@ -83,7 +83,9 @@ def test_the_worker_s_thread_draws_a_new_version_once_committed(table, referee, 
     stop = threading.Event()
     with (
         mock.patch.object(standings_page, "_shared_cache", return_value=True),
-        mock.patch.object(standings_page, "draw_ahead", side_effect=drawn.append),
+        mock.patch.object(
+            standings_page, "draw_ahead", side_effect=lambda pk, version: drawn.append(pk) or True
+        ),
     ):
         thread = threading.Thread(
             target=standings_page.keep_drawn_ahead, args=(stop,), kwargs={"every": 0.01}
@@ -275,3 +277,51 @@ def test_the_worker_computes_the_players_places_ahead_too(table, referee, organi
     ):
         rows, places = standings_cache.public_standings_and_places(fresh)
     assert rows and places
+
+
+def test_drawing_ahead_leaves_an_old_version_for_a_newer_one(table, referee, organiser):
+    """A confirmation committed while the worker draws the places and the other language of the version
+    before it: the worker leaves the rest of the old version (False) and draws the new one, whose first
+    language the open standings pages wait for."""
+    from scoring import standings_cache
+
+    tournament = table.round.tournament
+    finish(table, referee, organiser, 8)
+    cache.clear()
+    version = Tournament.objects.get(pk=tournament.pk).public_version
+    drawn: list[str] = []
+    real_draw_in = standings_page._draw_in
+
+    def draw_then_a_confirmation(language, *args):
+        drawn.append(language)
+        real_draw_in(language, *args)
+        Tournament.objects.filter(pk=tournament.pk).update(public_version=version + 1)
+
+    with (
+        mock.patch.object(standings_page, "_draw_in", side_effect=draw_then_a_confirmation),
+        mock.patch.object(standings_cache, "places_after_each_session", side_effect=AssertionError("places")),
+    ):
+        assert standings_page.draw_ahead(tournament.pk, version) is False
+        assert drawn == ["en"]  # the site's language only: neither the places nor Chinese of the old version
+        assert standings_page.draw_ahead(tournament.pk, version) is False  # asked for an old one: nothing
+        assert drawn == ["en"]
+
+
+def test_a_reader_stops_waiting_once_the_worker_draws_a_newer_version(table):
+    """A reader of a version the worker left (a newer one was committed) draws it at once instead of
+    holding a thread of the public pool for ``READER_WAITS_SECONDS``; at its own version it waits."""
+    tournament = Tournament.objects.get(pk=table.round.tournament_id)
+    cache.clear()
+    request, key = reader_key(tournament)
+    cache.set(standings_page.AHEAD_ALIVE_KEY, 1)
+    cache.set(standings_page._drawing_key(tournament.pk), tournament.public_version + 1)
+    started = time.monotonic()
+    with mock.patch.object(standings_page, "READER_WAITS_SECONDS", 30):
+        assert "unranked-reason" in standings_page.standings_table_html(tournament, request, False)
+    assert time.monotonic() - started < 10  # not the 30 s wait
+    cache.delete(key)
+    cache.set(standings_page._drawing_key(tournament.pk), tournament.public_version)  # the reader's
+    later = stored_later(key, "<p>the worker's</p>", after=0.2)
+    with not_drawn_by_the_reader():
+        assert standings_page.standings_table_html(tournament, request, False) == "<p>the worker's</p>"
+    later.join()
