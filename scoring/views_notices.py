@@ -21,7 +21,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified, JsonResponse
 from django.urls import reverse
 from django.utils import timezone
@@ -34,7 +34,8 @@ from scoring.views_player import table_panel, table_poll_seconds
 from tournaments import clock as session_clock
 from tournaments import player_session
 from tournaments.access import public_event
-from tournaments.models import RefereeCall, Registration, Seat, SessionClock, Tournament
+from tournaments.models import RefereeCall, Registration, Seat, SessionClock, Substitution, Tournament
+from tournaments.prepared import Statement
 from tournaments.services import player_seats
 from tournaments.services.calls import display_name
 
@@ -50,12 +51,12 @@ class Facts:
     state: str  # the clock's state now (tournaments.clock: NOT_STARTED ... TIME)
     calls: list[tuple[int, int, int | None]]  # open calls at the player's tables: (call, table id, taker)
 
-    def version(self, tournament: Tournament, registration: Registration) -> str:
+    def version(self, tournament: Tournament, registration_id: int) -> str:
         clock = (self.clock.round_id, self.state) if self.clock is not None else None
         # Not the event's public_version: every confirmation anywhere in the hall bumps it, which would make
         # every phone read its notices again; publishing a seating changes ``seats`` (published rounds only),
         # and the settings (who signs, blind entry) are in the event's row already read.
-        parts = [registration.pk, get_language(), tournament.settings, self.seats, clock, self.calls]
+        parts = [registration_id, get_language(), tournament.settings, self.seats, clock, self.calls]
         return (
             '"'
             + hashlib.sha256(json.dumps(parts, default=str, sort_keys=True).encode()).hexdigest()[:32]
@@ -63,18 +64,37 @@ class Facts:
         )
 
 
-def read_facts(tournament: Tournament, registration: Registration) -> Facts:
+def _seats_query(registration: int, tournament: int) -> QuerySet[Seat, tuple[Any, ...]]:
+    """The registration's seats in the event's published sessions, its own or taken over as a substitute
+    (each through its own index: an ``OR`` across the substitutions' join read every seat of the event)."""
+    taken_over = Substitution.objects.filter(substitute_id=registration).values("seat_id")
+    return (
+        Seat.objects.filter(Q(registration_id=registration) | Q(pk__in=taken_over))
+        .filter(round__tournament_id=tournament, round__seating_published_at__isnull=False)
+        .values_list("round__number", "table_id", "table__results_version", "table__number", "wind")
+    )
+
+
+def _open_calls_query(registration: int, tournament: int) -> QuerySet[RefereeCall, tuple[Any, ...]]:
+    """The calls not closed yet at the tables of the registration's published seats."""
+    tables = _seats_query(registration, tournament).values("table_id")
+    return (
+        RefereeCall.objects.filter(table_id__in=tables, closed_at=None)
+        .order_by("id")
+        .values_list("id", "table_id", "taken_by_id")
+    )
+
+
+SEATS = Statement("notice_seats", _seats_query, ("registration", "tournament"))
+OPEN_CALLS = Statement("notice_open_calls", _open_calls_query, ("registration", "tournament"))
+"""Every phone's notices poll asks these: compiled once per process and prepared on PostgreSQL
+(``tournaments.prepared``)."""
+
+
+def read_facts(tournament: Tournament, registration_id: int) -> Facts:
     """The player's published seats (their own or taken over as a substitute), the clock of the session
     in play (``clock.current_round``: the last one started) at the player's table, and open calls."""
-    seats = sorted(
-        set(
-            Seat.objects.filter(
-                Q(registration=registration) | Q(substitutions__substitute=registration),
-                round__tournament_id=tournament.pk,
-                round__seating_published_at__isnull=False,
-            ).values_list("round__number", "table_id", "table__results_version", "table__number", "wind")
-        )
-    )
+    seats = sorted(set(SEATS.rows(registration=registration_id, tournament=tournament.pk)))
     clock = (
         SessionClock.objects.filter(round__tournament=tournament)
         .select_related("round")
@@ -90,11 +110,7 @@ def read_facts(tournament: Tournament, registration: Registration) -> Facts:
             table_number=table,
             last_hand_minutes=session_clock.clock_settings(tournament)["last_hand_minutes"],
         ).state
-    calls: list[tuple[int, int, int | None]] = list(
-        RefereeCall.objects.filter(table_id__in={seat[1] for seat in seats}, closed_at=None)
-        .order_by("id")
-        .values_list("id", "table_id", "taken_by_id")
-    )
+    calls = OPEN_CALLS.rows(registration=registration_id, tournament=tournament.pk)
     return Facts(seats=seats, clock=clock, state=state, calls=calls)
 
 
@@ -185,11 +201,11 @@ def notices(tournament: Tournament, registration: Registration, facts: Facts) ->
 def notices_context(tournament: Tournament, registration: Registration) -> dict[str, Any]:
     """What "My event" draws its notices region with: the polled address, how often, and the version and
     ids the page already shows (never notified again)."""
-    facts = read_facts(tournament, registration)
+    facts = read_facts(tournament, registration.pk)
     return {
         "url": reverse("public:me_notices", args=[tournament.slug]),
         "poll": table_poll_seconds(),
-        "version": facts.version(tournament, registration),
+        "version": facts.version(tournament, registration.pk),
         "seen": " ".join(item["id"] for item in notices(tournament, registration, facts)),
     }
 
@@ -198,18 +214,19 @@ def me_notices(request: HttpRequest, slug: str) -> HttpResponse:
     """The polled notices of the signed-in player: 304 while the version is the one the page has, else
     the notices now as JSON; 403 for a browser not signed in to the event."""
     tournament = public_event(slug)
-    registration = player_session.signed_in(request, tournament)
-    if registration is None:
-        response: HttpResponse = JsonResponse(
-            {"error": gettext("Sign in to your own page of this event first.")}, status=403
-        )
-        response["Cache-Control"] = CACHE_CONTROL
-        return response
-    facts = read_facts(tournament, registration)
-    version = facts.version(tournament, registration)
+    registration_id = player_session.registration_id(request, tournament)
+    if registration_id is None or not STILL_SIGNED_IN.rows(
+        registration=registration_id, tournament=tournament.pk
+    ):
+        return _not_signed_in()
+    facts = read_facts(tournament, registration_id)
+    version = facts.version(tournament, registration_id)
     if version in parse_etags(request.headers.get("If-None-Match", "")):
-        response = HttpResponseNotModified()
+        response: HttpResponse = HttpResponseNotModified()  # nothing else is read
     else:
+        registration = player_session.signed_in(request, tournament)
+        if registration is None:  # withdrawn this very moment
+            return _not_signed_in()
         response = JsonResponse(
             {
                 "version": version,
@@ -221,3 +238,19 @@ def me_notices(request: HttpRequest, slug: str) -> HttpResponse:
     response["Cache-Control"] = CACHE_CONTROL
     response["Vary"] = "Cookie, Accept-Language"
     return response
+
+
+def _not_signed_in() -> HttpResponse:
+    response = JsonResponse({"error": gettext("Sign in to your own page of this event first.")}, status=403)
+    response["Cache-Control"] = CACHE_CONTROL
+    return response
+
+
+def _still_signed_in_query(registration: int, tournament: int) -> QuerySet[Registration, Any]:
+    """The registration, while it stands (not withdrawn) in the event (``player_session.signed_in``)."""
+    return Registration.objects.filter(
+        pk=registration, tournament_id=tournament, withdrawn_at=None
+    ).values_list("pk")
+
+
+STILL_SIGNED_IN = Statement("notice_signed_in", _still_signed_in_query, ("registration", "tournament"))

@@ -22,12 +22,11 @@ from __future__ import annotations
 import hashlib
 import json
 from datetime import timedelta
-from functools import cache
 from typing import Any
 
 from django.contrib import messages
-from django.db import connection
-from django.db.models import Count, IntegerField, Max, Model, OuterRef, QuerySet, Subquery
+from django.db.models import Count, Exists, IntegerField, Max, Model, OuterRef, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import redirect, render
 from django.template.loader import get_template
@@ -48,6 +47,7 @@ from tournaments import player_session
 from tournaments.access import public_event
 from tournaments.errors import ServiceError
 from tournaments.models import WINDS, Registration, Seat, Substitution, Table, Tournament
+from tournaments.prepared import Statement
 from tournaments.public_names import public_name
 from tournaments.services import player_seats
 from tournaments.views_clock import clock_context
@@ -122,18 +122,20 @@ def my_table(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     while the poll holds its version (:func:`table_version`); a browser not signed in as a player of that
     table is sent back to their page (never stored)."""
     tournament = public_event(slug)
-    registration = player_session.signed_in(request, tournament)
-    table = _table_of(registration, number) if registration is not None else None
-    if registration is None or table is None:
-        response = HttpResponse("")
-        response["HX-Redirect"] = reverse("public:me", args=[slug])
-        add_never_cache_headers(response)
-        return response
-    inputs = table_inputs(tournament, registration, table)
+    registration_id = player_session.registration_id(request, tournament)
+    stamp = _table_stamp(registration_id, tournament, number) if registration_id is not None else []
+    if registration_id is None or not stamp:  # not signed in, withdrawn since, or no table that session
+        return _back_to_my_page(slug)
+    inputs = table_inputs(tournament, registration_id, stamp)
     version = table_version(request, inputs)
+    response: HttpResponse
     if holds_etag(request, version):
-        response = HttpResponseNotModified()
+        response = HttpResponseNotModified()  # from the session and one statement: nothing else is read
     else:
+        registration = player_session.signed_in(request, tournament)
+        if registration is None:  # withdrawn this very moment
+            return _back_to_my_page(slug)
+        table = Table.objects.get(pk=stamp[0][0])
         context = {"tournament": tournament, "panel": table_panel(table, registration)}
         response = render(request, TABLE_TEMPLATE, context)
         # After drawing: a browser without a CSRF secret yet got one with the forms (sign, disagree).
@@ -141,6 +143,14 @@ def my_table(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     response["ETag"] = version
     response["Cache-Control"] = TABLE_CACHE_CONTROL
     response["Vary"] = "Cookie, Accept-Language"
+    return response
+
+
+def _back_to_my_page(slug: str) -> HttpResponse:
+    """The poll of a browser not signed in as a player of that table: htmx goes to the player's page."""
+    response = HttpResponse("")
+    response["HX-Redirect"] = reverse("public:me", args=[slug])
+    add_never_cache_headers(response)
     return response
 
 
@@ -169,13 +179,24 @@ def _rows(model: type[Model]) -> dict[str, Subquery]:
     }
 
 
-def _stamp_query(table_id: int) -> QuerySet[Table, tuple[Any, ...]]:
-    """Everything the fragment shows of the table, as one query: the table's row (``results_version`` is
-    bumped by every result written there, ``scoring.services.kernel``: hands, totals, penalties, lateness,
-    appeals' decisions, seat changes, finishing and reopening), its session's number and whether its
-    results are published; the rows no result write bumps it for (signatures, confirmations, blind entries,
-    disagreements, and how many are not settled); each seat with its player and any substitute, as the
-    names and the session's result read them. One row per seat and substitution."""
+def _stamp_query(registration: int, tournament: int, number: int) -> QuerySet[Table, tuple[Any, ...]]:
+    """Everything the fragment shows of the table ``registration`` plays at in session ``number`` of
+    ``tournament`` (:func:`_table_of`: their own seat, else one they took over, once the seating is
+    published), as one query, with no row when there is none or the registration is withdrawn: the
+    table's row (``results_version`` is bumped by every result written there, ``scoring.services.kernel``:
+    hands, totals, penalties, lateness, appeals' decisions, seat changes, finishing and reopening), its
+    session's number and whether its results are published; the rows no result write bumps it for
+    (signatures, confirmations, blind entries, disagreements, and how many are not settled); each seat with
+    its player and any substitute, as the names and the session's result read them. One row per seat and
+    substitution."""
+    published = {"round__tournament_id": tournament, "round__number": number}
+    own_seat = Seat.objects.filter(registration_id=registration, **published).filter(
+        round__seating_published_at__isnull=False
+    )
+    taken_over = Substitution.objects.filter(
+        substitute_id=registration, **{f"seat__{key}": value for key, value in published.items()}
+    ).filter(seat__round__seating_published_at__isnull=False)
+    signed_in = Registration.objects.filter(pk=registration, tournament_id=tournament, withdrawn_at=None)
     open_disputes = (
         TableDispute.objects.filter(table=OuterRef("pk"), settled_at=None).order_by().values("table")
     )
@@ -188,10 +209,15 @@ def _stamp_query(table_id: int) -> QuerySet[Table, tuple[Any, ...]]:
             open_disputes.annotate(n=Count("pk")).values("n"), output_field=IntegerField()
         ),
     }
+    table = Coalesce(
+        Subquery(own_seat.order_by().values("table_id")[:1]),
+        Subquery(taken_over.order_by().values("seat__table_id")[:1]),
+    )
     return (
-        Table.objects.filter(pk=table_id)
+        Table.objects.filter(Exists(signed_in), pk=table)
         .annotate(**stamps)
         .values_list(
+            "id",
             "number",
             "results_version",
             "finished_at",
@@ -210,22 +236,15 @@ def _stamp_query(table_id: int) -> QuerySet[Table, tuple[Any, ...]]:
     )
 
 
-@cache
-def _stamp_sql(alias: str) -> str:
-    """:func:`_stamp_query`'s SQL, made once per database: the ORM takes about 3 ms to build it, the
-    database 0.03 ms to answer it (SQLite, measured), and every poll asks it. Its one parameter is the
-    table's id."""
-    sql, params = _stamp_query(0).query.get_compiler(using=alias).as_sql()
-    if list(params) != [0]:
-        raise RuntimeError(f"The table's stamp takes the table's id alone, not {params!r}.")
-    return str(sql)
+TABLE_STAMP = Statement("player_table_stamp", _stamp_query, ("registration", "tournament", "number"))
+""":func:`_stamp_query`, compiled once per process and prepared on PostgreSQL (``tournaments.prepared``):
+every phone's poll asks it, and built by the ORM and planned each time it cost more than the rest of a 304."""
 
 
-def _table_stamp(table: Table) -> list[tuple[Any, ...]]:
-    """:func:`_stamp_query`'s rows, as the database gives them (nothing is built from them but a digest)."""
-    with connection.cursor() as cursor:
-        cursor.execute(_stamp_sql(connection.alias), [table.pk])
-        return list(cursor.fetchall())
+def _table_stamp(registration_id: int, tournament: Tournament, number: int) -> list[tuple[Any, ...]]:
+    """:func:`_stamp_query`'s rows, as the database gives them (nothing is built from them but a digest;
+    none: the player has no table in that session, or is no longer signed in)."""
+    return TABLE_STAMP.rows(registration=registration_id, tournament=tournament.pk, number=number)
 
 
 def _template_digest() -> str:
@@ -235,21 +254,22 @@ def _template_digest() -> str:
     return hashlib.sha256(source.encode()).hexdigest()[:16]
 
 
-def table_inputs(tournament: Tournament, registration: Registration, table: Table) -> list[Any]:
+def table_inputs(tournament: Tournament, registration_id: int, stamp: list[tuple[Any, ...]]) -> list[Any]:
     """Everything :func:`table_panel` and the fragment's template read, but the browser's CSRF secret
-    (:func:`table_version`). Besides the table (:func:`_table_stamp`): whose page it is, the language, the
-    event (its id and creation time, and what the rule set, the signing, blind entry and the public names
-    follow: rules, hands per session, settings), the poll's interval and the template. Not the event's
-    ``public_version``: every confirmation anywhere in the hall bumps it, which would make every phone draw
-    its table again (as the notices poll leaves it out); the step-by-step test finds each input needed."""
+    (:func:`table_version`). Besides the table (its ``stamp``, :func:`_table_stamp`): whose page it is, the
+    language, the event (its id and creation time, and what the rule set, the signing, blind entry and the
+    public names follow: rules, hands per session, settings), the poll's interval and the template. Not the
+    event's ``public_version``: every confirmation anywhere in the hall bumps it, which would make every
+    phone draw its table again (as the notices poll leaves it out); the step-by-step test finds each input
+    needed."""
     return [
-        registration.pk,
+        registration_id,
         get_language(),
         [tournament.pk, tournament.created_at, tournament.slug],
         [tournament.rules, tournament.hands_per_session, tournament.settings],
         table_poll_seconds(),
         _template_digest(),
-        _table_stamp(table),
+        stamp,
     ]
 
 

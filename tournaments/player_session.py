@@ -31,6 +31,13 @@ def sign_out(request: HttpRequest, tournament: Tournament) -> None:
     request.session.pop(_key(tournament), None)
 
 
+def registration_id(request: HttpRequest, tournament: Tournament) -> int | None:
+    """The id of the registration this browser signed in as for ``tournament``, from the session alone:
+    the caller checks it still stands (not withdrawn), as the polls do in the statement they ask anyway."""
+    pk = request.session.get(_key(tournament))
+    return pk if isinstance(pk, int) else None
+
+
 def signed_in(request: HttpRequest, tournament: Tournament) -> Registration | None:
     """The registration this browser signed in as for ``tournament`` (None: not signed in, or the player
     was withdrawn or removed since)."""

@@ -332,9 +332,10 @@ def test_the_kept_copys_sign_form_still_posts_while_its_version_holds(event, org
     assert phone.get(url, HTTP_IF_NONE_MATCH=kept["ETag"]).status_code == 200
 
 
-def test_a_304_costs_five_queries_and_draws_nothing(client, event, monkeypatch):
-    """The session, the event, the registration, the player's seat and the table's stamp: nothing of the
-    fragment is read or drawn (``table_panel`` is not called)."""
+def test_a_304_costs_three_queries_and_draws_nothing(client, event, monkeypatch):
+    """The session, the event and one statement (the player still signed in, their table and its stamp;
+    prepared on PostgreSQL by the first poll): nothing of the fragment is read or drawn (``table_panel`` is
+    not called)."""
     from scoring import views_player
 
     table = event.rounds.get(number=1).tables.get(number=1)
@@ -345,4 +346,4 @@ def test_a_304_costs_five_queries_and_draws_nothing(client, event, monkeypatch):
     with CaptureQueriesContext(connection) as queries:
         response = client.get(url, HTTP_IF_NONE_MATCH=etag)
     assert response.status_code == 304
-    assert len(queries) == 5, [query["sql"] for query in queries]
+    assert len(queries) == 3, [query["sql"] for query in queries]
