@@ -63,6 +63,8 @@ from stack import (
     Browser,
     Stack,
     check_hands,
+    cpu_by_name,
+    cpu_line,
     event_stack,
     free_base,
     kill_group,
@@ -327,50 +329,6 @@ def confirmations(
             if seen is None:
                 print(f"  (not seen within 10 s: {action} at session {session} table {table})", flush=True)
             time.sleep(rng.uniform(0.2, 0.8))  # the next change comes after this one is seen, or not
-
-
-CPU_NAMES = (
-    ("mahjong-staff", "staff pool"),
-    ("gunicorn", "public pool"),
-    ("postgres", "postgres"),
-    ("redis-server", "redis"),
-    ("nginx", "nginx"),
-    ("wrk", "wrk"),
-    ("phone_readers", "readers (phones)"),
-)
-
-
-def cpu_by_name() -> dict[str, float]:
-    """CPU seconds used so far by live processes, summed by what leads their session (each gunicorn pool,
-    nginx and wrk starts one) and, for the kernel, its softirq time (loopback's packets) from /proc/stat."""
-    tick = os.sysconf("SC_CLK_TCK")
-    used: dict[str, float] = {}
-    ours = os.getsid(0)
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-            session = int(fields[3])
-            # Redis runs in this script's session: named by its own command line there, others by their leader's.
-            named = stat.parent if session == ours else Path(f"/proc/{session}")
-            command = (named / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-        except OSError:
-            continue
-        if stat.parent.name == str(os.getpid()):  # its own arguments may say "nginx" or "postgres"
-            name = "this script (referees)"
-        elif session == ours:
-            name = "redis" if "redis-server" in command else "worker" if "run_worker" in command else "other"
-        else:
-            name = next((label for word, label in CPU_NAMES if word in command), "other")
-        used[name] = used.get(name, 0.0) + (int(fields[11]) + int(fields[12])) / tick
-    cpu = Path("/proc/stat").read_text().split("\n", 1)[0].split()
-    used["kernel softirq"] = (int(cpu[6]) + int(cpu[7])) / tick
-    used["idle"] = (int(cpu[4]) + int(cpu[5])) / tick
-    return used
-
-
-def cpu_line(before: dict[str, float], after: dict[str, float], seconds: float) -> str:
-    share = {k: (after.get(k, 0.0) - before.get(k, 0.0)) / seconds for k in after}
-    return ", ".join(f"{k} {v:.2f}" for k, v in sorted(share.items(), key=lambda kv: -kv[1]) if v >= 0.02)
 
 
 def server_save_times(log: Path, start: int, end: int) -> list[float]:

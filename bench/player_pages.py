@@ -25,8 +25,10 @@ does). Then:
    each kind of poll, the saves beside step 2's, and the targets (docs/scale.md: p95 <= 100 ms per page,
    saves within 20 % of unloaded at p50 and p95 <= 200 ms, 0 errors).
 
-The phones are threads of this script, one kept-alive connection each (closed after 4 s idle, as gunicorn
-closes them after 5 s); their latencies include this script's own time, so a loaded machine shows in them.
+The phones are threads of a child process of this script, one kept-alive connection each (closed after 4 s
+idle, as gunicorn closes them after 5 s), at the public pool's CPU priority (SCHED_IDLE, nice 10), as
+bench/entry_load.py runs its readers' wrk: a hall's phones are elsewhere. Their latencies include the child's
+own time, so a loaded machine shows in them; the cores each part used are printed.
 ``--nginx`` puts nginx in front as deployed (deploy/nginx.conf: /e/ to the public pool, /referee/ to the
 referees'). ``--quick`` is the CI-sized run (40 players, 4 sessions, 4 s phases).
 """
@@ -34,15 +36,18 @@ referees'). ``--quick`` is the CI-sized run (40 players, 4 sessions, 4 s phases)
 from __future__ import annotations
 
 import argparse
+import contextlib
 import html
 import http.client
 import json
+import os
 import random
 import re
 import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -54,6 +59,8 @@ from stack import (
     REFEREE_PASSWORD,
     Browser,
     Stack,
+    cpu_by_name,
+    cpu_line,
     event_stack,
     free_base,
     load_line,
@@ -292,6 +299,65 @@ def line(
     return text + verdict, good
 
 
+def phones_elsewhere(
+    phones: list[tuple[Phone, Polls]], figures: Figures, settle: float, duration: float
+) -> Callable[[], None]:
+    """Start the phones polling in a child process of their own at the public pool's CPU priority
+    (``SCHED_IDLE``, nice 10), as ``bench/entry_load.py`` runs its readers' wrk: a hall's phones are
+    elsewhere, and 400 threads of this script at the referees' priority took CPU from the servers they
+    measure (and, holding the interpreter's lock, from the referees' threads beside them). Returns what
+    waits for the child and adds its figures to ``figures``."""
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:  # the phones, in a session of their own (cpu_by_name counts them apart)
+        os.close(read)
+        os.setsid()
+        code = 1
+        try:
+            with contextlib.suppress(OSError):  # not Linux, or not allowed: at this script's priority
+                os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+            os.nice(PUBLIC_NICE)
+            mine, stop = Figures(phase="settling"), threading.Event()
+            pollers = [
+                threading.Thread(target=poll, args=(phone, polls, mine, stop, random.Random(n)), daemon=True)
+                for n, (phone, polls) in enumerate(phones)
+            ]
+            for thread in pollers:
+                thread.start()
+            time.sleep(settle)
+            mine.phase = "phones"
+            time.sleep(duration)
+            mine.phase = "after"
+            stop.set()
+            for thread in pollers:
+                thread.join(timeout=60)
+            counted = {
+                "latencies": [[*key, values] for key, values in mine.latencies.items()],
+                "errors": [[*key, n] for key, n in mine.errors.items()],
+                "not_modified": [[*key, n] for key, n in mine.not_modified.items()],
+            }
+            with os.fdopen(write, "w") as out:
+                json.dump(counted, out)
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write)
+
+    def done() -> None:
+        with os.fdopen(read) as answers:
+            counted = json.load(answers)
+        os.waitpid(child, 0)
+        with figures.lock:
+            for phase, what, values in counted["latencies"]:
+                figures.latencies.setdefault((phase, what), []).extend(values)
+            for phase, what, n in counted["errors"]:
+                figures.errors[(phase, what)] = figures.errors.get((phase, what), 0) + n
+            for phase, what, n in counted["not_modified"]:
+                figures.not_modified[(phase, what)] = figures.not_modified.get((phase, what), 0) + n
+
+    return done
+
+
 def run(db: str, args: argparse.Namespace, port: int) -> bool:
     port = free_base(port)
     print(f"\n=== {db}: {args.players} players x {args.sessions} sessions; {load_line()}")
@@ -344,20 +410,20 @@ def run(db: str, args: argparse.Namespace, port: int) -> bool:
         time.sleep(2)  # the sessions' first hands (the whole page after them)
         figures.phase = "alone"
         time.sleep(args.duration)
-        figures.phase = "settling"  # not counted: each phone's first poll (no copy kept yet) is a full answer
-        pollers = [
-            threading.Thread(target=poll, args=(phone, polls, figures, stop, random.Random(n)), daemon=True)
-            for n, (phone, polls) in enumerate(phones)
-        ]
-        for thread in pollers:
-            thread.start()
         intervals = [p.table_every for _, p in phones if p.table] + [p.notices_every for _, p in phones]
-        time.sleep(max(intervals, default=0) + 1)
+        settle = max(intervals, default=0) + 1
+        figures.phase = "settling"  # not counted: each phone's first poll (no copy kept yet) is a full answer
+        cpu_before: dict[str, float] = {}
+        phones_done = phones_elsewhere(phones, figures, settle, args.duration)
+        time.sleep(settle)
         figures.phase = "phones"
+        cpu_before = cpu_by_name()
         time.sleep(args.duration)
+        cpu_after = cpu_by_name()
         figures.phase = "after"
+        phones_done()
         stop.set()
-        for thread in [*referees, *pollers]:
+        for thread in referees:
             thread.join(timeout=60)
 
         d = args.duration
@@ -385,6 +451,7 @@ def run(db: str, args: argparse.Namespace, port: int) -> bool:
         print(
             f"  saves within 20 % of unloaded (p50) and p95 <= 200 ms, 0 errors: {'ok' if within else 'MISSED'}"
         )
+        print(f"  cores used with the phones: {cpu_line(cpu_before, cpu_after, d)}")
         return ok
     finally:
         stack.stop()

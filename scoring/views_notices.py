@@ -3,11 +3,14 @@ started, "last hand" and "time" (``tournaments/clock.py``), the player's table w
 their table's call for a referee taken.
 
 ``static/js/notices.js`` polls ``public:me_notices`` every few seconds with the version it last saw
-(``If-None-Match``). The version is a digest of what the notices depend on, read in a few small queries (the
-event's settings; the player's seats in published sessions, which a seating published changes, with their
-tables' ``results_version``; the clock's state now, which changes with time alone; the open call at the player's
-tables): when it has not changed the answer is 304 with no body and nothing else is read, so a hall of
-phones polling costs little. Otherwise the answer is the notices now, each with a stable id: the page shows
+(``If-None-Match``). The version is a digest of what the notices depend on, read in a few small statements
+prepared once per connection (the event's settings; the player's seats in published sessions, which a
+seating published changes, with whether each table has begun, is complete, confirmed and signed by the
+player, and its ``results_version`` once complete: :class:`SeatFacts`; the clock's state now, which changes
+with time alone; the open call at the player's tables): when it has not changed the answer is 304 with no
+body and nothing else is read, so a hall of phones polling costs little, and a hand entered at a table in
+play changes nothing. ``scoring/tests/test_player_notices.py`` plays a session step by step: an unchanged
+version always means the same notices. Otherwise the answer is the notices now, each with a stable id: the page shows
 (and, if the player allowed it, notifies) each id once, and the ids the page was drawn with are never shown
 (``notices_context``). Texts are in the page's language (the language is part of the version).
 
@@ -19,9 +22,9 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Exists, IntegerField, OuterRef, Q, QuerySet, Subquery
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified, JsonResponse
 from django.urls import reverse
 from django.utils import timezone
@@ -29,6 +32,7 @@ from django.utils.http import parse_etags
 from django.utils.text import capfirst
 from django.utils.translation import get_language, gettext, pgettext
 
+from scoring.models import Confirmation, Hand, Signature, TableTotals
 from scoring.services import confirmation
 from scoring.views_player import table_panel, table_poll_seconds
 from tournaments import clock as session_clock
@@ -46,7 +50,7 @@ CACHE_CONTROL = "no-cache, private"
 class Facts:
     """What the notices depend on, read in a few small queries; its digest is the version."""
 
-    seats: list[tuple[int, int, int, int, str]]  # (session, table id, results_version, table number, wind)
+    seats: list[SeatFacts]
     clock: SessionClock | None
     state: str  # the clock's state now (tournaments.clock: NOT_STARTED ... TIME)
     calls: list[tuple[int, int, int | None]]  # open calls at the player's tables: (call, table id, taker)
@@ -64,20 +68,83 @@ class Facts:
         )
 
 
-def _seats_query(registration: int, tournament: int) -> QuerySet[Seat, tuple[Any, ...]]:
+def _published_seats(registration: int, tournament: int) -> QuerySet[Seat]:
     """The registration's seats in the event's published sessions, its own or taken over as a substitute
     (each through its own index: an ``OR`` across the substitutions' join read every seat of the event)."""
     taken_over = Substitution.objects.filter(substitute_id=registration).values("seat_id")
-    return (
-        Seat.objects.filter(Q(registration_id=registration) | Q(pk__in=taken_over))
-        .filter(round__tournament_id=tournament, round__seating_published_at__isnull=False)
-        .values_list("round__number", "table_id", "table__results_version", "table__number", "wind")
+    return Seat.objects.filter(Q(registration_id=registration) | Q(pk__in=taken_over)).filter(
+        round__tournament_id=tournament, round__seating_published_at__isnull=False
     )
+
+
+def _seats_query(registration: int, tournament: int) -> QuerySet[Seat, tuple[Any, ...]]:
+    """Each published seat with what the notices read of its table: its session, table and wind (the
+    seating notice, the clock's table), and what decides the seat now and the signing (``seat_now``,
+    ``table_state``, ``table_panel``): the hands in force, totals, finished, confirmed, this player's
+    signature, and the table's ``results_version`` (kept only once the table is complete: :class:`SeatFacts`)."""
+    at_table = {"table": OuterRef("table_id")}
+    hands = Hand.objects.in_force().filter(**at_table).order_by().values("table")
+    return (
+        _published_seats(registration, tournament)
+        .annotate(
+            hands=Subquery(hands.annotate(n=Count("pk")).values("n"), output_field=IntegerField()),
+            totals=Exists(TableTotals.objects.current().filter(**at_table)),
+            confirmed=Exists(Confirmation.objects.in_force().filter(**at_table)),
+            signed=Exists(Signature.objects.in_force().filter(registration_id=registration, **at_table)),
+        )
+        .values_list(
+            "round__number",
+            "table_id",
+            "table__number",
+            "wind",
+            "table__results_version",
+            "table__finished_at",
+            "hands",
+            "totals",
+            "confirmed",
+            "signed",
+        )
+    )
+
+
+class SeatFacts(NamedTuple):
+    """A published seat as the notices depend on it. Not the table's ``results_version`` while it is in
+    play: every hand bumps it, and the notices of its four players were read again after each hand (the
+    signing needs it once the table is complete: a correction asks for the signatures again)."""
+
+    session: int
+    table_id: int
+    table_number: int
+    wind: str
+    begun: bool
+    complete: bool
+    confirmed: bool
+    signed: bool
+    results_version: int | None
+
+    @classmethod
+    def of(cls, row: tuple[Any, ...], limit: int | None) -> SeatFacts:
+        session, table_id, number, wind, version, finished_at, hands, totals, confirmed, signed = row
+        hands = hands or 0
+        # As scoring.services.confirmation.table_state and tournaments.services.player_seats.seat_now read it.
+        complete = bool(totals) or finished_at is not None or (limit is not None and hands >= limit)
+        begun = bool(hands) or bool(totals) or bool(confirmed) or finished_at is not None
+        return cls(
+            session,
+            table_id,
+            number,
+            wind,
+            begun,
+            complete,
+            bool(confirmed),
+            bool(signed),
+            version if complete else None,
+        )
 
 
 def _open_calls_query(registration: int, tournament: int) -> QuerySet[RefereeCall, tuple[Any, ...]]:
     """The calls not closed yet at the tables of the registration's published seats."""
-    tables = _seats_query(registration, tournament).values("table_id")
+    tables = _published_seats(registration, tournament).values("table_id")
     return (
         RefereeCall.objects.filter(table_id__in=tables, closed_at=None)
         .order_by("id")
@@ -94,7 +161,9 @@ OPEN_CALLS = Statement("notice_open_calls", _open_calls_query, ("registration", 
 def read_facts(tournament: Tournament, registration_id: int) -> Facts:
     """The player's published seats (their own or taken over as a substitute), the clock of the session
     in play (``clock.current_round``: the last one started) at the player's table, and open calls."""
-    seats = sorted(set(SEATS.rows(registration=registration_id, tournament=tournament.pk)))
+    limit = tournament.rule_set.hands_allowed(tournament.hands_per_session)
+    rows = SEATS.rows(registration=registration_id, tournament=tournament.pk)
+    seats = sorted({SeatFacts.of(row, limit) for row in rows})
     clock = (
         SessionClock.objects.filter(round__tournament=tournament)
         .select_related("round")
@@ -103,7 +172,7 @@ def read_facts(tournament: Tournament, registration_id: int) -> Facts:
     )
     state = session_clock.NOT_STARTED
     if clock is not None:
-        table = next((seat[3] for seat in seats if seat[0] == clock.round.number), None)
+        table = next((seat.table_number for seat in seats if seat.session == clock.round.number), None)
         state = session_clock.reading(
             clock,
             now=timezone.now(),
@@ -151,7 +220,8 @@ def _seating_notice(tournament: Tournament, facts: Facts) -> list[dict[str, str]
     """The last published session the player is seated in (a new seating is the one that matters)."""
     if not facts.seats:
         return []
-    number, _, _, table, wind = facts.seats[-1]
+    last = facts.seats[-1]
+    number, table, wind = last.session, last.table_number, last.wind
     where = tournament.rule_set.wind_label(wind, get_language())
     text = gettext("%(session)s: the seating is out. You play at table %(table)s, %(wind)s.") % {
         "session": _session(tournament, number),

@@ -12,9 +12,11 @@ them with the appeal deadline (MCR rule 94a). When their table is complete and t
 
 None of these pages is a ``public_page``: they are the player's own. The pages are never stored
 (``never_cache``). The polled table fragment is kept by the player's own browser only (``Cache-Control:
-no-cache, private``) and revalidated: its ETag is a digest of everything it shows (:func:`table_version`, read
-in one query besides finding the table), so a poll while nothing changed is answered 304 before anything is
-drawn, and the browser hands htmx the copy it kept.
+no-cache, private``) and revalidated: its ETag is a digest of everything it shows (:func:`table_version`: the
+player's table, whether they are still signed in, and everything the fragment shows of it, in one statement
+prepared once per database connection, ``tournaments.prepared``), so a poll while nothing changed is answered
+304 from the session and that statement before anything is drawn, and the browser hands htmx the copy it
+kept.
 """
 
 from __future__ import annotations

@@ -8,8 +8,8 @@ about 80 a second. Built by the ORM each time it cost ~0.5 ms of Python to compi
 PostgreSQL it is ``PREPARE``d on each connection the first time that connection runs it, then ``EXECUTE``d
 (planned once: 0.2 ms in all instead of 1.2). Elsewhere (SQLite) the compiled SQL is run as it is.
 
-A connection that lost its prepared statements (``DISCARD ALL`` by a pooler, a new connection) prepares
-again. A pooler in transaction mode (PgBouncer's default) does not keep them between transactions: the
+A connection that lost its prepared statements (``DISCARD ALL`` by a pooler, a new connection) or whose
+statement a migration made out of date prepares again. A pooler in transaction mode (PgBouncer's default) does not keep them between transactions: the
 deployment here connects to PostgreSQL directly (``docs/deployment.md``).
 """
 
@@ -26,6 +26,12 @@ from django.db.models import QuerySet
 STAND_INS = (30_001, 31_001)
 """The first stand-in value of the parameters in each of the two compilings: in every integer field's range
 (the ORM compiles a lookup out of a field's range, such as a negative number, as no rows at all)."""
+
+
+PREPARE_AGAIN = {"26000", "0A000"}
+"""What a prepared statement's ``EXECUTE`` may fail with that preparing it again mends: it is gone from the
+connection (``DISCARD ALL``), or a migration changed a table it reads ("cached plan must not change result
+type")."""
 
 
 class Statement:
@@ -96,9 +102,12 @@ class Statement:
             try:
                 cursor.execute(execute, params)
             except Exception as error:
-                if getattr(error.__cause__, "sqlstate", None) != "26000" or connection.in_atomic_block:
+                if (
+                    getattr(error.__cause__, "sqlstate", None) not in PREPARE_AGAIN
+                    or connection.in_atomic_block
+                ):
                     raise
-                self._prepare(cursor, sql, len(params))  # the connection lost it (DISCARD ALL): once more
+                self._prepare(cursor, sql, len(params))  # lost (DISCARD ALL) or out of date (a migration)
                 cursor.execute(execute, params)
             return list(cursor.fetchall())
 
