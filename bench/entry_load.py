@@ -245,12 +245,14 @@ class Watch:
     errors: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def seen_after(self, moment: float, digest: str) -> float | None:
+    def seen_after(self, moment: float, digest: str) -> tuple[float, float] | None:
         """When the phone first showed a page other than ``digest`` (what it showed at ``moment``, as the
-        change was sent), if it has: a poll in flight may show the change before its referee has the answer
-        (the lag is then 0)."""
+        change was sent), if it has, and when it had asked for it: a poll in flight may show the change
+        before its referee has the answer (the lag is then 0)."""
         with self.lock:
-            return next((at for _asked, at, seen in self.changes if at >= moment and seen != digest), None)
+            return next(
+                ((asked, at) for asked, at, seen in self.changes if at >= moment and seen != digest), None
+            )
 
     def latest(self) -> str:
         with self.lock:
@@ -325,9 +327,15 @@ def confirmations(
                 time.sleep(0.02)
             if seen is None and stop.is_set():
                 return  # the step ended while waiting: neither seen nor missed
-            lags.append(max(0.0, seen - answered) if seen is not None else 10.0)
+            lags.append(max(0.0, seen[1] - answered) if seen is not None else 10.0)
             if seen is None:
                 print(f"  (not seen within 10 s: {action} at session {session} table {table})", flush=True)
+            elif seen[1] - answered > 1.5:  # where a long one went: before the poll, or in it
+                print(
+                    f"  ({action}: seen {seen[1] - answered:.2f} s after the answer, by a poll asked "
+                    f"{seen[0] - answered:+.2f} s after it that took {seen[1] - seen[0]:.2f} s)",
+                    flush=True,
+                )
             time.sleep(rng.uniform(0.2, 0.8))  # the next change comes after this one is seen, or not
 
 
@@ -539,13 +547,24 @@ def run(db: str, args: argparse.Namespace, port: int) -> bool:
             f"{max(lags, default=float('nan')):.2f} s (target <= 2 s: {'ok' if fresh else 'MISSED'})"
         )
         print(f"  each, in seconds: {' '.join(f'{lag:.2f}' for lag in lags)}")
-        drawn = DRAWN_AHEAD.findall(read_log(stack.work / "worker-entry.log"))
-        if drawn:
-            took, used = [float(ms) for ms, _ in drawn], [float(cpu) for _, cpu in drawn]
+        worker_log = read_log(stack.work / "worker-entry.log")
+        for part, words in (("first", "the site's language and the places"), ("rest", "the other languages")):
+            drawn = [
+                (float(ms), float(cpu)) for name, ms, cpu in DRAWN_AHEAD.findall(worker_log) if name == part
+            ]
+            if drawn:
+                took, used = [ms for ms, _ in drawn], [cpu for _, cpu in drawn]
+                print(
+                    f"  the worker drew {words} of {len(drawn)} public versions ahead of the readers: p50 "
+                    f"{percentile(took, 50):.0f} ms  max {max(took):.0f} ms each, of which CPU p50 "
+                    f"{percentile(used, 50):.0f} ms"
+                )
+        first = [float(ms) for ms in FIRST_LANGUAGE.findall(worker_log)]
+        if first:
+            left = worker_log.count(": a newer version")
             print(
-                f"  the worker drew {len(drawn)} public versions ahead of the readers (every language): p50 "
-                f"{percentile(took, 50):.0f} ms  max {max(took):.0f} ms each, of which CPU p50 "
-                f"{percentile(used, 50):.0f} ms"
+                f"  the site's language, which the open pages wait for, drawn within p50 {percentile(first, 50):.0f} "
+                f"ms  max {max(first):.0f} ms of the worker seeing the version; {left} drawings left for a newer one"
             )
         return ok
     finally:
@@ -553,7 +572,10 @@ def run(db: str, args: argparse.Namespace, port: int) -> bool:
 
 
 CONFIRM_SECONDS = 10.0  # step 4's default length (--confirm-seconds)
-DRAWN_AHEAD = re.compile(r"drawn ahead at version \d+ in (\d+) ms \((\d+) ms of CPU")  # standings_page.py
+DRAWN_AHEAD = re.compile(
+    r"drawn ahead at version \d+ \((\w+)\) in (\d+) ms \((\d+) ms of CPU"
+)  # standings_page.py
+FIRST_LANGUAGE = re.compile(r"the site's language in (\d+) ms")
 
 
 def read_log(path: Path) -> str:

@@ -248,6 +248,11 @@ class Stack:
                 process.kill()
         if self.pg_data is not None:
             self._pg(f"{self.pg_bin}/pg_ctl -D {self.pg_data} -m fast -w stop", self._pg_as)
+        keep = os.environ.get("BENCH_KEEP_LOGS")  # a folder to copy the stack's logs to, to read them after
+        if keep:
+            Path(keep).mkdir(parents=True, exist_ok=True)
+            for log in self.work.glob("*.log"):
+                shutil.copy(log, Path(keep) / log.name)
         shutil.rmtree(self.work, ignore_errors=True)
 
 

@@ -4,9 +4,9 @@ and sort (``tournaments.public_read.computed_once``), and drawn ahead of the fir
 At 400 players a drawing costs ~200 ms of rows and ~250 ms of table. Drawn by the first phone that polls after
 a confirmation, in the public pool at the lowest CPU priority while the hall's other pages are redrawn too, a
 confirmation reached an open standings page up to 2.75 s late (``bench/entry_load.py`` step 4). The
-background worker therefore draws the new version as soon as it is committed (:func:`keep_drawn_ahead`, a
-thread of ``manage.py run_worker`` at a priority between the referees' and the public pool's): the first
-poll finds the drawing stored. What it stores is what a reader's request would draw (the same function,
+background worker therefore draws the new version as soon as it is committed (:func:`keep_drawn_ahead`, two
+threads of ``manage.py run_worker``: the site's language and the places at the referees' priority, the other
+languages between the referees' and the public pool's): the first poll finds the drawing stored. What it stores is what a reader's request would draw (the same function,
 the same key): ``scoring/tests/test_standings_page.py``.
 """
 
@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import gc
 import hashlib
 import logging
 import os
+import queue
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Any
 
@@ -169,7 +171,7 @@ def standings_etag(tournament: Tournament, clean: HttpRequest, provisional: bool
     return f'"{standings_inputs(tournament, clean, provisional)}"'
 
 
-AHEAD_SECONDS = 0.1
+AHEAD_SECONDS = 0.05
 """How often the background worker looks for a new public version to draw (one small query)."""
 
 AHEAD_ALIVE_KEY = "standings-drawn-ahead:alive"
@@ -181,8 +183,8 @@ READER_WAITS_SECONDS = 1.5
 """How long a reader waits for the worker's drawing of a new version before drawing it itself."""
 
 AHEAD_NICE = 5
-"""The drawing thread's CPU priority: below the referees' saves (0), above the public pool (10, SCHED_IDLE),
-whose readers then find it drawn."""
+"""The CPU priority of the thread drawing the other languages (:func:`keep_drawn_ahead`): below the
+referees' saves (0), above the public pool (10, SCHED_IDLE), whose readers then find it drawn."""
 
 
 def public_versions() -> dict[int, int]:
@@ -202,42 +204,70 @@ def reader_request(tournament: Tournament) -> HttpRequest:
     return standings_request(request)
 
 
-def draw_ahead(tournament_pk: int, version: int | None = None) -> bool:
+FIRST, REST, WHOLE = "first", "rest", "whole"
+"""The parts of a drawing ahead: the site's language and every player's places (what the open standings
+pages, the projector and the player pages wait for), the other languages, or both."""
+
+
+def draw_ahead(
+    tournament_pk: int, version: int | None = None, timings: list[float] | None = None, *, part: str = WHOLE
+) -> bool:
     """Draw and store the public standings' table at the event's current public version, in the default
     sort and each language of the site (the site's first: most readers'), as the first reader's request
     would (the event's time zone active); never waiting on a reader drawing it too, at a lower priority.
     After the first language, every player's place after each session (``public_standings_and_places``,
     what each player page reads): computed by the first reader of a player page, in the public pool, the
     readers of the others waited for it in the pool's threads, and a phone's standings poll queued behind
-    them.
+    them. ``part`` draws the first part (the site's language and the places), the rest (the other
+    languages) or both.
 
     Given the ``version`` it was asked to draw, it stops as soon as a newer one is committed (False): the
-    rest of an old version (places, the other languages) held a newer confirmation behind it for half a
-    second, and the newer one's first language is what the phones left open on the standings wait for."""
+    rest of an old version held a newer confirmation behind it for half a second, and the newer one's
+    first language is what the phones left open on the standings wait for. ``timings`` gets the
+    milliseconds from the start to the end of each step (the first: the site's language)."""
     tournament = Tournament.objects.get(pk=tournament_pk)
     if version is not None and tournament.public_version != version:
         return False
     version = tournament.public_version
-    cache.set(_drawing_key(tournament_pk), version, timeout=PAGE_SECONDS)
+    if part != REST:
+        cache.set(_drawing_key(tournament_pk), version, timeout=PAGE_SECONDS)
     request = reader_request(tournament)
     languages = sorted(
         (code for code, _ in settings.LANGUAGES), key=lambda code: code != settings.LANGUAGE_CODE
     )
     steps: list[Callable[[], object]] = []
-    for n, language in enumerate(languages):
-        steps.append(partial(_draw_in, language, tournament, request))
-        if n == 0:  # every player page's places too: readers waiting for them held the pool
-            steps.append(partial(public_standings_and_places, tournament))
+    if part != REST:
+        steps.append(partial(_draw_in, languages[0], tournament, request))
+        steps.append(partial(public_standings_and_places, tournament))  # readers waiting held the pool
+    if part != FIRST:
+        steps.extend(partial(_draw_in, language, tournament, request) for language in languages[1:])
     use_event_zone(tournament)
+    started = time.perf_counter()
     try:
-        with computing_without_waiting():
+        with computing_without_waiting(), _without_collector_pauses():
             for n, step in enumerate(steps):
-                if n and _public_version(tournament_pk) != version:
+                if (n or part == REST) and _public_version(tournament_pk) != version:
                     return False
                 step()
+                if timings is not None:
+                    timings.append((time.perf_counter() - started) * 1000)
     finally:
         timezone.deactivate()
     return True
+
+
+@contextlib.contextmanager
+def _without_collector_pauses() -> Iterator[None]:
+    """No cyclic garbage collection while drawing (refcounting still frees nearly everything): the
+    collector's passes over the drawing's many small objects took ~15 % of its CPU (measured at 400
+    players); they run after it instead. Only the worker's drawing thread does this."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def _draw_in(language: str, tournament: Tournament, request: HttpRequest) -> None:
@@ -264,31 +294,53 @@ def _lower_this_thread() -> None:
         log.info("drawing ahead at the worker's priority", exc_info=True)
 
 
-def _draw_and_log(pk: int, version: int) -> bool:
+def _draw_and_log(pk: int, version: int, part: str = WHOLE) -> bool:
     started, cpu = time.perf_counter(), time.thread_time()
-    whole = draw_ahead(pk, version)
+    timings: list[float] = []
+    whole = draw_ahead(pk, version, timings, part=part)
     took, used = (time.perf_counter() - started) * 1000, (time.thread_time() - cpu) * 1000
+    first = f", the site's language in {timings[0]:.0f} ms" if timings and part != REST else ""
     if whole:
         log.info(
-            "standings of event %s drawn ahead at version %s in %.0f ms (%.0f ms of CPU)",
+            "standings of event %s drawn ahead at version %s (%s) in %.0f ms (%.0f ms of CPU)%s",
+            pk,
+            version,
+            part,
+            took,
+            used,
+            first,
+        )
+    else:
+        log.info(
+            "standings of event %s at version %s left after %.0f ms%s: a newer version",
             pk,
             version,
             took,
-            used,
+            first,
         )
-    else:
-        log.info("standings of event %s at version %s left after %.0f ms: a newer version", pk, version, took)
     return whole
 
 
 def keep_drawn_ahead(stop: threading.Event, *, every: float = AHEAD_SECONDS) -> None:
     """Until ``stop``: whenever an event's public version changes, draw its standings ahead
     (:func:`draw_ahead`). The versions seen at start are not drawn (the readers draw them when asked);
-    the database or cache away for a moment costs a missed drawing, never the worker."""
+    the database or cache away for a moment costs a missed drawing, never the worker.
+
+    This thread draws the first part (the site's language and the places) at the worker's own priority,
+    the referees' (a confirmation is a referee's action, and the hall's projector, open standings and
+    player pages wait for it: at nice 5, behind the referees' saves and the database's work for the
+    readers, it took up to twice its CPU time); a second thread at ``AHEAD_NICE`` draws the other
+    languages of the newest version the first has drawn (Linux cannot give a thread back the priority it
+    lowered: hence two threads)."""
     if not _shared_cache():
         log.info("no shared cache: the standings are not drawn ahead")
         return
-    _lower_this_thread()
+    gc.freeze()  # what the worker loaded at start is never garbage: the collector's passes skip it
+    newest: queue.Queue[tuple[int, int]] = queue.Queue(maxsize=1)
+    rest = threading.Thread(
+        target=_draw_the_rest, args=(stop, newest), name="standings-ahead-rest", daemon=True
+    )
+    rest.start()
     seen: dict[int, int] | None = None
     wait = every
     try:
@@ -300,7 +352,10 @@ def keep_drawn_ahead(stop: threading.Event, *, every: float = AHEAD_SECONDS) -> 
                 superseded = False
                 for pk, version in now.items():
                     if seen is not None and seen.get(pk) != version:
-                        superseded |= not _draw_and_log(pk, version)
+                        drawn = _draw_and_log(pk, version, FIRST)
+                        superseded |= not drawn
+                        if drawn:
+                            _hand_on(newest, (pk, version))
                 seen = now
                 wait = 0 if superseded else every  # a newer version is waiting: draw it at once
             except Exception:  # the database or the cache away: the readers draw; look again in a second
@@ -310,4 +365,32 @@ def keep_drawn_ahead(stop: threading.Event, *, every: float = AHEAD_SECONDS) -> 
     finally:
         with contextlib.suppress(Exception):
             cache.delete(AHEAD_ALIVE_KEY)  # the readers draw again themselves
+        connection.close()
+        rest.join(timeout=5)
+
+
+def _hand_on(newest: queue.Queue[tuple[int, int]], item: tuple[int, int]) -> None:
+    """Give the rest thread ``item`` in place of any older version it has not begun."""
+    with contextlib.suppress(queue.Empty):
+        newest.get_nowait()
+    with contextlib.suppress(queue.Full):
+        newest.put_nowait(item)
+
+
+def _draw_the_rest(stop: threading.Event, newest: queue.Queue[tuple[int, int]]) -> None:
+    """The other languages of each version the first thread drew, at ``AHEAD_NICE``."""
+    _lower_this_thread()
+    try:
+        while not stop.is_set():
+            try:
+                pk, version = newest.get(timeout=0.5)
+            except queue.Empty:
+                continue
+            try:
+                close_old_connections()
+                _draw_and_log(pk, version, REST)
+            except Exception:  # as the first thread: the readers draw it
+                log.warning("drawing the standings ahead failed", exc_info=True)
+                connection.close()
+    finally:
         connection.close()

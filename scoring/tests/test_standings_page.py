@@ -12,6 +12,7 @@ from unittest import mock
 import pytest
 from django.core.cache import cache
 from django.urls import reverse
+from django.utils import translation
 
 from scoring import standings_page
 from scoring.services.confirmation import confirm_table
@@ -84,7 +85,7 @@ def test_the_worker_s_thread_draws_a_new_version_once_committed(table, referee, 
     with (
         mock.patch.object(standings_page, "_shared_cache", return_value=True),
         mock.patch.object(
-            standings_page, "draw_ahead", side_effect=lambda pk, version: drawn.append(pk) or True
+            standings_page, "draw_ahead", side_effect=lambda pk, *args, **kwargs: drawn.append(pk) or True
         ),
     ):
         thread = threading.Thread(
@@ -325,3 +326,50 @@ def test_a_reader_stops_waiting_once_the_worker_draws_a_newer_version(table):
     with not_drawn_by_the_reader():
         assert standings_page.standings_table_html(tournament, request, False) == "<p>the worker's</p>"
     later.join()
+
+
+def test_the_first_part_and_the_rest_draw_what_the_whole_draws(table, referee, organiser):
+    """The worker's first thread draws the site's language and the places, its second the other
+    languages: together, every key a whole drawing stores, and each part alone only its own."""
+    from scoring import standings_cache
+
+    tournament = table.round.tournament
+    finish(table, referee, organiser, 8)
+    fresh = Tournament.objects.get(pk=tournament.pk)
+    keys = {}
+    for language in ("en", "zh-hans"):
+        with translation.override(language):
+            keys[language] = reader_key(fresh)[1]
+    cache.clear()
+    with mock.patch.object(
+        standings_cache, "places_after_each_session", wraps=standings_cache.places_after_each_session
+    ) as places:
+        assert standings_page.draw_ahead(tournament.pk, fresh.public_version, part=standings_page.FIRST)
+        assert cache.get(keys["en"]) and cache.get(keys["zh-hans"]) is None and places.call_count == 1
+        assert standings_page.draw_ahead(tournament.pk, fresh.public_version, part=standings_page.REST)
+        assert cache.get(keys["zh-hans"]) and places.call_count == 1
+    Tournament.objects.filter(pk=tournament.pk).update(public_version=fresh.public_version + 1)
+    cache.delete(keys["zh-hans"])
+    assert not standings_page.draw_ahead(tournament.pk, fresh.public_version, part=standings_page.REST)
+    assert cache.get(keys["zh-hans"]) is None  # an older version's rest is left
+
+
+def test_the_rest_thread_draws_the_newest_version_handed_on(table, referee, organiser):
+    tournament = table.round.tournament
+    finish(table, referee, organiser, 8)
+    version = Tournament.objects.get(pk=tournament.pk).public_version
+    drawn: list[tuple] = []
+    stop, newest = threading.Event(), standings_page.queue.Queue(maxsize=1)
+    standings_page._hand_on(newest, (tournament.pk, version - 1))
+    standings_page._hand_on(newest, (tournament.pk, version))  # replaces the older one not begun
+    with mock.patch.object(
+        standings_page, "draw_ahead", side_effect=lambda *args, **kwargs: drawn.append((args, kwargs)) or True
+    ):
+        thread = threading.Thread(target=standings_page._draw_the_rest, args=(stop, newest))
+        thread.start()
+        deadline = time.monotonic() + 5
+        while not drawn and time.monotonic() < deadline:
+            time.sleep(0.01)
+        stop.set()
+        thread.join(5)
+    assert [(args[:2], kwargs["part"]) for args, kwargs in drawn] == [((tournament.pk, version), "rest")]
