@@ -26,9 +26,8 @@ does). Then:
    saves within 20 % of unloaded at p50 and p95 <= 200 ms, 0 errors).
 
 The phones are threads of a child process of this script, one kept-alive connection each (closed after 4 s
-idle, as gunicorn closes them after 5 s), at the public pool's CPU priority (SCHED_IDLE, nice 10), as
-bench/entry_load.py runs its readers' wrk: a hall's phones are elsewhere. Their latencies include the child's
-own time, so a loaded machine shows in them; the cores each part used are printed.
+idle, as gunicorn closes them after 5 s), at nice 10: a hall's phones are elsewhere. Their latencies include
+the child's own time, so a loaded machine shows in them; the cores each part used are printed.
 ``--nginx`` puts nginx in front as deployed (deploy/nginx.conf: /e/ to the public pool, /referee/ to the
 referees'). ``--quick`` is the CI-sized run (40 players, 4 sessions, 4 s phases).
 """
@@ -36,7 +35,6 @@ referees'). ``--quick`` is the CI-sized run (40 players, 4 sessions, 4 s phases)
 from __future__ import annotations
 
 import argparse
-import contextlib
 import html
 import http.client
 import json
@@ -302,10 +300,11 @@ def line(
 def phones_elsewhere(
     phones: list[tuple[Phone, Polls]], figures: Figures, settle: float, duration: float
 ) -> Callable[[], None]:
-    """Start the phones polling in a child process of their own at the public pool's CPU priority
-    (``SCHED_IDLE``, nice 10), as ``bench/entry_load.py`` runs its readers' wrk: a hall's phones are
-    elsewhere, and 400 threads of this script at the referees' priority took CPU from the servers they
-    measure (and, holding the interpreter's lock, from the referees' threads beside them). Returns what
+    """Start the phones polling in a child process of their own at nice 10: a hall's phones are elsewhere,
+    and 400 threads of this script at the referees' priority took CPU from the servers they measure (and,
+    holding the interpreter's lock, from the referees' threads beside them). Not at ``SCHED_IDLE`` beside
+    the public pool, as ``bench/entry_load.py`` runs its readers' wrk: 400 Python threads there were
+    starved by the pool they measure, and their figures counted their own wait for the CPU. Returns what
     waits for the child and adds its figures to ``figures``."""
     read, write = os.pipe()
     child = os.fork()
@@ -314,8 +313,6 @@ def phones_elsewhere(
         os.setsid()
         code = 1
         try:
-            with contextlib.suppress(OSError):  # not Linux, or not allowed: at this script's priority
-                os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
             os.nice(PUBLIC_NICE)
             mine, stop = Figures(phase="settling"), threading.Event()
             pollers = [
