@@ -362,7 +362,7 @@ def run(db: str, args: argparse.Namespace, port: int) -> bool:
         db, port=port, players=args.players, sessions=args.sessions, referees=args.referees
     )
     try:
-        stack.gunicorn(port, workers=PUBLIC_WORKERS, threads=PUBLIC_THREADS, nice=PUBLIC_NICE, idle=True)
+        stack.gunicorn(port, workers=PUBLIC_WORKERS, threads=args.public_threads, nice=PUBLIC_NICE, idle=True)
         stack.gunicorn(port + 1, workers=STAFF_WORKERS, threads=2, name="mahjong-staff")
         public, staff = port, port + 1
         if args.nginx:
@@ -467,6 +467,12 @@ def main() -> None:
     parser.add_argument("--pace", type=float, default=1.0, help="seconds between a referee's saves")
     parser.add_argument(
         "--nginx", action="store_true", help="nginx in front, as deployed (deploy/nginx.conf)"
+    )
+    parser.add_argument(
+        "--public-threads",
+        type=int,
+        default=PUBLIC_THREADS,
+        help=f"threads per public worker (default {PUBLIC_THREADS}, as deploy/serve)",
     )
     parser.add_argument("--port", type=int, default=18700)
     parser.add_argument("--quick", action="store_true", help="40 players, 4 sessions, 4 s phases")
