@@ -200,6 +200,8 @@ def poll(phone: Phone, polls: Polls, figures: Figures, stop: threading.Event, rn
         **({"table": now + rng.random() * polls.table_every} if polls.table else {}),
         **({"clock": now + rng.random() * polls.clock_every} if polls.clock else {}),
     }
+    beat = dict(due)  # htmx's timer for the table and the clock (the notices are asked after each answer)
+    queued: set[str] = set()
     version = polls.version
     while not stop.is_set():
         what = min(due, key=due.__getitem__)
@@ -217,15 +219,32 @@ def poll(phone: Phone, polls: Polls, figures: Figures, stop: threading.Event, rn
                 status, text = phone.get(polls.notices, headers)
                 if status == 200:
                     version = json.loads(text).get("version", version)
-                figures.add(what, started, status in (200, 304), kept=status == 304)
-                due[what] = time.monotonic() + polls.notices_every  # after the answer (notices.js)
-                continue
-            path = polls.table if what == "table" else polls.clock
-            status, _ = phone.get(path or "", {"HX-Request": "true"})
+            else:
+                status, _ = phone.get(
+                    (polls.table if what == "table" else polls.clock) or "", {"HX-Request": "true"}
+                )
             figures.add(what, started, status in (200, 304), kept=status == 304)
         except OSError:
             figures.add(what, started, False)
-        due[what] += polls.table_every if what == "table" else polls.clock_every  # htmx's "every"
+        answered = time.monotonic()
+        if what == "notices":
+            due[what] = answered + polls.notices_every  # after the answer (notices.js)
+            continue
+        # htmx's "every": a beat on the clock; the beats that come while a request is out are queued as one
+        # (hx-sync's default, "last") and sent on the answer. Not a burst catching up every beat missed,
+        # which fed an overloaded server more polls than the phones send.
+        every = polls.table_every if what == "table" else polls.clock_every
+        if what in queued:
+            queued.discard(what)  # the queued one: the beat stands
+        else:
+            beat[what] += every
+        if beat[what] <= answered:
+            while beat[what] <= answered:
+                beat[what] += every
+            due[what] = answered
+            queued.add(what)
+        else:
+            due[what] = beat[what]
 
 
 def referee(
