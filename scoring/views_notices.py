@@ -318,9 +318,7 @@ def _not_signed_in() -> HttpResponse:
 
 def _still_signed_in_query(registration: int, tournament: int) -> QuerySet[Registration, Any]:
     """The registration, while it stands (not withdrawn) in the event (``player_session.signed_in``)."""
-    return Registration.objects.filter(
-        pk=registration, tournament_id=tournament, withdrawn_at=None
-    ).values_list("pk")
+    return player_session.standing(registration, tournament).values_list("pk")
 
 
 STILL_SIGNED_IN = Statement("notice_signed_in", _still_signed_in_query, ("registration", "tournament"))

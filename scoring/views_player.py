@@ -198,7 +198,7 @@ def _stamp_query(registration: int, tournament: int, number: int) -> QuerySet[Ta
     taken_over = Substitution.objects.filter(
         substitute_id=registration, **{f"seat__{key}": value for key, value in published.items()}
     ).filter(seat__round__seating_published_at__isnull=False)
-    signed_in = Registration.objects.filter(pk=registration, tournament_id=tournament, withdrawn_at=None)
+    signed_in = player_session.standing(registration, tournament)
     open_disputes = (
         TableDispute.objects.filter(table=OuterRef("pk"), settled_at=None).order_by().values("table")
     )

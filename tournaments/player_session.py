@@ -10,6 +10,7 @@ reaches a staff page). Signing in rotates the session key (no fixation).
 
 from __future__ import annotations
 
+from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from tournaments.models import Registration, Tournament
@@ -33,19 +34,21 @@ def sign_out(request: HttpRequest, tournament: Tournament) -> None:
 
 def registration_id(request: HttpRequest, tournament: Tournament) -> int | None:
     """The id of the registration this browser signed in as for ``tournament``, from the session alone:
-    the caller checks it still stands (not withdrawn), as the polls do in the statement they ask anyway."""
+    the caller checks it still stands (:func:`standing`), as the polls do in the statement they ask anyway."""
     pk = request.session.get(_key(tournament))
     return pk if isinstance(pk, int) else None
+
+
+def standing(registration: int, tournament: int) -> QuerySet[Registration]:
+    """The registration while its browser's sign-in still counts: in that event and not withdrawn (the one
+    rule of :func:`signed_in` and of the players' polls' prepared statements)."""
+    return Registration.objects.filter(pk=registration, tournament_id=tournament, withdrawn_at=None)
 
 
 def signed_in(request: HttpRequest, tournament: Tournament) -> Registration | None:
     """The registration this browser signed in as for ``tournament`` (None: not signed in, or the player
     was withdrawn or removed since)."""
-    pk = request.session.get(_key(tournament))
+    pk = registration_id(request, tournament)
     if pk is None:
         return None
-    return (
-        Registration.objects.select_related("player", "tournament")
-        .filter(pk=pk, tournament=tournament, withdrawn_at=None)
-        .first()
-    )
+    return standing(pk, tournament.pk).select_related("player", "tournament").first()
