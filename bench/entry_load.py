@@ -76,7 +76,7 @@ from stack import (
 )
 
 PUBLIC_WORKERS = 4
-PUBLIC_THREADS = 2
+PUBLIC_THREADS = 6  # as deploy/serve: 2 of them working at once (config/working.py)
 PUBLIC_NICE = (
     10  # as deploy/serve, systemd and compose run the public pool: referees' saves get the CPU first
 )
@@ -268,7 +268,8 @@ def watch_standings(port: int, path: str, watch: Watch, stop: threading.Event, e
     while not stop.is_set():
         asked = time.perf_counter()
         try:
-            status, _, text = browser.request("GET", path, htmx=True, etag=etag)
+            asked_at = {"X-Bench-Asked": f"{time.time():.3f}"}  # in the public pool's log (BENCH_KEEP_LOGS)
+            status, _, text = browser.request("GET", path, htmx=True, etag=etag, headers=asked_at)
         except OSError:
             with watch.lock:
                 watch.errors += 1
@@ -333,7 +334,8 @@ def confirmations(
             elif seen[1] - answered > 1.5:  # where a long one went: before the poll, or in it
                 print(
                     f"  ({action}: seen {seen[1] - answered:.2f} s after the answer, by a poll asked "
-                    f"{seen[0] - answered:+.2f} s after it that took {seen[1] - seen[0]:.2f} s)",
+                    f"{seen[0] - answered:+.2f} s after it that took {seen[1] - seen[0]:.2f} s; "
+                    f"answered at {time.time() - time.perf_counter() + answered:.3f})",
                     flush=True,
                 )
             time.sleep(rng.uniform(0.2, 0.8))  # the next change comes after this one is seen, or not
@@ -379,6 +381,9 @@ def run(db: str, args: argparse.Namespace, port: int) -> bool:
             nice=PUBLIC_NICE,
             idle=PUBLIC_IDLE,
             cpus=PUBLIC_CPUS,
+            # kept with the logs: each request's end, milliseconds in the app, and a watching phone's time asked
+            access_log=stack.work / "public-access.log" if os.environ.get("BENCH_KEEP_LOGS") else None,
+            access_format="%(m)s %(U)s %(s)s %(M)s %(t)s %({x-bench-asked}i)s",
         )
         staff_log = stack.work / "staff-access.log"
         staff = stack.gunicorn(

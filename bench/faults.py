@@ -62,7 +62,7 @@ from stack import (
     stored_hands,
 )
 
-PUBLIC_WORKERS, PUBLIC_THREADS, PUBLIC_NICE = 4, 2, 10  # as deploy/serve runs them (SCHED_IDLE too)
+PUBLIC_WORKERS, PUBLIC_THREADS, PUBLIC_NICE = 4, 6, 10  # as deploy/serve runs them (SCHED_IDLE too)
 STAFF_WORKERS = 2
 NOT_SAVED = "Not saved: the database did not answer"  # templates/503.html, for a POST
 BUSY = "The site is busy"  # the same, for a GET

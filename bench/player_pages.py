@@ -67,7 +67,7 @@ from stack import (
     referee_tables,
 )
 
-PUBLIC_WORKERS, PUBLIC_THREADS, PUBLIC_NICE = 4, 2, 10  # as deploy/serve runs the public pool
+PUBLIC_WORKERS, PUBLIC_THREADS, PUBLIC_NICE = 4, 6, 10  # as deploy/serve runs the public pool
 STAFF_WORKERS = 2
 HANDS_PER_TABLE = 16
 

@@ -196,16 +196,18 @@ class Stack:
         nice: int = 0,
         idle: bool = False,
         access_log: Path | None = None,
+        access_format: str = "%(m)s %(U)s %(s)s %(M)s",
         cpus: str | None = None,
     ) -> subprocess.Popen:
         """A gunicorn pool; ``nice=10, idle=True`` (SCHED_IDLE) as deploy/serve runs the public pool (the
         referees' pool goes first).
-        ``access_log``: a file of "METHOD PATH STATUS MILLISECONDS" lines, the server's side of each request."""
+        ``access_log``: a file of "METHOD PATH STATUS MILLISECONDS" lines (``access_format``), the server's side
+        of each request."""
         env = {**self.env, "GUNICORN_ERROR_LOG": str(self.work / f"gunicorn-{port}.log")}
         if access_log is not None:
             env |= {
                 "GUNICORN_ACCESS_LOG": str(access_log),
-                "GUNICORN_ACCESS_FORMAT": "%(m)s %(U)s %(s)s %(M)s",
+                "GUNICORN_ACCESS_FORMAT": access_format,
             }
         process = subprocess.Popen(
             [
@@ -387,11 +389,16 @@ class Browser:
         *,
         htmx: bool = False,
         etag: str = "",
+        headers: dict[str, str] | None = None,
     ) -> tuple[int, str, str]:
         """Status, Location and body (the answer's headers in ``self.headers``); ``htmx``: as htmx asks
         (``HX-Request: true``); ``etag``: the copy the browser holds (``If-None-Match``). A broken
-        connection raises OSError (the caller decides to retry)."""
-        headers = {"Host": HOST, "Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
+        connection raises OSError (the caller decides to retry); ``headers``: more headers to send."""
+        headers = {
+            **(headers or {}),
+            "Host": HOST,
+            "Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items()),
+        }
         if htmx:
             headers["HX-Request"] = "true"
         if etag:

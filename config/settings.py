@@ -107,6 +107,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",  # serves static files pre-compressed (gzip and brotli)
+    # gunicorn: at most GUNICORN_WORKING_THREADS of a worker's threads work at once, the others wait; the open
+    # standings and the projector in a lane of their own (config/working.py).
+    "config.working.WorkingSlots",
     "django.middleware.gzip.GZipMiddleware",  # pages and JSON; Django 4.2+ pads it against BREACH
     # /api/: the anonymous rate limit and read-only CORS, on every answer (stored, rendered or 304: api/middleware.py).
     "api.middleware.ApiEdgeMiddleware",

@@ -1,5 +1,6 @@
 from django.urls import path
 
+from config.working import quick_lane
 from scoring import views_kiosk, views_notices, views_player, views_player_history, views_public
 from tournaments.public_read import public_page
 
@@ -11,11 +12,12 @@ urlpatterns = [
         public_page(views_public.results, part="results", live=True),
         name="results",
     ),
-    path("e/<slug:slug>/standings/", public_page(views_public.standings), name="standings"),
+    # The open standings and the projector are answered from the worker's drawing: a lane of their own.
+    path("e/<slug:slug>/standings/", quick_lane(public_page(views_public.standings)), name="standings"),
     path("e/<slug:slug>/players/<str:code>/", public_page(views_public.player), name="player"),
     path("e/<slug:slug>/teams/", public_page(views_public.teams), name="teams"),
     path("e/<slug:slug>/side-rankings/", public_page(views_public.side), name="side"),
-    path("e/<slug:slug>/projector/", views_public.projector, name="projector"),
+    path("e/<slug:slug>/projector/", quick_lane(views_public.projector), name="projector"),
     # A player's own page (scoring/views_player.py): never a public_page, never stored.
     path("e/<slug:slug>/me/", views_player.me, name="me"),
     path("e/<slug:slug>/me/sign-in/", views_player.sign_in, name="me_sign_in"),

@@ -45,6 +45,7 @@ from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django_htmx.middleware import HtmxDetails
 
+from config.working import waiting
 from tournaments.models import Registration, Round, Tournament
 
 log = logging.getLogger(__name__)
@@ -213,13 +214,14 @@ def stored_within(key: str, seconds: float, *, unless: Callable[[], bool] | None
     if getattr(_not_waiting, "on", False):
         return None
     deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        time.sleep(0.02)
-        stored = cache.get(key)
-        if stored is not None:
-            return stored
-        if unless is not None and unless():
-            return None
+    with waiting():  # another request of this worker works meanwhile (config/working.py)
+        while time.monotonic() < deadline:
+            time.sleep(0.02)
+            stored = cache.get(key)
+            if stored is not None:
+                return stored
+            if unless is not None and unless():
+                return None
     return None
 
 

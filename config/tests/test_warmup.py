@@ -28,8 +28,12 @@ def test_gunicorn_warms_each_worker_before_it_takes_a_connection():
         def info(self, message, *args):
             messages.append(message % args)
 
+    class Cfg:
+        threads = 2
+
     class Worker:
         log = Log()
+        cfg = Cfg()
 
     config.post_worker_init(Worker())
     assert messages and messages[0].startswith("worker warmed in ")
