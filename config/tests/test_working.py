@@ -130,3 +130,31 @@ def _get(client, path: str, answered: list) -> None:
         answered.append(client.get(path))
     finally:
         connection.close()  # this thread's own connection
+
+
+def test_a_slot_given_back_goes_to_the_longest_waiting_thread():
+    """A thread that gives its slot back and asks again at once queues behind the threads already waiting."""
+    slots = working.Slots(1)
+    slots.acquire()
+    order, lock = [], threading.Lock()
+
+    def wait_for_it(name: str) -> None:
+        slots.acquire()
+        with lock:
+            order.append(name)
+        slots.release()
+
+    first = threading.Thread(target=wait_for_it, args=("waiting first",))
+    first.start()
+    time.sleep(0.05)
+    second = threading.Thread(target=wait_for_it, args=("waiting second",))
+    second.start()
+    time.sleep(0.05)
+    slots.release()
+    slots.acquire()  # asked again at once: served after both
+    with lock:
+        order.append("asked again")
+    slots.release()
+    first.join(timeout=2)
+    second.join(timeout=2)
+    assert order == ["waiting first", "waiting second", "asked again"]
