@@ -17,8 +17,9 @@ does). Then:
 3. entry with the phones: the same while every signed-in phone polls as its page does, at the intervals the
    page itself gives (read from it, not assumed): the notices (``#notices``' ``data-url`` every
    ``data-poll`` seconds after the previous answer, with the version it has as If-None-Match: 304 while
-   nothing changed, static/js/notices.js), the player's table with its hands arriving (``#my-table``'s
-   ``hx-get`` on htmx's "every N s") and the clock when the page shows one ("every 20s"); each phone starts
+   nothing changed, static/js/notices.js), which follow the player's table: when an answer's table digest
+   differs from the one shown, the table's fragment (``#my-table``'s ``hx-get``) is asked for at once; and
+   the clock when the page shows one ("every 20s"); each phone starts
    at a random point of its interval, as a hall's phones are out of step; the phones poll one interval
    before the figures count, as a hall that has been polling (a phone's first poll of its table has no copy
    to revalidate: a full answer). Printed: p50/p95, errors and the share answered 304 of
@@ -143,7 +144,7 @@ class Polls:
     notices_every: float
     version: str
     table: str | None
-    table_every: float
+    table_shown: str  # the digest of the table the page shows (#notices' data-table)
     clock: str | None
     clock_every: float
 
@@ -169,7 +170,7 @@ def read_polls(page: str) -> Polls:
         notices_every=float(attribute(page, "notices", "data-poll") or 5),
         version=attribute(page, "notices", "data-version") or "",
         table=attribute(page, "my-table", "hx-get"),
-        table_every=every(attribute(page, "my-table", "hx-trigger"), 5),
+        table_shown=attribute(page, "notices", "data-table") or "",
         clock=html.unescape(clock.group(1)) if clock else None,
         clock_every=every(clock.group(2) if clock else None, 20),
     )
@@ -193,16 +194,16 @@ def sign_in(port: int, slug: str, code: str, pin: str, figures: Figures) -> tupl
 
 
 def poll(phone: Phone, polls: Polls, figures: Figures, stop: threading.Event, rng: random.Random) -> None:
-    """As the page's scripts poll: the notices after each answer, the table and the clock on a fixed beat."""
+    """As the page's scripts poll: the notices after each answer (they say when the table changed: its
+    fragment is asked for then, at once), the clock on a fixed beat."""
     now = time.monotonic()
     due = {
         "notices": now + rng.random() * polls.notices_every,
-        **({"table": now + rng.random() * polls.table_every} if polls.table else {}),
         **({"clock": now + rng.random() * polls.clock_every} if polls.clock else {}),
     }
-    beat = dict(due)  # htmx's timer for the table and the clock (the notices are asked after each answer)
+    beat = dict(due)  # htmx's timer for the clock (the notices are asked after each answer)
     queued: set[str] = set()
-    version = polls.version
+    version, table_shown = polls.version, polls.table_shown
     while not stop.is_set():
         what = min(due, key=due.__getitem__)
         stop.wait(max(0.0, due[what] - time.monotonic()))
@@ -218,7 +219,11 @@ def poll(phone: Phone, polls: Polls, figures: Figures, stop: threading.Event, rn
                 }
                 status, text = phone.get(polls.notices, headers)
                 if status == 200:
-                    version = json.loads(text).get("version", version)
+                    answer = json.loads(text)
+                    version = answer.get("version", version)
+                    if polls.table and answer.get("table", table_shown) != table_shown:
+                        table_shown = answer["table"]
+                        due["table"] = time.monotonic()  # notices.js: htmx asks for the fragment now
             else:
                 status, _ = phone.get(
                     (polls.table if what == "table" else polls.clock) or "", {"HX-Request": "true"}
@@ -230,10 +235,13 @@ def poll(phone: Phone, polls: Polls, figures: Figures, stop: threading.Event, rn
         if what == "notices":
             due[what] = answered + polls.notices_every  # after the answer (notices.js)
             continue
+        if what == "table":
+            del due[what]  # asked for again when the notices say it changed
+            continue
         # htmx's "every": a beat on the clock; the beats that come while a request is out are queued as one
         # (hx-sync's default, "last") and sent on the answer. Not a burst catching up every beat missed,
         # which fed an overloaded server more polls than the phones send.
-        every = polls.table_every if what == "table" else polls.clock_every
+        every = polls.clock_every
         if what in queued:
             queued.discard(what)  # the queued one: the beat stands
         else:
@@ -401,7 +409,7 @@ def run(db: str, args: argparse.Namespace, port: int) -> bool:
         print(
             f"{len(phones)} of {len(codes)} phones signed in ({time.monotonic() - started:.1f} s), "
             f"{polled} with a table to follow; their page polls: notices every "
-            f"{phones[0][1].notices_every:g} s, table every {phones[0][1].table_every:g} s"
+            f"{phones[0][1].notices_every:g} s (which ask for the table when it changed)"
             + (
                 f", clock every {phones[0][1].clock_every:g} s"
                 if phones and phones[0][1].clock
@@ -426,7 +434,7 @@ def run(db: str, args: argparse.Namespace, port: int) -> bool:
         time.sleep(2)  # the sessions' first hands (the whole page after them)
         figures.phase = "alone"
         time.sleep(args.duration)
-        intervals = [p.table_every for _, p in phones if p.table] + [p.notices_every for _, p in phones]
+        intervals = [p.notices_every for _, p in phones]
         settle = max(intervals, default=0) + 1
         figures.phase = "settling"  # not counted: each phone's first poll (no copy kept yet) is a full answer
         cpu_before: dict[str, float] = {}

@@ -275,6 +275,17 @@ def table_inputs(tournament: Tournament, registration_id: int, stamp: list[tuple
     ]
 
 
+def table_digest(tournament: Tournament, registration_id: int, number: int) -> str:
+    """The player's table in session ``number`` as the notices poll reports it (``scoring.views_notices``):
+    a digest of :func:`table_inputs`, which changes whenever the fragment would; empty when the player has
+    no table that session. The page asks for the fragment when it changes."""
+    stamp = _table_stamp(registration_id, tournament, number)
+    if not stamp:
+        return ""
+    inputs = table_inputs(tournament, registration_id, stamp)
+    return hashlib.sha256(json.dumps(inputs, default=str, sort_keys=True).encode()).hexdigest()[:32]
+
+
 def table_version(request: HttpRequest, inputs: list[Any]) -> str:
     """The fragment's version, a quoted ETag: a digest of its ``inputs`` and the browser's CSRF secret,
     which the tokens of the sign and "I do not agree" forms carry (a kept copy's token is then always one

@@ -14,6 +14,10 @@ register = template.Library()
 
 
 @register.simple_tag
-def player_notices(tournament: Tournament, registration: Registration) -> dict[str, Any]:
-    """The polled address, its interval, and the version and notice ids the page is drawn with."""
-    return notices_context(tournament, registration)
+def player_notices(
+    tournament: Tournament, registration: Registration, table_number: int | None = None
+) -> dict[str, Any]:
+    """The polled address, its interval, and the version, table digest and notice ids the page is drawn
+    with; ``table_number``: the session of the table the page shows (its fragment is asked for when the
+    poll says it changed)."""
+    return notices_context(tournament, registration, table_number)

@@ -5,6 +5,8 @@ changed, a browser not signed in is refused, and the texts follow the page's lan
 
 from __future__ import annotations
 
+import html
+import re
 from datetime import timedelta
 
 import pytest
@@ -70,11 +72,52 @@ def test_the_poll_is_answered_304_while_nothing_changed_and_never_stored_publicl
     # A change elsewhere on the public pages (here session 1's results withdrawn) is no notice's cause.
     release.publish_session(event.rounds.get(number=1), "results", False, acting_user=organiser)
     assert poll(client, event, first["ETag"]).status_code == 304
-    # The page is drawn with the same version and the ids it already shows.
+    # The page is drawn with the version of its own poll (which follows its table) and the ids it shows.
     page = client.get(reverse("public:me", args=[event.slug])).content.decode()
-    assert f'data-version="{first["ETag"]}"' in page.replace("&quot;", '"')
+    url, version = page_poll(page)
+    assert url == notices_url(event) + "?table=1"
+    assert poll_url(client, url, version).status_code == 304
     assert 'data-seen="seating-1-1-E"' in page
     assert 'aria-live="polite"' in page and "js/notices.js" in page
+
+
+def page_poll(page: str) -> tuple[str, str]:
+    """The poll's address and version as "My event" is drawn with them (#notices)."""
+    region = re.search(r'<section class="notices" id="notices"[^>]*>', page)
+    assert region is not None
+    found = dict(re.findall(r'data-(url|version|table)="([^"]*)"', region.group(0)))
+    return html.unescape(found["url"]), html.unescape(found["version"])
+
+
+def poll_url(client, url: str, version: str = ""):
+    return client.get(url, **({"HTTP_IF_NONE_MATCH": version} if version else {}))
+
+
+def test_the_one_poll_follows_my_table_and_asks_for_its_fragment_only_when_it_changed(
+    client, event, referee, table, player, django_assert_max_num_queries
+):
+    """Hands at the table in play change the table's digest (the page then asks for the fragment) but not
+    the notices, which come back empty: the page has them. A 304 reads a few small rows."""
+    entry_service.record_hand(table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee)
+    page = client.get(reverse("public:me", args=[event.slug])).content.decode()
+    url, version = page_poll(page)
+    table_part = re.search(r'data-table="([^"]*)"', page).group(1)
+    assert table_part and 'hx-trigger="refresh-table"' in page
+    with django_assert_max_num_queries(7):
+        assert poll_url(client, url, version).status_code == 304
+    fragment = reverse("public:me_table", args=[event.slug, 1])
+    kept = client.get(fragment, HTTP_HX_REQUEST="true")["ETag"]
+
+    entry_service.record_hand(table, HandEntry(winner="S", discarder="W", fan=9), acting_user=referee)
+    answer = poll_url(client, url, version)
+    assert answer.status_code == 200
+    assert answer.json()["notices"] == [] and answer.json()["table"] not in ("", table_part)
+    refreshed = client.get(fragment, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=kept)
+    assert refreshed.status_code == 200 and refreshed.content.decode().count("<tr") > 1
+    assert poll_url(client, url, answer.json()["version"]).status_code == 304
+    # A page that lost its copy (no version: the fragment did not arrive) is told everything afresh.
+    afresh = poll_url(client, url)
+    assert afresh.json()["table"] == answer.json()["table"] and afresh.json()["notices"]
 
 
 def test_the_next_sessions_seating_published_is_a_notice(client, event, organiser, player):

@@ -119,22 +119,25 @@ def test_a_player_signs_in_from_the_slip_watches_the_hands_and_signs_the_table(
     phone.wait_for_function("document.querySelectorAll('#my-hands .hand-row').length === 4", timeout=6000)
     phone.wait_for_selector("#sign-button", timeout=6000)
 
-    # While nothing changes each poll sends the version it holds and is answered 304, nothing drawn: the
-    # browser hands htmx its kept copy as a 200, the same body, which is not swapped in (static/js/site.js).
+    # While nothing changes the page's one poll (the notices, which follow the table) sends the version it
+    # holds and is answered 304: the table's fragment is not asked for, nothing is drawn.
     from scoring import views_player
 
     drawn: list[int] = []
     real_panel = views_player.table_panel
     monkeypatch.setattr(views_player, "table_panel", lambda *args: drawn.append(1) or real_panel(*args))
-    polls: list[tuple[int, str | None]] = []
+    polls: list[tuple[str, int, str | None]] = []
 
     def seen(response):
-        if "/table/" in response.url:
-            polls.append((response.status, response.request.all_headers().get("if-none-match")))
+        if "/table/" in response.url or "/notices/" in response.url:
+            held = response.request.all_headers().get("if-none-match")
+            polls.append((response.url, response.status, held))
 
     phone.on("response", seen)
     phone.wait_for_timeout(3500)
-    assert len(polls) >= 2 and all(status == 200 and held for status, held in polls) and not drawn
+    notices = [(status, held) for url, status, held in polls if "/notices/" in url]
+    assert len(notices) >= 2 and all(status == 304 and held for status, held in notices), polls
+    assert not [url for url, _, _ in polls if "/table/" in url] and not drawn
     assert phone.locator("#my-hands .hand-row").count() == 4 and phone.locator("#sign-button").is_visible()
 
     # South, on their own phone, does not agree: everyone's signing waits for a referee.
