@@ -253,6 +253,8 @@ AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",
 ]
 # Referees share tablets: a login lasts one tournament day, not two weeks.
+# Django's database sessions, read by a prepared statement (config/sessions.py).
+SESSION_ENGINE = "config.sessions"
 SESSION_COOKIE_AGE = env_int("SESSION_COOKIE_AGE", 12 * 60 * 60)
 
 # django-axes: after AXES_FAILURE_LIMIT failed logins for one username from one address, that pair is locked

@@ -24,6 +24,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from django.db import connection
 from django.db.models import Count, Exists, IntegerField, OuterRef, Q, QuerySet, Subquery
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified, JsonResponse
 from django.urls import reverse
@@ -39,7 +40,7 @@ from tournaments import clock as session_clock
 from tournaments import player_session
 from tournaments.access import public_event
 from tournaments.models import RefereeCall, Registration, Seat, SessionClock, Substitution, Tournament
-from tournaments.prepared import Statement
+from tournaments.prepared import Statement, fields_of
 from tournaments.services import player_seats
 from tournaments.services.calls import display_name
 
@@ -52,6 +53,7 @@ class Facts:
 
     seats: list[SeatFacts]
     clock: SessionClock | None
+    clock_session: int | None  # the number of the clock's session
     state: str  # the clock's state now (tournaments.clock: NOT_STARTED ... TIME)
     calls: list[tuple[int, int, int | None]]  # open calls at the player's tables: (call, table id, taker)
 
@@ -167,7 +169,14 @@ def _open_calls_query(registration: int, tournament: int) -> QuerySet[RefereeCal
     )
 
 
+def _clock_query(tournament: int) -> QuerySet[SessionClock, tuple[Any, ...]]:
+    """The clock of the event's last started session (``clock.current_round``), with that session's number."""
+    clocks = SessionClock.objects.filter(round__tournament_id=tournament).order_by("-round__number")
+    return clocks.values_list(*fields_of(SessionClock), "round__number")[:1]
+
+
 SEATS = Statement("notice_seats", _seats_query, ("registration", "tournament"))
+CLOCK = Statement("notice_clock", _clock_query, ("tournament",))
 OPEN_CALLS = Statement("notice_open_calls", _open_calls_query, ("registration", "tournament"))
 """Every phone's notices poll asks these: compiled once per process and prepared on PostgreSQL
 (``tournaments.prepared``)."""
@@ -179,15 +188,13 @@ def read_facts(tournament: Tournament, registration_id: int) -> Facts:
     limit = tournament.rule_set.hands_allowed(tournament.hands_per_session)
     rows = SEATS.rows(registration=registration_id, tournament=tournament.pk)
     seats = sorted({SeatFacts.of(row, limit) for row in rows})
-    clock = (
-        SessionClock.objects.filter(round__tournament=tournament)
-        .select_related("round")
-        .order_by("-round__number")
-        .first()
-    )
+    clock, clock_session = None, None
+    for *columns, number in CLOCK.values(tournament=tournament.pk):
+        clock = SessionClock.from_db(connection.alias, fields_of(SessionClock), columns)
+        clock_session = number
     state = session_clock.NOT_STARTED
     if clock is not None:
-        table = next((seat.table_number for seat in seats if seat.session == clock.round.number), None)
+        table = next((seat.table_number for seat in seats if seat.session == clock_session), None)
         state = session_clock.reading(
             clock,
             now=timezone.now(),
@@ -195,7 +202,7 @@ def read_facts(tournament: Tournament, registration_id: int) -> Facts:
             last_hand_minutes=session_clock.clock_settings(tournament)["last_hand_minutes"],
         ).state
     calls = OPEN_CALLS.rows(registration=registration_id, tournament=tournament.pk)
-    return Facts(seats=seats, clock=clock, state=state, calls=calls)
+    return Facts(seats=seats, clock=clock, clock_session=clock_session, state=state, calls=calls)
 
 
 def _session(tournament: Tournament, number: int) -> str:
@@ -205,9 +212,9 @@ def _session(tournament: Tournament, number: int) -> str:
 
 
 def _clock_notices(tournament: Tournament, facts: Facts) -> list[dict[str, str]]:
-    if facts.clock is None or facts.state == session_clock.NOT_STARTED:
+    if facts.clock_session is None or facts.state == session_clock.NOT_STARTED:
         return []
-    number = facts.clock.round.number
+    number = facts.clock_session
     session = _session(tournament, number)
     found = [{"id": f"start-{number}", "text": gettext("%(session)s has started.") % {"session": session}}]
     rules = tournament.rule_set

@@ -5,9 +5,11 @@ narrowest place every page about an event passes, with no query of its own."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, QuerySet
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext
@@ -16,6 +18,7 @@ from django_htmx.middleware import HtmxDetails
 from tournaments.archive import ARCHIVED_MESSAGE
 from tournaments.citations import cite
 from tournaments.models import EventRole, Role, Round, Table, Tournament
+from tournaments.prepared import Statement, fields_of
 from tournaments.venue_time import use_event_zone
 
 
@@ -79,10 +82,22 @@ def appeals_event_for(request: HttpRequest, slug: str) -> Tournament:
 DRAFT_MESSAGE = "This event is not published yet."
 
 
+def _event_query(slug: str) -> QuerySet[Tournament, tuple[Any, ...]]:
+    return Tournament._default_manager.filter(slug=slug).values_list(*fields_of(Tournament))
+
+
+EVENT = Statement("public_event", _event_query, ("slug",), text=("slug",))
+"""The event of every public page and player's poll: read as a statement prepared once per connection (the
+ORM's compiling and PostgreSQL's planning each time cost more than reading the row: docs/scale.md)."""
+
+
 def public_event(slug: str) -> Tournament:
     """The event for a public page: a draft answers 404 to everyone (staff use their own pages, and no
     cached public page may ever hold a draft)."""
-    tournament = get_object_or_404(Tournament, slug=slug)
+    found = EVENT.objects(Tournament, slug=slug)
+    if not found:
+        raise Http404("No such event.")
+    tournament = found[0]
     if tournament.published_at is None or tournament.is_rehearsal:  # a rehearsal is never public
         raise Http404(DRAFT_MESSAGE)
     use_event_zone(tournament)

@@ -18,10 +18,20 @@ from __future__ import annotations
 import re
 import weakref
 from collections.abc import Callable, Sequence
-from typing import Any
+from datetime import UTC, datetime, timedelta
+from typing import Any, TypeVar
 
 from django.db import connection
-from django.db.models import QuerySet
+from django.db.models import Model, QuerySet
+
+_M = TypeVar("_M", bound=Model)
+
+
+def fields_of(model: type[Model]) -> list[str]:
+    """The attribute names of ``model``'s concrete fields, in order: what a statement giving instances
+    selects (``values_list(*fields_of(model))``)."""
+    return [field.attname for field in model._meta.concrete_fields]
+
 
 STAND_INS = (30_001, 31_001)
 """The first stand-in value of the parameters in each of the two compilings: in every integer field's range
@@ -39,14 +49,36 @@ class Statement:
     parameters' values. Every value the SQL takes is one of the named parameters or a constant the
     queryset builds in whatever the parameters are (checked when compiled)."""
 
-    def __init__(self, name: str, build: Callable[..., QuerySet[Any]], parameters: Sequence[str]) -> None:
+    def __init__(
+        self,
+        name: str,
+        build: Callable[..., QuerySet[Any]],
+        parameters: Sequence[str],
+        *,
+        text: Sequence[str] = (),
+        moments: Sequence[str] = (),
+    ) -> None:
+        """``parameters``: the names ``build`` takes, integers unless named in ``text`` (strings) or
+        ``moments`` (aware datetimes, compared with a date-time field)."""
         if not re.fullmatch(r"[a-z][a-z0-9_]*", name):
             raise ValueError(f"A statement's name is a plain identifier, not {name!r}.")
         self.name = name
         self.build = build
         self.parameters = tuple(parameters)
+        self.text = frozenset(text)
+        self.moments = frozenset(moments)
         self._compiled: dict[str, tuple[str, tuple[tuple[str, Any], ...]]] = {}
+        self._columns: dict[str, list[Any]] = {}
         self._prepared_on: weakref.WeakKeyDictionary[Any, bool] = weakref.WeakKeyDictionary()
+
+    def _stand_in(self, name: str, value: int) -> Any:
+        if name in self.moments:
+            return datetime(2001, 1, 1, tzinfo=UTC) + timedelta(seconds=value)
+        return f"stand-in-{value}" if name in self.text else value
+
+    def _as_given(self, name: str, value: Any) -> Any:
+        """A parameter's value as the ORM gives it to the database (a moment: as the backend stores it)."""
+        return connection.ops.adapt_datetimefield_value(value) if name in self.moments else value
 
     def compiled(self, alias: str) -> tuple[str, tuple[tuple[str, Any], ...]]:
         """The SQL (``%s`` placeholders) and what each placeholder takes: ``("parameter", name)`` or
@@ -59,9 +91,12 @@ class Statement:
             return found
         compiles: list[tuple[str, list[Any], dict[int, str]]] = []
         for base in STAND_INS:
-            stand_ins = {name: base + n for n, name in enumerate(self.parameters)}
-            text, params = self.build(**stand_ins).query.get_compiler(using=alias).as_sql()
-            compiles.append((str(text), list(params), {value: name for name, value in stand_ins.items()}))
+            stand_ins = {name: self._stand_in(name, base + n) for n, name in enumerate(self.parameters)}
+            compiler = self.build(**stand_ins).query.get_compiler(using=alias)
+            text, params = compiler.as_sql()
+            given = {self._as_given(name, value): name for name, value in stand_ins.items()}
+            compiles.append((str(text), list(params), given))
+            self._columns[alias] = [column for column, _, _ in compiler.select[: compiler.col_count]]
         (sql, first, names), (again, second, other_names) = compiles
         if sql != again or len(first) != len(second):
             raise RuntimeError(f"{self.name}'s SQL depends on its parameters' values.")
@@ -80,12 +115,46 @@ class Statement:
     def rows(self, **values: Any) -> list[tuple[Any, ...]]:
         """The statement's rows for these parameters' ``values``, as the database gives them."""
         sql, order = self.compiled(connection.alias)
-        params = [values[what] if kind == "parameter" else what for kind, what in order]
+        params = [self._as_given(what, values[what]) if kind == "parameter" else what for kind, what in order]
         if connection.vendor != "postgresql":
             with connection.cursor() as cursor:
                 cursor.execute(sql, params)
                 return list(cursor.fetchall())
         return self._executed(sql, params)
+
+    def values(self, **values: Any) -> list[list[Any]]:
+        """:meth:`rows` with each column converted as the ORM converts it (dates, JSON, decimals: what the
+        database gives differs between SQLite and PostgreSQL)."""
+        rows = self.rows(**values)
+        alias = connection.alias
+        converters = []
+        for position, column in enumerate(self._columns[alias]):
+            found = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
+            if found:
+                converters.append((position, found, column))
+        converted = []
+        for row in rows:
+            values_now = list(row)
+            for position, found, column in converters:
+                value = values_now[position]
+                for convert in found:
+                    value = convert(value, column, connection)
+                values_now[position] = value
+            converted.append(values_now)
+        return converted
+
+    def objects(self, model: type[_M], **values: Any) -> list[_M]:
+        """The rows as ``model`` instances, as the ORM loads them: ``build`` gives a ``values_list`` of the
+        model's concrete fields in order (:func:`fields_of`), and nothing else."""
+        names = fields_of(model)
+        found = []
+        for row in self.values(**values):
+            if len(row) != len(names):
+                raise RuntimeError(
+                    f"{self.name} gives {len(row)} columns, not {model.__name__}'s {len(names)}."
+                )
+            found.append(model.from_db(connection.alias, names, row))
+        return found
 
     def _executed(self, sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
         connection.ensure_connection()

@@ -84,3 +84,44 @@ def test_a_connection_that_lost_its_prepared_statements_prepares_them_again(even
     assert CODES.rows(tournament=event.pk, since=first.pk) == expected
     connection.close()  # a new connection
     assert CODES.rows(tournament=event.pk, since=first.pk) == expected
+
+
+@pytest.mark.django_db
+def test_instances_are_the_orm_s_with_their_dates_and_settings_converted(event, organiser):
+    """The public pages' event and the notices' clock are read as instances: every field, dates and JSON
+    included, equals what the ORM loads (SQLite gives text for both, PostgreSQL its own types)."""
+    from scoring.views_notices import CLOCK
+    from tournaments import clock as session_clock
+    from tournaments.access import EVENT
+    from tournaments.models import SessionClock, Tournament
+    from tournaments.prepared import fields_of
+    from tournaments.services import events as event_services
+
+    event_services.update_settings(event, {"confirmation.by": "players"}, acting_user=organiser)
+    publish_everything(event, acting_user=organiser)
+    (found,) = EVENT.objects(Tournament, slug=event.slug)
+    loaded = Tournament.objects.get(slug=event.slug)
+    for name in fields_of(Tournament):
+        assert getattr(found, name) == getattr(loaded, name), name
+    assert isinstance(found.settings, dict) and found.published_at is not None  # converted, not text
+    assert EVENT.objects(Tournament, slug="no-such-event") == []
+
+    assert CLOCK.values(tournament=event.pk) == []
+    session_clock.start_clock(event.rounds.get(number=1), 60, acting_user=organiser)
+    (row,) = CLOCK.values(tournament=event.pk)
+    clock = SessionClock.objects.get(round__tournament=event)
+    assert row == [getattr(clock, name) for name in fields_of(SessionClock)] + [1]
+
+
+@pytest.mark.django_db
+def test_a_text_parameter_takes_any_string(event):
+    by_code = Statement(
+        "test_by_code",
+        lambda code: Registration.objects.filter(code=code).values_list("pk"),
+        ("code",),
+        text=("code",),
+    )
+    assert by_code.compiled(connection.alias)[1] == (("parameter", "code"),)
+    registration = event.registrations.order_by("pk").first()
+    assert by_code.rows(code=registration.code) == [(registration.pk,)]
+    assert by_code.rows(code="stand-in-30001") == by_code.rows(code="it's; not SQL") == []
