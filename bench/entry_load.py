@@ -553,7 +553,7 @@ def run(db: str, args: argparse.Namespace, port: int) -> bool:
         )
         print(f"  each, in seconds: {' '.join(f'{lag:.2f}' for lag in lags)}")
         worker_log = read_log(stack.work / "worker-entry.log")
-        for part, words in (("first", "the site's language and the places"), ("rest", "the other languages")):
+        for part, words in (("first", "the site's language"), ("rest", "the places and the other languages")):
             drawn = [
                 (float(ms), float(cpu)) for name, ms, cpu in DRAWN_AHEAD.findall(worker_log) if name == part
             ]

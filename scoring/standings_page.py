@@ -5,7 +5,7 @@ At 400 players a drawing costs ~200 ms of rows and ~250 ms of table. Drawn by th
 a confirmation, in the public pool at the lowest CPU priority while the hall's other pages are redrawn too, a
 confirmation reached an open standings page up to 2.75 s late (``bench/entry_load.py`` step 4). The
 background worker therefore draws the new version as soon as it is committed (:func:`keep_drawn_ahead`, two
-threads of ``manage.py run_worker``: the site's language and the places at the referees' priority, the other
+threads of ``manage.py run_worker``: the site's language at the referees' priority, the places and the other
 languages between the referees' and the public pool's): the first poll finds the drawing stored. What it stores is what a reader's request would draw (the same function,
 the same key): ``scoring/tests/test_standings_page.py``.
 """
@@ -205,8 +205,11 @@ def reader_request(tournament: Tournament) -> HttpRequest:
 
 
 FIRST, REST, WHOLE = "first", "rest", "whole"
-"""The parts of a drawing ahead: the site's language and every player's places (what the open standings
-pages, the projector and the player pages wait for), the other languages, or both."""
+"""The parts of a drawing ahead: the site's language (what the open standings pages and the projector wait
+for), every player's places and the other languages (what the player pages and the other language's readers
+wait for), or both. The places were in the first part: a newer version committed while the worker computed
+them (50-430 ms at 400 players) waited for them, and its confirmation reached the open standings 2.1-2.2 s
+late in two entry runs of nine."""
 
 
 def draw_ahead(
@@ -218,7 +221,7 @@ def draw_ahead(
     After the first language, every player's place after each session (``public_standings_and_places``,
     what each player page reads): computed by the first reader of a player page, in the public pool, the
     readers of the others waited for it in the pool's threads, and a phone's standings poll queued behind
-    them. ``part`` draws the first part (the site's language and the places), the rest (the other
+    them. ``part`` draws the first part (the site's language), the rest (the places and the other
     languages) or both.
 
     Given the ``version`` it was asked to draw, it stops as soon as a newer one is committed (False): the
@@ -238,8 +241,8 @@ def draw_ahead(
     steps: list[Callable[[], object]] = []
     if part != REST:
         steps.append(partial(_draw_in, languages[0], tournament, request))
-        steps.append(partial(public_standings_and_places, tournament))  # readers waiting held the pool
     if part != FIRST:
+        steps.append(partial(public_standings_and_places, tournament))  # readers waiting held the pool
         steps.extend(partial(_draw_in, language, tournament, request) for language in languages[1:])
     use_event_zone(tournament)
     started = time.perf_counter()
@@ -326,12 +329,11 @@ def keep_drawn_ahead(stop: threading.Event, *, every: float = AHEAD_SECONDS) -> 
     (:func:`draw_ahead`). The versions seen at start are not drawn (the readers draw them when asked);
     the database or cache away for a moment costs a missed drawing, never the worker.
 
-    This thread draws the first part (the site's language and the places) at the worker's own priority,
-    the referees' (a confirmation is a referee's action, and the hall's projector, open standings and
-    player pages wait for it: at nice 5, behind the referees' saves and the database's work for the
-    readers, it took up to twice its CPU time); a second thread at ``AHEAD_NICE`` draws the other
-    languages of the newest version the first has drawn (Linux cannot give a thread back the priority it
-    lowered: hence two threads)."""
+    This thread draws the first part (the site's language) at the worker's own priority, the referees' (a
+    confirmation is a referee's action, and the hall's projector and open standings wait for it: at nice 5,
+    behind the referees' saves and the database's work for the readers, it took up to twice its CPU time);
+    a second thread at ``AHEAD_NICE`` draws the places and the other languages of the newest version the
+    first has drawn (Linux cannot give a thread back the priority it lowered: hence two threads)."""
     if not _shared_cache():
         log.info("no shared cache: the standings are not drawn ahead")
         return
@@ -378,7 +380,7 @@ def _hand_on(newest: queue.Queue[tuple[int, int]], item: tuple[int, int]) -> Non
 
 
 def _draw_the_rest(stop: threading.Event, newest: queue.Queue[tuple[int, int]]) -> None:
-    """The other languages of each version the first thread drew, at ``AHEAD_NICE``."""
+    """The places and the other languages of each version the first thread drew, at ``AHEAD_NICE``."""
     _lower_this_thread()
     try:
         while not stop.is_set():
