@@ -27,7 +27,8 @@ deploy/serve runs them behind nginx (deploy/nginx.conf routes /referee/ to the s
 4. confirmations with readers (10 s): a chief referee withdraws and gives back confirmations at tables of
    the played sessions while the referees save and the readers read, and a phone left open on the standings
    page (polling every second with the ETag it holds, as the page does) says when it shows each change:
-   p50/p95/max from the referee's answer (target 2 s, as the projector's).
+   p50/p95/max from the referee's answer (target 2 s); the hall's projector's slides, polled the same way,
+   likewise.
 
 ``--kill N`` (the fault run) instead kills the referees' gunicorn with SIGKILL (master and workers) N times
 during entry and starts it again; referees retry what was not answered. At the end every acknowledged hand
@@ -297,6 +298,8 @@ def confirmations(
     stop: threading.Event,
     lags: list[float],
     refused: list[str],
+    projector: Watch | None = None,
+    projector_lags: list[float] | None = None,
 ) -> None:
     """A chief referee withdrawing and giving back confirmations at tables of the played sessions (marking
     a table complete is a change that withdraws its confirmation, then confirming gives it back; reopening
@@ -304,7 +307,8 @@ def confirmations(
     complete. Left unconfirmed, the table would hold the public standings at the session before its own,
     and every change at a later session would never show) while the hall reads;
     each lag is from the referee's answer to the first standings page that shows the change, 10 s at most
-    (then counted as 10 s: a missed target, never a hidden one)."""
+    (then counted as 10 s: a missed target, never a hidden one); with ``projector``, the same for the hall's
+    projector's slides (``projector_lags``)."""
     browser = Browser(port)
     browser.login("bench-ref0", PASSWORD)
     rng = random.Random(7)
@@ -313,6 +317,7 @@ def confirmations(
         base = f"/referee/{slug}/sessions/{session}/tables/{table}/"
         for action in ("finish", "confirm", "reopen", "confirm"):
             before, sent = watch.latest(), time.perf_counter()
+            projected = projector.latest() if projector is not None else ""
             status, location, _ = browser.request("POST", base + f"{action}/", {})
             answered = time.perf_counter()
             if status != 302:
@@ -338,6 +343,14 @@ def confirmations(
                     f"answered at {time.time() - time.perf_counter() + answered:.3f})",
                     flush=True,
                 )
+            if projector is not None and projector_lags is not None:
+                on_screen = None
+                while on_screen is None and time.perf_counter() < deadline and not stop.is_set():
+                    on_screen = projector.seen_after(sent, projected)
+                    time.sleep(0.02)
+                if on_screen is None and stop.is_set():
+                    return
+                projector_lags.append(max(0.0, on_screen[1] - answered) if on_screen is not None else 10.0)
             time.sleep(rng.uniform(0.2, 0.8))  # the next change comes after this one is seen, or not
 
 
@@ -490,7 +503,7 @@ def run(db: str, args: argparse.Namespace, port: int) -> bool:
         figures = {name: wrk_result(process) for name, process in readers.items()}
         entry.phase = "after"
         readers_to = staff_log.stat().st_size
-        lags, watch = confirmation_lags(
+        lags, watch, projector_lags, projector = confirmation_lags(
             front, staff_front, slug, played, tables, pages, share, args, stack.work
         )
         stop.set()
@@ -552,6 +565,14 @@ def run(db: str, args: argparse.Namespace, port: int) -> bool:
             f"{max(lags, default=float('nan')):.2f} s (target <= 2 s: {'ok' if fresh else 'MISSED'})"
         )
         print(f"  each, in seconds: {' '.join(f'{lag:.2f}' for lag in lags)}")
+        on_screen = bool(projector_lags) and max(projector_lags) <= 2.0 and projector.errors == 0
+        ok &= on_screen
+        print(
+            f"  to the projector's slides (polled every {STANDINGS_POLL_SECONDS:g} s: {projector.polls} answers, "
+            f"{projector.errors} errors): p50 {percentile(projector_lags, 50):.2f} s  p95 "
+            f"{percentile(projector_lags, 95):.2f} s  max {max(projector_lags, default=float('nan')):.2f} s "
+            f"(target <= 2 s: {'ok' if on_screen else 'MISSED'})"
+        )
         worker_log = read_log(stack.work / "worker-entry.log")
         for part, words in (("first", "the site's language"), ("rest", "the places and the other languages")):
             drawn = [
@@ -600,34 +621,40 @@ def confirmation_lags(
     share: int,
     args: argparse.Namespace,
     work: Path,
-) -> tuple[list[float], Watch]:
-    """Step 4: how soon a confirmation reaches the public standings with the hall reading and the referees
-    saving (the projector's own poll is measured in the browser: scoring/tests/test_projector.py)."""
+) -> tuple[list[float], Watch, list[float], Watch]:
+    """Step 4: how soon a confirmation reaches the public standings and the hall's projector with the hall
+    reading and the referees saving: a phone left open on the standings and the projector's slides, each
+    polling every second with the ETag of what it shows."""
     watch, lags, refused, stop = Watch(), [], [], threading.Event()
-    path = f"/e/{slug}/standings/"
-    watcher = threading.Thread(
-        target=watch_standings, args=(front, path, watch, stop, STANDINGS_POLL_SECONDS), daemon=True
-    )
-    watcher.start()
+    projector, projector_lags = Watch(), []
+    watchers = [
+        threading.Thread(
+            target=watch_standings, args=(front, path, seen, stop, STANDINGS_POLL_SECONDS), daemon=True
+        )
+        for path, seen in ((f"/e/{slug}/standings/", watch), (f"/e/{slug}/projector/", projector))
+    ]
+    for watcher in watchers:
+        watcher.start()
     readers = [
         wrk(front, paths, share, args.confirm_seconds, work, f"confirm-{name}", think_ms=READER_THINK_MS)
         for name, paths in pages.items()
     ]
     confirmer = threading.Thread(
         target=confirmations,
-        args=(staff_front, slug, played, tables, watch, stop, lags, refused),
+        args=(staff_front, slug, played, tables, watch, stop, lags, refused, projector, projector_lags),
         daemon=True,
     )
     confirmer.start()
     time.sleep(args.confirm_seconds)
     stop.set()
     confirmer.join(timeout=15)
-    watcher.join(timeout=5)
+    for watcher in watchers:
+        watcher.join(timeout=5)
     for process in readers:
         process.communicate()
     if refused:
         print(f"  (refused, so not measured: {', '.join(refused)})")
-    return lags, watch
+    return lags, watch, projector_lags, projector
 
 
 def fault_run(
