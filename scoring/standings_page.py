@@ -36,6 +36,7 @@ from django.utils import timezone, translation
 from django.utils.translation import get_language
 from django_tables2 import RequestConfig
 
+from scoring.projector import projector_slides
 from scoring.services.confirmation import blind_entry_on, previews_unconfirmed
 from scoring.standings_cache import (
     SessionProgress,
@@ -205,8 +206,8 @@ def reader_request(tournament: Tournament) -> HttpRequest:
 
 
 FIRST, REST, WHOLE = "first", "rest", "whole"
-"""The parts of a drawing ahead: the site's language (what the open standings pages and the projector wait
-for), every player's places and the other languages (what the player pages and the other language's readers
+"""The parts of a drawing ahead: the site's language, the standings' table and the projector's slides (what
+the open standings pages and the projector wait for), every player's places and the other languages (what the player pages and the other language's readers
 wait for), or both. The places were in the first part: a newer version committed while the worker computed
 them (50-430 ms at 400 players) waited for them, and its confirmation reached the open standings 2.1-2.2 s
 late in two entry runs of nine."""
@@ -241,9 +242,12 @@ def draw_ahead(
     steps: list[Callable[[], object]] = []
     if part != REST:
         steps.append(partial(_draw_in, languages[0], tournament, request))
+        steps.append(partial(_projector_in, languages[0], tournament))  # the hall's screen: within 2 s too
     if part != FIRST:
         steps.append(partial(public_standings_and_places, tournament))  # readers waiting held the pool
-        steps.extend(partial(_draw_in, language, tournament, request) for language in languages[1:])
+        for language in languages[1:]:
+            steps.append(partial(_draw_in, language, tournament, request))
+            steps.append(partial(_projector_in, language, tournament))
     use_event_zone(tournament)
     started = time.perf_counter()
     try:
@@ -276,6 +280,11 @@ def _without_collector_pauses() -> Iterator[None]:
 def _draw_in(language: str, tournament: Tournament, request: HttpRequest) -> None:
     with translation.override(language):
         standings_table_html(tournament, request, provisional=False)
+
+
+def _projector_in(language: str, tournament: Tournament) -> None:
+    with translation.override(language):
+        projector_slides(tournament)
 
 
 def _public_version(tournament_pk: int) -> int | None:

@@ -117,3 +117,33 @@ def test_a_confirmation_is_on_the_projectors_next_poll_within_two_seconds(event,
     assert after["ETag"] != etag
     # The next poll comes at most POLL_SECONDS after the confirmation, and its answer takes ``seen``.
     assert POLL_SECONDS + seen <= 2.0
+
+
+def test_the_slides_drawn_ahead_are_what_the_projector_would_draw(event, organiser, referee, client):
+    """The worker draws the standings and seating slides of each new public version ahead
+    (``standings_page.draw_ahead``): the projector then draws only its header and clock, and shows what it
+    would have drawn with nothing stored."""
+    from django.core.cache import cache
+
+    from scoring import projector, standings_page
+    from tournaments.models import Tournament
+
+    table = event.rounds.get(number=1).tables.get(number=1)
+    for _ in range(4):
+        entry.record_hand(table, HandEntry(winner="E", discarder="S", fan=8), acting_user=referee)
+    confirm_table(table, acting_user=organiser)
+    url = reverse("public:projector", args=[event.slug])
+    cache.clear()
+    uncached = client.get(url, HTTP_HX_REQUEST="true").content.decode()
+    assert "After session 1" in uncached and 'data-slide="standings"' in uncached
+    cache.clear()
+    fresh = Tournament.objects.get(pk=event.pk)
+    assert standings_page.draw_ahead(event.pk, fresh.public_version, part=standings_page.FIRST)
+    drawn = []
+    real = projector.next_seating
+    projector.next_seating = lambda *args: drawn.append(1) or real(*args)
+    try:
+        ahead = client.get(url, HTTP_HX_REQUEST="true").content.decode()
+    finally:
+        projector.next_seating = real
+    assert ahead == uncached and not drawn
