@@ -6,8 +6,8 @@
 
 Each database gets a throw-away stack on loopback (bench/stack.py: its own PostgreSQL cluster or SQLite file,
 its own redis-server): the generated event (bench/make_event.py, the last two sessions seated but unplayed),
-the public gunicorn pool (4 workers x 2 threads) and the referees' pool (2 workers x 2 threads), as
-deploy/serve runs them behind nginx (deploy/nginx.conf routes /referee/ to the second). Then:
+the public gunicorn pool (4 workers x 6 threads, 2 of them working at once) and the referees' pool (2 workers
+x 2 threads), as deploy/serve runs them behind nginx (deploy/nginx.conf routes /referee/ to the second). Then:
 
 1. throughput alone: wrk with ``--readers`` connections on /healthz (a trivial view), then on the cached
    standings; the ratio is the target "cached standings >= 0.5 of a trivial view";

@@ -5,8 +5,8 @@ hall of phones signed in to "My event", each polling as its page does?
         [--sessions 10] [--duration 15] [--referees 8] [--pace 1] [--nginx] [--quick]
 
 Each database gets a throw-away stack on loopback (bench/stack.py: the generated event, the last two sessions
-seated but unplayed, the public pool 4 workers x 2 threads at SCHED_IDLE and nice 10 and the referees' pool
-2 x 2, as deploy/serve runs them). Every player gets a PIN (``pins.issue_pins``, as printing the seat slips
+seated but unplayed, the public pool 4 workers x 6 threads (2 working at once) at SCHED_IDLE and nice 10
+and the referees' pool 2 x 2, as deploy/serve runs them). Every player gets a PIN (``pins.issue_pins``, as printing the seat slips
 does). Then:
 
 1. ``--phones`` players (all of them by default) sign in to their own page (``/e/<event>/me/``: the code and
