@@ -354,6 +354,17 @@ def confirmations(
             time.sleep(rng.uniform(0.2, 0.8))  # the next change comes after this one is seen, or not
 
 
+def lag_line(where: str, lags: list[float], watch: Watch) -> bool:
+    """Print how soon the confirmations reached a watched page (target 2 s, no error); whether it was met."""
+    met = bool(lags) and max(lags) <= 2.0 and watch.errors == 0
+    print(
+        f"  {where} ({watch.polls} answers, {watch.errors} errors), from the referee's answer: "
+        f"p50 {percentile(lags, 50):.2f} s  p95 {percentile(lags, 95):.2f} s  "
+        f"max {max(lags, default=float('nan')):.2f} s (target <= 2 s: {'ok' if met else 'MISSED'})"
+    )
+    return met
+
+
 def server_save_times(log: Path, start: int, end: int) -> list[float]:
     """Milliseconds the referees' pool spent on each hand saved between two offsets of its access log."""
     with log.open("rb") as f:
@@ -555,24 +566,14 @@ def run(db: str, args: argparse.Namespace, port: int) -> bool:
         print(
             f"  saves within 20 % of unloaded (p50) and p95 <= 200 ms, 0 errors: {'ok' if within else 'MISSED'}"
         )
-        fresh = bool(lags) and max(lags) <= 2.0 and watch.errors == 0
-        ok &= fresh
         print(
             f"\n{len(lags)} confirmations withdrawn or given at tables of played sessions while the referees save "
-            f"and the readers read ({args.confirm_seconds:g} s), a phone left open on the standings page (its poll "
-            f"every {STANDINGS_POLL_SECONDS:g} s with the ETag it holds: {watch.polls} answers, {watch.errors} "
-            f"errors):\n  from the referee's answer to the phone showing it: p50 {percentile(lags, 50):.2f} s  p95 {percentile(lags, 95):.2f} s  max "
-            f"{max(lags, default=float('nan')):.2f} s (target <= 2 s: {'ok' if fresh else 'MISSED'})"
+            f"and the readers read ({args.confirm_seconds:g} s), a phone left open on the standings page and the "
+            f"projector's slides, each polled every {STANDINGS_POLL_SECONDS:g} s with the ETag it holds:"
         )
+        ok &= lag_line("to the open standings", lags, watch)
         print(f"  each, in seconds: {' '.join(f'{lag:.2f}' for lag in lags)}")
-        on_screen = bool(projector_lags) and max(projector_lags) <= 2.0 and projector.errors == 0
-        ok &= on_screen
-        print(
-            f"  to the projector's slides (polled every {STANDINGS_POLL_SECONDS:g} s: {projector.polls} answers, "
-            f"{projector.errors} errors): p50 {percentile(projector_lags, 50):.2f} s  p95 "
-            f"{percentile(projector_lags, 95):.2f} s  max {max(projector_lags, default=float('nan')):.2f} s "
-            f"(target <= 2 s: {'ok' if on_screen else 'MISSED'})"
-        )
+        ok &= lag_line("to the projector's slides", projector_lags, projector)
         worker_log = read_log(stack.work / "worker-entry.log")
         for part, words in (("first", "the site's language"), ("rest", "the places and the other languages")):
             drawn = [

@@ -19,8 +19,6 @@ Never stored by a shared cache: the answer is one player's (``Cache-Control: pri
 
 from __future__ import annotations
 
-import hashlib
-import json
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -35,7 +33,7 @@ from django.utils.translation import get_language, gettext, pgettext
 
 from scoring.models import Confirmation, Hand, Signature, TableTotals
 from scoring.services import confirmation
-from scoring.views_player import table_digest, table_panel, table_poll_seconds
+from scoring.views_player import digest_of, table_digest, table_panel, table_poll_seconds
 from tournaments import clock as session_clock
 from tournaments import player_session
 from tournaments.access import public_event
@@ -64,7 +62,7 @@ class Facts:
         # every phone read its notices again; publishing a seating changes ``seats`` (published rounds only),
         # and the settings (who signs, blind entry) are in the event's row already read.
         parts = [registration_id, get_language(), tournament.settings, self.seats, clock, self.calls]
-        return hashlib.sha256(json.dumps(parts, default=str, sort_keys=True).encode()).hexdigest()[:32]
+        return digest_of(parts)
 
 
 def poll_version(notices_part: str, table_part: str) -> str:

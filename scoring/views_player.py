@@ -275,6 +275,11 @@ def table_inputs(tournament: Tournament, registration_id: int, stamp: list[tuple
     ]
 
 
+def digest_of(parts: list[Any]) -> str:
+    """A short digest of ``parts`` (JSON, keys sorted, anything else as text): the players' polls' versions."""
+    return hashlib.sha256(json.dumps(parts, default=str, sort_keys=True).encode()).hexdigest()[:32]
+
+
 def table_digest(tournament: Tournament, registration_id: int, number: int) -> str:
     """The player's table in session ``number`` as the notices poll reports it (``scoring.views_notices``):
     a digest of :func:`table_inputs`, which changes whenever the fragment would; empty when the player has
@@ -282,17 +287,14 @@ def table_digest(tournament: Tournament, registration_id: int, number: int) -> s
     stamp = _table_stamp(registration_id, tournament, number)
     if not stamp:
         return ""
-    inputs = table_inputs(tournament, registration_id, stamp)
-    return hashlib.sha256(json.dumps(inputs, default=str, sort_keys=True).encode()).hexdigest()[:32]
+    return digest_of(table_inputs(tournament, registration_id, stamp))
 
 
 def table_version(request: HttpRequest, inputs: list[Any]) -> str:
     """The fragment's version, a quoted ETag: a digest of its ``inputs`` and the browser's CSRF secret,
     which the tokens of the sign and "I do not agree" forms carry (a kept copy's token is then always one
     the server accepts)."""
-    parts = [*inputs, request.META.get("CSRF_COOKIE", "")]
-    digest = hashlib.sha256(json.dumps(parts, default=str, sort_keys=True).encode()).hexdigest()[:32]
-    return f'"{digest}"'
+    return f'"{digest_of([*inputs, request.META.get("CSRF_COOKIE", "")])}"'
 
 
 def _player_action(request: HttpRequest, slug: str, number: int, action: str) -> HttpResponse:
